@@ -1,0 +1,89 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Every Stratus target builds in the Swift 6 language mode (strict concurrency is part of it).
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Stratus",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Stratus", targets: ["Stratus"]),
+        .library(name: "StratusDigest", targets: ["StratusDigest"]),
+        .library(name: "StratusHTTP", targets: ["StratusHTTP"]),
+        .library(name: "StratusLocal", targets: ["StratusLocal"]),
+        .library(name: "StratusContract", targets: ["StratusContract"]),
+        .executable(name: "stratus-tour", targets: ["StratusTour"]),
+        .executable(name: "stratus-http-benchmark", targets: ["HTTPBenchmark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    ],
+    targets: [
+        // C shims: libcurl and OpenSSL's libcrypto, found through pkg-config.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+
+        // Library targets: libcurl, OpenSSL and swift-log only.
+        .target(name: "StratusDigest", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(
+            name: "StratusHTTP",
+            dependencies: ["CCurl", "StratusDigest", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Stratus",
+            dependencies: ["StratusDigest", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(name: "StratusLocal", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
+        .target(name: "StratusContract", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
+
+        // Examples and benchmarks.
+        .executableTarget(
+            name: "StratusTour",
+            dependencies: ["Stratus", "StratusLocal"],
+            path: "Examples/Tour",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "HTTPBenchmark",
+            dependencies: [
+                "StratusHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Benchmarks/HTTPBenchmark",
+            swiftSettings: strict
+        ),
+
+        // Tests (Swift Testing).
+        .testTarget(name: "StratusDigestTests", dependencies: ["StratusDigest"], swiftSettings: strict),
+        .testTarget(
+            name: "StratusHTTPTests",
+            dependencies: [
+                "StratusHTTP",
+                "StratusDigest",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "StratusTests", dependencies: ["Stratus"], swiftSettings: strict),
+        .testTarget(
+            name: "StratusLocalTests",
+            dependencies: ["Stratus", "StratusLocal", "StratusContract"],
+            swiftSettings: strict
+        ),
+    ]
+)

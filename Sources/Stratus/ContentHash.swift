@@ -1,0 +1,23 @@
+import StratusDigest
+
+/// A content hash as a provider reports it: the algorithm and its lowercase hex value.
+///
+/// Dropbox reports ``DigestAlgorithm/dropboxContentHash``, Drive ``DigestAlgorithm/md5``, the
+/// local backend ``DigestAlgorithm/sha256``.
+public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The algorithm that produced ``value``.
+    public var algorithm: DigestAlgorithm
+    /// The digest in lowercase hexadecimal.
+    public var value: String
+
+    /// Creates a content hash.
+    /// - Parameters:
+    ///   - algorithm: The algorithm that produced the value.
+    ///   - value: The digest in hexadecimal; it is stored lowercased.
+    public init(algorithm: DigestAlgorithm, value: String) {
+        self.algorithm = algorithm
+        self.value = value.lowercased()
+    }
+
+    public var description: String { "\(algorithm.rawValue):\(value)" }
+}

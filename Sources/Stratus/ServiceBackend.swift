@@ -1,0 +1,35 @@
+/// A kind of service that can be built from configuration by name, such as `local` or
+/// `dropbox`.
+///
+/// An adapter module provides one backend type; an app registers the backends it links in a
+/// ``ServiceRegistry`` and then builds services by the names in its configuration.
+public protocol ServiceBackend: Sendable {
+    /// The name used in configuration files, such as `"local"`.
+    static var typeName: String { get }
+
+    /// The options a remote of this type reads, for help texts and error messages.
+    static var options: [BackendOption] { get }
+
+    /// Builds a service from a remote's options.
+    /// - Parameter options: The remote's options, already merged with environment overrides.
+    /// - Returns: A ready service.
+    /// - Throws: ``ServiceError`` (`invalidConfiguration`) naming the missing or bad option.
+    static func makeService(options: RemoteOptions) throws -> any Service
+}
+
+/// One option a backend reads from a remote's configuration.
+public struct BackendOption: Hashable, Sendable {
+    /// The option's key, such as `"root"`.
+    public var name: String
+    /// What the option means, in one sentence.
+    public var summary: String
+    /// Whether a remote must set it.
+    public var isRequired: Bool
+
+    /// Describes an option.
+    public init(_ name: String, summary: String, isRequired: Bool = false) {
+        self.name = name
+        self.summary = summary
+        self.isRequired = isRequired
+    }
+}

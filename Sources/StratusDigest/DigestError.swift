@@ -1,0 +1,44 @@
+/// A failure reported by the digest module: a file that could not be read, or a request that
+/// libcrypto turned down.
+public struct DigestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, in a sentence.
+    public var message: String
+
+    /// The file involved, when the failure concerns one.
+    public var path: String?
+
+    /// The POSIX `errno` value the operating system reported, when there is one.
+    public var errorNumber: Int32?
+
+    /// The underlying cause in words: the operating system's text for ``errorNumber``, or
+    /// OpenSSL's error string.
+    public var detail: String?
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - message: What went wrong, in a sentence.
+    ///   - path: The file involved, if any.
+    ///   - errorNumber: The POSIX `errno` value, if any.
+    ///   - detail: The underlying cause in words, if known.
+    public init(message: String, path: String? = nil, errorNumber: Int32? = nil, detail: String? = nil) {
+        self.message = message
+        self.path = path
+        self.errorNumber = errorNumber
+        self.detail = detail
+    }
+
+    /// The message followed by the path, the `errno` value and the underlying detail, where known.
+    public var description: String {
+        var text = message
+        if let path {
+            text += " (path: \(path))"
+        }
+        if let errorNumber {
+            text += " [errno \(errorNumber)]"
+        }
+        if let detail {
+            text += ": \(detail)"
+        }
+        return text
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+extension Digest {
+    /// How many bytes ``hash(fileAt:algorithms:)`` reads at a time: 1 MiB.
+    public static let fileReadSize = 1_048_576
+
+    /// Computes several digests of a file in one pass, reading it in 1 MiB pieces.
+    ///
+    /// - Parameters:
+    ///   - url: A `file:` URL naming the file.
+    ///   - algorithms: The digests to compute; repeats are computed once.
+    /// - Returns: Each requested algorithm's digest as lowercase hexadecimal.
+    /// - Throws: ``DigestError`` if the URL is not a file URL, or carrying the path and the
+    ///   `errno` value if the file cannot be opened or read.
+    public static func hash(fileAt url: URL, algorithms: [DigestAlgorithm]) throws(DigestError) -> [DigestAlgorithm: String] {
+        guard url.isFileURL else {
+            throw DigestError(message: "Cannot hash a URL that is not a file URL", path: url.absoluteString)
+        }
+        let file = try ReadOnlyFile(opening: url)
+        defer { file.close() }
+
+        let digests = Set(algorithms).map { $0.makeDigest() }
+        guard !digests.isEmpty else {
+            return [:]
+        }
+
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: fileReadSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let readCount = try file.read(into: buffer)
+            if readCount == 0 {
+                break
+            }
+            let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<readCount])
+            for digest in digests {
+                digest.update(piece)
+            }
+        }
+
+        var result: [DigestAlgorithm: String] = [:]
+        for digest in digests {
+            result[digest.algorithm] = digest.finalizeHex()
+        }
+        return result
+    }
+}

@@ -1,0 +1,293 @@
+import CCurl
+import Foundation
+import StratusDigest
+import Synchronization
+
+/// How a transfer ended, as the event loop hands it to the waiting caller.
+struct TransferOutcome: Sendable {
+    var status: Int
+    var headers: HTTPHeaders
+    var output: SinkOutput
+    var bodyLength: Int64
+    var bodyDigests: [DigestAlgorithm: String]
+    var requestBodyDigests: [DigestAlgorithm: String]
+}
+
+/// One request in flight: its libcurl easy handle, body source, sink and callbacks.
+///
+/// `@unchecked Sendable`: after ``CurlEventLoop/submit(_:)`` every mutable property is touched
+/// only on the event-loop thread (libcurl calls the callbacks there); the hand-over itself goes
+/// through the loop's `inbox` Mutex. The one field other threads read, `isCancelRequested`, is
+/// an `Atomic`.
+final class CurlTransfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let source: RequestBodySource
+    let sink: any ResponseSink
+    private let progressHandler: (@Sendable (HTTPProgress) -> Void)?
+    private let deliver: (Result<TransferOutcome, HTTPClientError>) -> Void
+    private var responseDigests: [any IncrementalDigest]
+
+    /// Set from any thread once cancellation was asked for.
+    let isCancelRequested = Atomic<Bool>(false)
+
+    private(set) var easy: UnsafeMutableRawPointer?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private var caBlob: Data?
+
+    private var status = 0
+    private var headers = HTTPHeaders()
+    private var headersDelivered = false
+    private var followsRedirects = false
+    private var bodyLength: Int64 = 0
+    private var lastProgress: HTTPProgress?
+
+    /// Why a callback stopped the transfer, which libcurl reports only as "aborted".
+    var failure: HTTPClientError?
+    /// When bytes last moved, for stall detection.
+    var lastActivity = ContinuousClock.now
+    /// Whether the transfer waits for the caller (slow reader or slow body producer), which does
+    /// not count as a stall.
+    var isPausedForCaller = false
+
+    init(
+        request: HTTPRequest,
+        source: RequestBodySource,
+        sink: any ResponseSink,
+        progress: (@Sendable (HTTPProgress) -> Void)?,
+        deliver: @escaping (Result<TransferOutcome, HTTPClientError>) -> Void
+    ) {
+        self.request = request
+        self.source = source
+        self.sink = sink
+        self.progressHandler = progress
+        self.deliver = deliver
+        self.responseDigests = request.responseDigests.map { $0.makeDigest() }
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        if let easy { curl_easy_cleanup(easy) }
+        if let headerList { curl_slist_free_all(headerList) }
+        errorBuffer.deallocate()
+    }
+
+    // MARK: Setup (event-loop thread)
+
+    /// Makes and configures the easy handle.
+    func makeHandle(configuration: HTTPClient.Configuration) throws(HTTPClientError) -> UnsafeMutableRawPointer {
+        guard let easy = curl_easy_init() else {
+            throw HTTPClientError(.transport, "libcurl could not create a transfer handle.")
+        }
+        self.easy = easy
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var options = CurlOptions(easy: easy)
+
+        options.set(CURLOPT_NOSIGNAL, 1)
+        options.set(CURLOPT_URL, request.url.absoluteString)
+        options.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        options.set(CURLOPT_ERRORBUFFER, UnsafeRawPointer(errorBuffer))
+        options.set(CURLOPT_SSL_VERIFYPEER, 1)
+        options.set(CURLOPT_SSL_VERIFYHOST, 2)
+        options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        options.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        options.set(CURLOPT_PIPEWAIT, 1)
+        options.set(CURLOPT_BUFFERSIZE, configuration.bufferSize)
+        options.set(CURLOPT_UPLOAD_BUFFERSIZE, configuration.bufferSize)
+        options.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(configuration.timeouts.connect))
+        if let total = request.totalTimeout ?? configuration.timeouts.total {
+            options.set(CURLOPT_TIMEOUT_MS, milliseconds(total))
+        }
+
+        switch configuration.trustRoots {
+        case .system:
+            break
+        case .caFile(let url):
+            options.set(CURLOPT_CAINFO, url.path)
+            options.setNull(CURLOPT_CAPATH)
+        case .caPEM(let pem):
+            caBlob = pem
+            options.setBlob(CURLOPT_CAINFO_BLOB, pem)
+            options.setNull(CURLOPT_CAPATH)
+        }
+
+        switch configuration.redirects {
+        case .disallow:
+            options.set(CURLOPT_FOLLOWLOCATION, 0)
+        case .follow(let maximum):
+            followsRedirects = true
+            options.set(CURLOPT_FOLLOWLOCATION, 1)
+            options.set(CURLOPT_MAXREDIRS, maximum)
+            options.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            options.set(CURLOPT_UNRESTRICTED_AUTH, 0)
+        }
+
+        options.setCallback(CURLOPT_HEADERFUNCTION, curlHeaderCallback)
+        options.set(CURLOPT_HEADERDATA, UnsafeRawPointer(context))
+        options.setCallback(CURLOPT_WRITEFUNCTION, curlWriteCallback)
+        options.set(CURLOPT_WRITEDATA, UnsafeRawPointer(context))
+        options.setProgressCallback(curlProgressCallback)
+        options.set(CURLOPT_XFERINFODATA, UnsafeRawPointer(context))
+        options.set(CURLOPT_NOPROGRESS, 0)
+
+        var fields = request.headers
+        let method = request.method
+        let hasBody = source.length != 0 || method == .post || method == .put || method == .patch
+        if method == .head {
+            options.set(CURLOPT_NOBODY, 1)
+        } else if !hasBody {
+            options.set(CURLOPT_HTTPGET, 1)
+            if method != .get { options.set(CURLOPT_CUSTOMREQUEST, method.rawValue) }
+        } else {
+            options.set(CURLOPT_POST, 1)
+            if method != .post { options.set(CURLOPT_CUSTOMREQUEST, method.rawValue) }
+            options.setCallback(CURLOPT_READFUNCTION, curlReadCallback)
+            options.set(CURLOPT_READDATA, UnsafeRawPointer(context))
+            options.setSeekCallback(curlSeekCallback)
+            options.set(CURLOPT_SEEKDATA, UnsafeRawPointer(context))
+            options.set(CURLOPT_POSTFIELDSIZE_LARGE, Int64(source.length ?? -1))
+            if source.length == nil, !fields.contains("Transfer-Encoding") { fields.add("Transfer-Encoding", "chunked") }
+            if !fields.contains("Content-Type") { fields.add("Content-Type", "") }
+            fields.remove("Content-Length")
+        }
+        if !fields.contains("User-Agent") { fields.add("User-Agent", configuration.userAgent) }
+        if !fields.contains("Expect") { fields.add("Expect", "") }
+        for field in fields {
+            // An empty value tells libcurl to drop a header it would add itself.
+            let line = field.value.isEmpty ? "\(field.name):" : "\(field.name): \(field.value)"
+            headerList = curl_slist_append(headerList, line)
+        }
+        options.set(CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList))
+
+        if let failure = options.failure {
+            throw failure
+        }
+        return easy
+    }
+
+    // MARK: Callbacks (event-loop thread)
+
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastActivity = .now
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            let parts = line.split(separator: " ", maxSplits: 2)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            headers = HTTPHeaders()
+        } else if line.isEmpty {
+            let isInterim = status < 200
+            let isFollowedRedirect = followsRedirects && (300..<400).contains(status) && headers.contains("Location")
+            if !isInterim, !isFollowedRedirect, !headersDelivered {
+                headersDelivered = true
+                if let error = sink.headersComplete(status: status, headers: headers) {
+                    failure = error
+                    return 0
+                }
+            }
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+            let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            headers.add(name, value)
+        }
+        return bytes.count
+    }
+
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastActivity = .now
+        if !headersDelivered {
+            headersDelivered = true
+            if let error = sink.headersComplete(status: status, headers: headers) {
+                failure = error
+                return 0
+            }
+        }
+        switch sink.receive(bytes) {
+        case .accepted:
+            if sink.isContent {
+                for digest in responseDigests { digest.update(bytes) }
+            }
+            bodyLength += Int64(bytes.count)
+            return bytes.count
+        case .pause:
+            isPausedForCaller = true
+            return Int(STRATUS_CURL_WRITEFUNC_PAUSE)
+        case .fail(let error):
+            failure = error
+            return 0
+        }
+    }
+
+    func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        lastActivity = .now
+        switch source.read(into: buffer) {
+        case .bytes(let count):
+            return count
+        case .pause:
+            isPausedForCaller = true
+            return Int(STRATUS_CURL_READFUNC_PAUSE)
+        case .fail(let error):
+            failure = error
+            return Int(STRATUS_CURL_READFUNC_ABORT)
+        }
+    }
+
+    func rewindBody(to offset: Int64) -> Bool {
+        source.rewind(to: offset)
+    }
+
+    func reportProgress(sent: Int64, toSend: Int64, received: Int64, toReceive: Int64) {
+        guard let progressHandler else { return }
+        let progress = HTTPProgress(
+            bytesSent: sent,
+            bytesToSend: source.length ?? (toSend > 0 ? toSend : nil),
+            bytesReceived: received,
+            bytesToReceive: toReceive > 0 ? toReceive : nil
+        )
+        if let lastProgress, lastProgress.bytesSent >= sent, lastProgress.bytesReceived >= received { return }
+        lastProgress = progress
+        progressHandler(progress)
+    }
+
+    // MARK: Completion (event-loop thread)
+
+    /// The text libcurl left in the error buffer.
+    var curlErrorDetail: String { String(cString: errorBuffer) }
+
+    /// Ends the transfer with a result and hands it to the caller. Called once, after the handle
+    /// left the multi handle (or never joined it).
+    func complete(with error: HTTPClientError?) {
+        source.close()
+        if let error {
+            sink.abandon()
+            (sink as? StreamSink)?.fail(error)
+            deliver(.failure(error))
+            return
+        }
+        if !headersDelivered {
+            headersDelivered = true
+            if let error = sink.headersComplete(status: status, headers: headers) {
+                sink.abandon()
+                deliver(.failure(error))
+                return
+            }
+        }
+        var digests: [DigestAlgorithm: String] = [:]
+        if sink.isContent {
+            for digest in responseDigests { digests[digest.algorithm] = digest.finalizeHex() }
+        }
+        let output = sink.finish()
+        deliver(.success(TransferOutcome(
+            status: status,
+            headers: headers,
+            output: output,
+            bodyLength: bodyLength,
+            bodyDigests: digests,
+            requestBodyDigests: source.finishDigests()
+        )))
+    }
+
+    private func milliseconds(_ duration: Duration) -> Int {
+        let parts = duration.components
+        return max(1, Int(parts.seconds) * 1000 + Int(parts.attoseconds / 1_000_000_000_000_000))
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// An HTTP client over libcurl: one multi handle driven by one thread, with async/await on top.
+///
+/// Any number of requests can be in flight at once without a thread each; connections are
+/// reused across requests, and HTTP/2 is used when a TLS server offers it. Bodies stream from
+/// and to disk, digests are computed while bytes move, and cancelling the calling task stops a
+/// transfer within milliseconds, leaving no temporary file.
+///
+/// ```swift
+/// let client = try HTTPClient()
+/// let response = try await client.execute(HTTPRequest(url: url), into: .file(destination))
+/// try await client.shutdown()
+/// ```
+///
+/// Call ``shutdown()`` when done; requests still running then fail with
+/// ``HTTPClientError/Code/shutDown``.
+public final class HTTPClient: Sendable {
+    /// The client's configuration.
+    public let configuration: Configuration
+    private let loop: CurlEventLoop
+
+    /// Creates a client and starts its thread.
+    /// - Parameter configuration: Timeouts, trust roots, redirects and buffers.
+    /// - Throws: ``HTTPClientError`` when libcurl cannot be initialised.
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        self.loop = try CurlEventLoop(configuration: configuration)
+    }
+
+    deinit {
+        loop.requestShutdown()
+    }
+
+    /// The version of libcurl in use, such as `7.88.1`.
+    public static var curlVersion: String { CurlGlobal.version }
+
+    /// Sends a request and receives the whole response.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - destination: Where the response body goes; memory with a 16 MiB cap by default.
+    ///   - progress: Called on the client's thread as bytes move; keep it quick.
+    /// - Returns: The response, whatever its status.
+    /// - Throws: ``HTTPClientError`` when no complete response was received (connection,
+    ///   timeout, TLS, local file, size cap, cancellation).
+    public func execute(
+        _ request: HTTPRequest,
+        into destination: HTTPResponseDestination = .memory(limit: 16 * 1024 * 1024),
+        progress: (@Sendable (HTTPProgress) -> Void)? = nil
+    ) async throws(HTTPClientError) -> HTTPResponse {
+        let sink: any ResponseSink
+        switch destination {
+        case .memory(let limit): sink = MemorySink(limit: limit)
+        case .file(let url): sink = FileSink(destination: url, errorBodyLimit: configuration.errorBodyLimit)
+        }
+        let started = ContinuousClock.now
+        let outcome = try await run(request, sink: sink, progress: progress)
+        var file: URL?
+        if let pending = outcome.output.pendingFile {
+            try pending.commit()
+            file = pending.destination
+        }
+        configuration.logger.debug("HTTP response", metadata: [
+            "request": "\(request)", "status": "\(outcome.status)",
+            "bytes": "\(outcome.bodyLength)", "elapsed": "\(ContinuousClock.now - started)",
+        ])
+        return HTTPResponse(
+            status: outcome.status,
+            headers: outcome.headers,
+            body: outcome.output.body,
+            file: file,
+            bodyLength: outcome.bodyLength,
+            bodyDigests: outcome.bodyDigests,
+            requestBodyDigests: outcome.requestBodyDigests
+        )
+    }
+
+    /// Sends a request and returns as soon as the response's header arrived; the body is read
+    /// from ``HTTPStreamingResponse/body`` as it comes.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - progress: Called on the client's thread as bytes move; keep it quick.
+    /// - Returns: The status, header fields and body stream.
+    /// - Throws: ``HTTPClientError`` when no response header was received.
+    public func stream(
+        _ request: HTTPRequest,
+        progress: (@Sendable (HTTPProgress) -> Void)? = nil
+    ) async throws(HTTPClientError) -> HTTPStreamingResponse {
+        let source = try openSource(request)
+        let head = HeadHandOver()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPStreamingResponse, HTTPClientError>, Never>) in
+                let box = TransferBox()
+                let buffer = StreamBuffer(
+                    capacity: configuration.streamBufferSize,
+                    resumeWriter: { [loop] in if let transfer = box.transfer { loop.resume(transfer) } },
+                    cancelTransfer: { [loop] in
+                        if let transfer = box.transfer {
+                            loop.cancel(transfer, reason: HTTPClientError(.cancelled, "The request was cancelled."))
+                        }
+                    }
+                )
+                let sink = StreamSink(buffer: buffer, deliverHead: { continuation.resume(returning: $0) })
+                let transfer = CurlTransfer(request: request, source: source, sink: sink, progress: progress, deliver: { _ in })
+                box.transfer = transfer
+                head.attach(transfer, loop: loop)
+                loop.submit(transfer)
+            }
+        } onCancel: {
+            head.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Stops the client's thread after failing every request still running.
+    public func shutdown() async {
+        await loop.shutdown()
+    }
+
+    private func openSource(_ request: HTTPRequest) throws(HTTPClientError) -> RequestBodySource {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw HTTPClientError(.invalidRequest, "Only http and https URLs can be requested, not \(Redaction.url(request.url)).")
+        }
+        do {
+            return try RequestBodySource(request.body, digests: request.requestDigests)
+        } catch let error as HTTPClientError {
+            throw error
+        } catch {
+            throw HTTPClientError(.localFile, "The request body could not be opened.", underlying: SendableDescription(error))
+        }
+    }
+
+    private func run(
+        _ request: HTTPRequest,
+        sink: any ResponseSink,
+        progress: (@Sendable (HTTPProgress) -> Void)?
+    ) async throws(HTTPClientError) -> TransferOutcome {
+        let source = try openSource(request)
+        let head = HeadHandOver()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<TransferOutcome, HTTPClientError>, Never>) in
+                let transfer = CurlTransfer(request: request, source: source, sink: sink, progress: progress) {
+                    continuation.resume(returning: $0)
+                }
+                head.attach(transfer, loop: loop)
+                loop.submit(transfer)
+            }
+        } onCancel: {
+            head.cancel()
+        }
+        return try result.get()
+    }
+}
+
+/// Lets a cancellation handler reach a transfer that may not exist yet when it runs.
+private final class HeadHandOver: Sendable {
+    private struct State {
+        var transfer: CurlTransfer?
+        var loop: CurlEventLoop?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    func attach(_ transfer: CurlTransfer, loop: CurlEventLoop) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.transfer = transfer
+            state.loop = loop
+            return state.cancelled
+        }
+        if cancelNow { loop.cancel(transfer, reason: HTTPClientError(.cancelled, "The request was cancelled.")) }
+    }
+
+    func cancel() {
+        let target = state.withLock { state -> (CurlTransfer, CurlEventLoop)? in
+            state.cancelled = true
+            guard let transfer = state.transfer, let loop = state.loop else { return nil }
+            return (transfer, loop)
+        }
+        if let (transfer, loop) = target {
+            loop.cancel(transfer, reason: HTTPClientError(.cancelled, "The request was cancelled."))
+        }
+    }
+}
+
+/// Holds the transfer for closures made before it exists; written once before submission.
+private final class TransferBox: Sendable {
+    private let value = Mutex<CurlTransfer?>(nil)
+    var transfer: CurlTransfer? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}

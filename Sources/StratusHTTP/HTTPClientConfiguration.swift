@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+
+extension HTTPClient {
+    /// How an ``HTTPClient`` connects, times out and trusts servers. Every field has a default.
+    public struct Configuration: Sendable {
+        /// Time limits.
+        public struct Timeouts: Sendable {
+            /// The longest a connection (TCP and TLS) may take to establish.
+            public var connect: Duration
+            /// The longest no byte may move in either direction once a request started, or
+            /// `nil` for no limit. A transfer paused because the caller reads slowly does not
+            /// count as stalled.
+            public var stall: Duration?
+            /// The longest a whole request may take, or `nil` for no limit (large transfers
+            /// should rely on ``stall`` instead).
+            public var total: Duration?
+
+            /// Creates time limits.
+            public init(connect: Duration = .seconds(10), stall: Duration? = .seconds(30), total: Duration? = nil) {
+                self.connect = connect
+                self.stall = stall
+                self.total = total
+            }
+        }
+
+        /// Which certificates the client trusts. Peer verification is always on.
+        public enum TrustRoots: Sendable {
+            /// The system's certificate store.
+            case system
+            /// Only the CA certificates in this PEM file (for test servers).
+            case caFile(URL)
+            /// Only the CA certificates in these PEM bytes (for test servers).
+            case caPEM(Data)
+        }
+
+        /// Whether redirects are followed.
+        public enum Redirects: Sendable {
+            /// A 3xx answer is returned to the caller as it is.
+            case disallow
+            /// Up to `maximum` redirects to `http` or `https` URLs are followed. An
+            /// `Authorization` header is never sent to a different host or port.
+            case follow(maximum: Int)
+        }
+
+        /// Time limits.
+        public var timeouts: Timeouts
+        /// Which certificates to trust.
+        public var trustRoots: TrustRoots
+        /// Whether redirects are followed.
+        public var redirects: Redirects
+        /// The size of libcurl's receive and send buffers per transfer, in bytes.
+        public var bufferSize: Int
+        /// The most connections to one host at once, or `nil` for no limit. Requests beyond it
+        /// wait for a free connection.
+        public var maximumConnectionsPerHost: Int?
+        /// How much of a streamed response the client holds before pausing the transfer.
+        public var streamBufferSize: Int
+        /// How much of an error answer's body is kept when the body goes to a file.
+        public var errorBodyLimit: Int
+        /// The `User-Agent` header sent when a request has none.
+        public var userAgent: String
+        /// Where the client logs requests (at `trace` and `debug` levels), with secrets redacted.
+        public var logger: Logger
+
+        /// Creates a configuration.
+        public init(
+            timeouts: Timeouts = Timeouts(),
+            trustRoots: TrustRoots = .system,
+            redirects: Redirects = .disallow,
+            bufferSize: Int = 256 * 1024,
+            maximumConnectionsPerHost: Int? = nil,
+            streamBufferSize: Int = 1024 * 1024,
+            errorBodyLimit: Int = 1024 * 1024,
+            userAgent: String = "Stratus/0.1",
+            logger: Logger = Logger(label: "stratus.http", factory: { _ in SwiftLogNoOpLogHandler() })
+        ) {
+            self.timeouts = timeouts
+            self.trustRoots = trustRoots
+            self.redirects = redirects
+            self.bufferSize = bufferSize
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.streamBufferSize = streamBufferSize
+            self.errorBodyLimit = errorBodyLimit
+            self.userAgent = userAgent
+            self.logger = logger
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import StratusDigest
+
+/// One HTTP request.
+public struct HTTPRequest: Sendable, CustomStringConvertible {
+    /// The method.
+    public var method: HTTPMethod
+    /// The absolute `http` or `https` URL.
+    public var url: URL
+    /// Header fields to send. `Content-Length` is set from the body.
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: HTTPRequestBody
+    /// Digests to compute over the response body as it arrives (2xx answers only).
+    public var responseDigests: Set<DigestAlgorithm>
+    /// Digests to compute over the request body as it is sent.
+    public var requestDigests: Set<DigestAlgorithm>
+    /// A limit on the whole request, overriding the client's
+    /// ``HTTPClient/Configuration/Timeouts-swift.struct/total``.
+    public var totalTimeout: Duration?
+
+    /// Creates a request.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - url: The absolute URL.
+    ///   - headers: Header fields.
+    ///   - body: The body.
+    ///   - responseDigests: Digests to compute over the response body.
+    ///   - requestDigests: Digests to compute over the request body.
+    public init(
+        method: HTTPMethod = .get,
+        url: URL,
+        headers: HTTPHeaders = [:],
+        body: HTTPRequestBody = .empty,
+        responseDigests: Set<DigestAlgorithm> = [],
+        requestDigests: Set<DigestAlgorithm> = []
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.responseDigests = responseDigests
+        self.requestDigests = requestDigests
+    }
+
+    /// `METHOD url` with secrets in the URL redacted; headers are left out.
+    public var description: String {
+        "\(method) \(Redaction.url(url))"
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import StratusDigest
+
+/// Where a response body goes.
+public enum HTTPResponseDestination: Sendable {
+    /// Into ``HTTPResponse/body``; a body longer than `limit` bytes fails the request with
+    /// ``HTTPClientError/Code/bodyTooLarge`` instead of exhausting memory.
+    case memory(limit: Int)
+    /// Into a local file, atomically: the body of a 2xx answer is written to a temporary file in
+    /// the same folder, flushed to disk and renamed over the destination only when the whole
+    /// body arrived. Any other answer leaves the destination untouched and its body (up to the
+    /// client's ``HTTPClient/Configuration/errorBodyLimit``) lands in ``HTTPResponse/body``.
+    case file(URL)
+}
+
+/// A complete response.
+public struct HTTPResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The header fields of the final answer.
+    public var headers: HTTPHeaders
+    /// The body for ``HTTPResponseDestination/memory(limit:)``; for
+    /// ``HTTPResponseDestination/file(_:)``, the body of a non-2xx answer.
+    public var body: Data
+    /// The file the body was written to, when it was.
+    public var file: URL?
+    /// The number of body bytes received.
+    public var bodyLength: Int64
+    /// Lowercase hex digests of the response body, for the algorithms the request asked for.
+    public var bodyDigests: [DigestAlgorithm: String]
+    /// Lowercase hex digests of the request body as sent.
+    public var requestBodyDigests: [DigestAlgorithm: String]
+
+    /// Whether the status is in the 2xx range.
+    public var isSuccess: Bool { (200..<300).contains(status) }
+}
+
+/// A response whose body is read as it arrives.
+public struct HTTPStreamingResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The header fields.
+    public var headers: HTTPHeaders
+    /// The body, chunk by chunk. Reading slowly pauses the transfer; dropping it cancels it.
+    public var body: HTTPBodyStream
+}
+
+/// How far a request has come.
+public struct HTTPProgress: Hashable, Sendable {
+    /// Body bytes sent so far.
+    public var bytesSent: Int64
+    /// The request body's size, when known.
+    public var bytesToSend: Int64?
+    /// Body bytes received so far.
+    public var bytesReceived: Int64
+    /// The response body's size, when announced.
+    public var bytesToReceive: Int64?
+}
