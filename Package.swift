@@ -76,6 +76,8 @@ let package = Package(
                 "StratusDigest",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,38 @@
+import Foundation
+import StratusHTTP
+import Testing
+
+@Suite struct HTTPClientConcurrencyTests {
+    @Test func twoHundredConcurrentRequestsOnOneClientUseNoExtraThreads() async throws {
+        try await TestServer.with(EchoRoutes.router()) { base in
+            let client = try HTTPClient()
+            _ = try await client.execute(HTTPRequest(url: base.appending(path: "hello")))
+            let threadsBefore = try threadCount()
+            let peak = ProgressLog()
+            let bodies = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        let response = try await client.execute(HTTPRequest(url: base.appending(path: "bytes/\(1000 + index)")))
+                        peak.append(Int64(try threadCount()))
+                        #expect(response.body == TestServer.content(1000 + index))
+                        return response.body.count
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            await client.shutdown()
+            #expect(bodies.count == 200)
+            let expectedTotal: Int = (0..<200).reduce(0) { $0 + 1000 + $1 }
+            #expect(bodies.reduce(0, +) == expectedTotal)
+            // The client adds one thread; the test's own tasks run on the fixed-size pool.
+            #expect((peak.values.max() ?? 0) <= Int64(threadsBefore + 4))
+        }
+    }
+}
+
+/// The number of threads in this process, from /proc.
+func threadCount() throws -> Int {
+    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+    let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
+    return Int(line?.split(separator: "\t").last ?? "") ?? 0
+}

@@ -1,0 +1,114 @@
+import Foundation
+import StratusDigest
+import StratusHTTP
+import Testing
+
+@Suite struct HTTPClientStreamingTests {
+    @Test func streamedDownloadArrivesWhole() async throws {
+        let size = 5_000_000
+        try await TestServer.with(EchoRoutes.router()) { base in
+            let client = try HTTPClient()
+            let response = try await client.stream(HTTPRequest(url: base.appending(path: "bytes/\(size)")))
+            #expect(response.status == 200)
+            let body = try await response.body.collect(upTo: size)
+            await client.shutdown()
+            #expect(body == TestServer.content(size))
+        }
+    }
+
+    @Test func slowReaderPausesTheTransfer() async throws {
+        let size = 16 * 1024 * 1024
+        try await TestServer.with(EchoRoutes.router()) { base in
+            var configuration = HTTPClient.Configuration()
+            configuration.streamBufferSize = 256 * 1024
+            let client = try HTTPClient(configuration: configuration)
+            let received = ProgressLog()
+            let response = try await client.stream(HTTPRequest(url: base.appending(path: "bytes/\(size)"))) {
+                received.append($0.bytesReceived)
+            }
+            var iterator = response.body.makeAsyncIterator()
+            var total = try await iterator.next()?.count ?? 0
+            try await Task.sleep(for: .milliseconds(400))
+            // While the reader sleeps, the client may hold its buffer plus what libcurl holds,
+            // far less than the whole body.
+            let whileSleeping = received.values.last ?? 0
+            while let chunk = try await iterator.next() { total += chunk.count }
+            await client.shutdown()
+            #expect(whileSleeping < 4 * 1024 * 1024)
+            #expect(total == size)
+        }
+    }
+
+    @Test func cancellingADownloadStopsItAndLeavesNoFile() async throws {
+        let folder = try TemporaryFolder()
+        let destination = folder.file("never.bin")
+        try await TestServer.with(EchoRoutes.router()) { base in
+            let client = try HTTPClient()
+            let started = ProgressLog()
+            let task = Task {
+                try await client.execute(HTTPRequest(url: base.appending(path: "slow/100000000")), into: .file(destination)) {
+                    started.append($0.bytesReceived)
+                }
+            }
+            while (started.values.last ?? 0) < 200_000 { try await Task.sleep(for: .milliseconds(5)) }
+            let cancelledAt = ContinuousClock.now
+            task.cancel()
+            let result = await task.result
+            let elapsed = ContinuousClock.now - cancelledAt
+            await client.shutdown()
+            #expect(throws: HTTPClientError.self) { try result.get() }
+            #expect((try? result.get()) == nil)
+            if case .failure(let error as HTTPClientError) = result { #expect(error.code == .cancelled) }
+            // The goal is 100 ms; CI shares two cores with the build, so the test allows more.
+            #expect(elapsed < .milliseconds(500))
+            #expect(try folder.contents().isEmpty)
+        }
+    }
+
+    @Test func cancellingAStreamedBodyStopsTheTransfer() async throws {
+        try await TestServer.with(EchoRoutes.router()) { base in
+            let client = try HTTPClient()
+            let task = Task {
+                let response = try await client.stream(HTTPRequest(url: base.appending(path: "slow/100000000")))
+                var count = 0
+                for try await chunk in response.body { count += chunk.count }
+                return count
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            task.cancel()
+            let result = await task.result
+            await client.shutdown()
+            guard case .failure(let error as HTTPClientError) = result else {
+                Issue.record("expected a cancellation error, got \(result)")
+                return
+            }
+            #expect(error.code == .cancelled)
+        }
+    }
+
+    @Test func stalledTransferFails() async throws {
+        try await TestServer.with(EchoRoutes.router()) { base in
+            let client = try HTTPClient(configuration: .init(timeouts: .init(stall: .milliseconds(300))))
+            let started = ContinuousClock.now
+            let error = await #expect(throws: HTTPClientError.self) {
+                try await client.execute(HTTPRequest(url: base.appending(path: "stall")))
+            }
+            let elapsed = ContinuousClock.now - started
+            await client.shutdown()
+            #expect(error?.code == .stalled)
+            #expect(elapsed < .seconds(3))
+        }
+    }
+
+    @Test func totalTimeout() async throws {
+        try await TestServer.with(EchoRoutes.router()) { base in
+            let client = try HTTPClient(configuration: .init(timeouts: .init(stall: nil, total: .milliseconds(300))))
+            let error = await #expect(throws: HTTPClientError.self) {
+                try await client.execute(HTTPRequest(url: base.appending(path: "stall")))
+            }
+            await client.shutdown()
+            #expect(error?.code == .timeout)
+            #expect(error?.curlCode == 28)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import HummingbirdTLS
+import NIOCore
+import NIOSSL
+
+/// A Hummingbird server on 127.0.0.1, port 0, running for the length of a closure.
+enum TestServer {
+    /// Runs `body` with the base URL of a server answering with `router`.
+    static func with<Result: Sendable>(
+        _ router: Router<BasicRequestContext>,
+        tls: TLSConfiguration? = nil,
+        _ body: @Sendable (URL) async throws -> Result
+    ) async throws -> Result {
+        let (ports, portSink) = AsyncStream<Int>.makeStream()
+        let server: HTTPServerBuilder = try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1()
+        var logger = Logger(label: "test-server")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            server: server,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next(), port > 0,
+                  let url = URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)") else {
+                group.cancelAll()
+                throw TestServerError.noPort
+            }
+            do {
+                let result = try await body(url)
+                group.cancelAll()
+                return result
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+        }
+    }
+
+    /// Deterministic content: byte `i` is `i % 251`.
+    static func content(_ count: Int, offset: Int = 0) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: ($0 + offset) % 251) })
+    }
+
+    /// A response body of `count` deterministic bytes sent in 64 KiB pieces.
+    static func streamedBody(_ count: Int, pause: Duration? = nil) -> ResponseBody {
+        ResponseBody(contentLength: count) { writer in
+            var sent = 0
+            while sent < count {
+                let piece = min(65_536, count - sent)
+                try await writer.write(ByteBuffer(data: content(piece, offset: sent)))
+                sent += piece
+                if let pause { try await Task.sleep(for: pause) }
+            }
+            try await writer.finish(nil)
+        }
+    }
+}
+
+enum TestServerError: Error {
+    case noPort
+}
+
+/// A folder of its own for one test, removed when the test ends.
+struct TemporaryFolder: ~Copyable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// Names of everything in the folder.
+    func contents() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
