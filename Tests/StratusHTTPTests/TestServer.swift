@@ -46,8 +46,14 @@ enum TestServer {
 
     /// Deterministic content: byte `i` is `i % 251`.
     static func content(_ count: Int, offset: Int = 0) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: ($0 + offset) % 251) })
+        var data = Data(capacity: count + 251)
+        let start = offset % 251
+        data.append(contentsOf: pattern[start...])
+        while data.count < count { data.append(contentsOf: pattern) }
+        return data.prefix(count)
     }
+
+    private static let pattern: [UInt8] = (0..<251).map { UInt8($0) }
 
     /// A response body of `count` deterministic bytes sent in 64 KiB pieces.
     static func streamedBody(_ count: Int, pause: Duration? = nil) -> ResponseBody {
