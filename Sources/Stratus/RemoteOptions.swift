@@ -104,7 +104,7 @@ extension RemoteOptions: CustomStringConvertible, CustomDebugStringConvertible, 
 
     /// A mirror that shows secret values as `<redacted>`, so `dump` does not print them.
     public var customMirror: Mirror {
-        let shown = Dictionary(uniqueKeysWithValues: values.map { ($0.key, RemoteOptions.displayValue($0.value, forOption: $0.key)) })
+        let shown = Dictionary(uniqueKeysWithValues: values.map { ($0.key, RemoteOptions.isSecret($0.key) ? "<redacted>" : $0.value) })
         return Mirror(self, children: ["remoteName": remoteName, "typeName": typeName, "values": shown])
     }
 

@@ -52,21 +52,56 @@ public struct RemotePath: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// The path of a child of this folder.
     /// - Parameter component: One component or several joined by `/`.
-    /// - Throws: ``ServiceError`` (`invalidPath`) when the component is not valid.
+    /// - Throws: ``ServiceError`` (`invalidPath`) when the component is not valid, or names no
+    ///   child at all (`""` or `"/"`).
     public func appending(_ component: String) throws -> RemotePath {
         let child = try RemotePath(component)
+        // An empty name would give back this folder's own path, and a write meant for a child
+        // would land on it.
+        guard !child.isRoot else {
+            throw ServiceError(
+                .invalidPath,
+                "Cannot append \(component.debugDescription) to the path \(string.debugDescription): it names no file or folder. Give a name such as \"slot-1.json\"."
+            )
+        }
         return RemotePath(validatedComponents: components + child.components)
     }
 
     /// Whether `other` is this path or lies below it.
     public func contains(_ other: RemotePath) -> Bool {
-        other.components.count >= components.count && Array(other.components.prefix(components.count)) == components
+        other.components.count >= components.count
+            && zip(components, other.components).allSatisfy { RemotePath.sameScalars($0, $1) }
     }
 
     public var description: String { string }
 
+    // Equality, hashing and order compare Unicode scalars, not Swift's canonical equivalence:
+    // "café" written precomposed and decomposed are two different files on many providers
+    // (and on Linux file systems), and must not merge in a Set or a dictionary.
+
+    /// Whether two paths have the same components, Unicode scalar for scalar.
+    public static func == (lhs: RemotePath, rhs: RemotePath) -> Bool {
+        lhs.components.count == rhs.components.count
+            && zip(lhs.components, rhs.components).allSatisfy { sameScalars($0, $1) }
+    }
+
+    /// Hashes the components' UTF-8 bytes, consistently with `==`.
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(components.count)
+        for component in components {
+            hasher.combine(component.utf8.count)
+            for byte in component.utf8 { hasher.combine(byte) }
+        }
+    }
+
+    /// Orders paths component by component, each by its UTF-8 bytes (Unicode scalar order).
     public static func < (lhs: RemotePath, rhs: RemotePath) -> Bool {
-        lhs.components.lexicographicallyPrecedes(rhs.components)
+        lhs.components.lexicographicallyPrecedes(rhs.components) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    private static func sameScalars(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.elementsEqual(rhs.utf8)
     }
 
     private static func validate(component: String, in whole: String) throws {

@@ -19,7 +19,7 @@ enum EchoRoutes {
         router.get("/stall") { _, _ -> Response in
             Response(status: .ok, body: ResponseBody(contentLength: 1_000_000) { writer in
                 try await writer.write(ByteBuffer(data: TestServer.content(1000)))
-                try await Task.sleep(for: .seconds(30))
+                try await Task.sleep(for: .seconds(2))
                 try await writer.finish(nil)
             })
         }

@@ -5,6 +5,7 @@ import Logging
 import HummingbirdTLS
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 
 /// A Hummingbird server on 127.0.0.1, port 0, running for the length of a closure.
 enum TestServer {
@@ -25,22 +26,27 @@ enum TestServer {
             onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) },
             logger: logger
         )
+        // Stop with a graceful shutdown, not by cancelling the serving task: cancelling can drop
+        // a connection NIO has accepted but not handed over yet, which traps in NIOAsyncWriter
+        // (apple/swift-nio#3481).
+        let services = ServiceGroup(services: [app], logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            group.addTask { try await services.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0,
                   let url = URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)") else {
-                group.cancelAll()
+                await services.triggerGracefulShutdown()
                 throw TestServerError.noPort
             }
+            let result: Swift.Result<Result, any Error>
             do {
-                let result = try await body(url)
-                group.cancelAll()
-                return result
+                result = .success(try await body(url))
             } catch {
-                group.cancelAll()
-                throw error
+                result = .failure(error)
             }
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return try result.get()
         }
     }
 

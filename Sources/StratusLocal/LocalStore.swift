@@ -1,0 +1,144 @@
+import Foundation
+import Stratus
+import StratusDigest
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The local backend's engine: synchronous, blocking operations on the folder layout that
+/// ``StoreLayout`` describes. ``LocalService`` runs them off the Swift concurrency pool.
+///
+/// Records are only ever replaced by `rename(2)`, so reading one needs no lock. Every change,
+/// and every read of the journal or of a version's content, holds the ``StoreLock``.
+struct LocalStore: Sendable {
+    let layout: StoreLayout
+    let lock: StoreLock
+    let journal: ChangeJournal
+    /// The most versions kept per file.
+    let maximumVersions: Int
+    /// The most changes in one page of the change feed.
+    let changePageSize: Int
+
+    /// Opens the store at a root folder, creating the folder (but not its parent) and the state
+    /// folder when they are missing.
+    /// - Parameters:
+    ///   - root: The root folder's path.
+    ///   - maximumVersions: The most versions kept per file.
+    ///   - changePageSize: The most changes in one page of the change feed.
+    /// - Throws: ``ServiceError`` (`invalidConfiguration`) when the root is not a usable folder,
+    ///   ``FileSystemError`` when the state folder cannot be set up.
+    init(root: String, maximumVersions: Int, changePageSize: Int) throws {
+        let layout = StoreLayout(root: root)
+        self.layout = layout
+        self.lock = StoreLock(path: layout.lock)
+        self.journal = ChangeJournal(path: layout.journal, preparationFolder: layout.staging)
+        self.maximumVersions = maximumVersions
+        self.changePageSize = changePageSize
+
+        switch try FileSystem.kind(at: root) {
+        case .directory:
+            break
+        case nil:
+            do {
+                try FileSystem.makeDirectory(root)
+            } catch let error as FileSystemError where error.errorNumber == ENOENT {
+                throw ServiceError(
+                    .invalidConfiguration,
+                    "The local root \(root) does not exist, and neither does the folder that would hold it. Create the parent folder or fix the root path.",
+                    underlying: error
+                )
+            }
+        case .regularFile, .other:
+            throw ServiceError(.invalidConfiguration, "The local root \(root) is not a folder. Point the root at a folder.")
+        }
+        for folder in layout.stateFolders {
+            try FileSystem.makeDirectory(folder)
+        }
+        let identifier = try Self.randomIdentifier()
+        let journal = self.journal
+        try lock.withExclusiveLock {
+            try journal.createIfMissing(identifier: identifier)
+        }
+    }
+
+    /// The record of a path, if the path ever held a file.
+    /// - Throws: ``FileSystemError`` when the record cannot be read, ``ServiceError`` when it is
+    ///   damaged.
+    func record(of path: RemotePath) throws -> FileRecord? {
+        guard !path.isRoot else { return nil }
+        let file = layout.record(for: layout.key(for: path))
+        guard let bytes = try FileSystem.contents(of: file) else { return nil }
+        do {
+            return try JSONDecoder().decode(FileRecord.self, from: Data(bytes))
+        } catch {
+            throw ServiceError(
+                .localFile,
+                "The record of \(path) at \(file) is damaged (\(error)). Its versions are in \(layout.versionFolder(for: layout.key(for: path)))."
+            )
+        }
+    }
+
+    /// Writes a record to a new file in the records folder, flushed to the disk, ready to be
+    /// renamed over the current one.
+    /// - Returns: The prepared file's path.
+    /// - Throws: ``FileSystemError`` when it cannot be written.
+    func prepare(_ record: FileRecord) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let bytes: Data
+        do {
+            bytes = try encoder.encode(record)
+        } catch {
+            throw ServiceError(.localFile, "Could not encode the record of \(record.path): \(error).", underlying: error)
+        }
+        return try FileSystem.writeNewFile(Array(bytes), in: layout.records, named: "prepared-" + Self.randomIdentifier())
+    }
+
+    /// A new random identifier in hexadecimal.
+    /// - Throws: ``ServiceError`` (`localFile`) when the system cannot supply random bytes.
+    static func randomIdentifier() throws -> String {
+        do {
+            return Hex.encode(try SecureRandom.bytes(count: 12))
+        } catch {
+            throw ServiceError(.localFile, "Could not make a random identifier: \(error).", underlying: error)
+        }
+    }
+
+    /// Checks a write or delete's precondition against a path's record.
+    /// - Parameters:
+    ///   - precondition: The precondition.
+    ///   - record: The path's record, if any.
+    ///   - path: The path, for the message.
+    ///   - action: `"write"` or `"delete"`, for the message.
+    /// - Throws: ``ServiceError`` (`conflict`) when it does not hold.
+    static func check(_ precondition: WritePrecondition, against record: FileRecord?, at path: RemotePath, action: String) throws {
+        let current = record?.currentVersion
+        switch precondition {
+        case .none:
+            return
+        case .mustNotExist:
+            if let current {
+                throw ServiceError(
+                    .conflict,
+                    "Did not \(action) \(path): a file is already there (version \(current.id)) and the call asked that none be. Read it, then pass .mustMatch(\(current.id)) to replace it."
+                )
+            }
+        case .mustMatch(let expected):
+            guard let current else {
+                throw ServiceError(
+                    .conflict,
+                    "Did not \(action) \(path): the call expected version \(expected), but no file is there now (it was deleted or never written)."
+                )
+            }
+            if current.id != expected {
+                throw ServiceError(
+                    .conflict,
+                    "Did not \(action) \(path): the call expected version \(expected), but the file is now at version \(current.id); someone else wrote it since it was read. Read the current version, merge, and retry with .mustMatch(\(current.id))."
+                )
+            }
+        }
+    }
+}
