@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "StratusHTTP", targets: ["StratusHTTP"]),
         .library(name: "StratusLocal", targets: ["StratusLocal"]),
         .library(name: "StratusContract", targets: ["StratusContract"]),
+        .library(name: "StratusOAuth", targets: ["StratusOAuth"]),
+        .library(name: "MockSupport", targets: ["MockSupport"]),
+        .library(name: "MockOAuth", targets: ["MockOAuth"]),
         .executable(name: "stratus-tour", targets: ["StratusTour"]),
         .executable(name: "stratus-http-benchmark", targets: ["HTTPBenchmark"]),
     ],
@@ -50,6 +53,30 @@ let package = Package(
         ),
         .target(name: "StratusLocal", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
         .target(name: "StratusContract", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
+        .target(
+            name: "StratusOAuth",
+            dependencies: ["Stratus", "StratusHTTP", "StratusDigest", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
+        // Mock servers (Hummingbird is allowed here, not in the library targets).
+        .target(
+            name: "MockSupport",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Mocks/MockSupport",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MockOAuth",
+            dependencies: ["MockSupport", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Mocks/MockOAuth",
+            swiftSettings: strict
+        ),
 
         // Examples and benchmarks.
         .executableTarget(
@@ -84,6 +111,19 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "StratusTests", dependencies: ["Stratus"], swiftSettings: strict),
+        .testTarget(
+            name: "StratusOAuthTests",
+            dependencies: [
+                "StratusOAuth", "MockOAuth", "MockSupport", "StratusHTTP",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MockOAuthTests",
+            dependencies: ["MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "StratusLocalTests",
             dependencies: ["Stratus", "StratusLocal", "StratusContract"],
