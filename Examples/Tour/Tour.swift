@@ -7,8 +7,14 @@ struct Tour {
     let service: any Service
     /// A folder for the tour's local files (what it uploads and downloads).
     let workFolder: URL
+    /// The save file the tour writes.
+    let save: RemotePath
 
-    private let save = try! RemotePath("saves/slot-1.json")
+    init(service: any Service, workFolder: URL) throws {
+        self.service = service
+        self.workFolder = workFolder
+        self.save = try RemotePath("saves/slot-1.json")
+    }
 
     func run() async throws {
         let start = try await service.latestChangeToken()
@@ -22,7 +28,7 @@ struct Tour {
 
         step(2, "Read the change feed")
         let page = try await service.changes(since: start)
-        say("\(page.changes.count) change since the token taken at the start:")
+        say("\(page.changes.count) \(page.changes.count == 1 ? "change" : "changes") since the token taken at the start:")
         for change in page.changes {
             say("  \(describe(change))")
         }

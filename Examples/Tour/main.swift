@@ -33,9 +33,10 @@ do {
     ))
     print("Stratus tour: a 'local' remote at \(root.path)")
     try await Tour(service: service, workFolder: workFolder).run()
-    print("\nDone. The files are at \(root.path); Stratus keeps versions and the change journal in \(root.path)/.stratus.")
     if arguments.root == nil {
-        print("(That was a temporary folder and is now removed; pass --root DIR to keep one.)")
+        print("\nDone. The tour ran in a temporary folder, now removed; pass --root DIR to keep the files and look around.")
+    } else {
+        print("\nDone. The save file is at \(root.path)/saves/slot-1.json; versions and the change journal are in \(root.path)/.stratus.")
     }
 } catch {
     try? FileManager.default.removeItem(at: scratch)

@@ -30,6 +30,7 @@ public struct ContractCheck: Sendable, CustomStringConvertible {
         self.options = options
     }
 
+    /// The check's name, which test runners show for each argument.
     public var description: String { name }
 
     /// Runs the check: makes a scratch folder and a service, checks, and removes the folder.

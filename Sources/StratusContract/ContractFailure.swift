@@ -14,6 +14,7 @@ public struct ContractFailure: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The check's name and the message.
     public var description: String {
         "Contract check '\(check)' failed: \(message)"
     }

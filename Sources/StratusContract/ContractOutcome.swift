@@ -6,6 +6,7 @@ public enum ContractOutcome: Sendable, Hashable, CustomStringConvertible {
     /// (or the adapter excluded the check with a reason). The reason says which.
     case skipped(reason: String)
 
+    /// `passed`, or `skipped:` and the reason.
     public var description: String {
         switch self {
         case .passed: "passed"

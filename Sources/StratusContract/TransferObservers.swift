@@ -38,34 +38,44 @@ final class ProgressRecorder: Sendable {
     }
 }
 
-/// Wakes one waiter the first time a transfer reports progress, or when the transfer ends,
-/// whichever comes first; used to cancel a transfer midway.
-final class FirstProgress: Sendable {
-    private let stream: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
-
-    init() {
-        (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+/// Cancels a transfer's task from inside the transfer's own progress handler, the first time
+/// some bytes have moved, so the cancellation lands midway however fast the transfer runs.
+///
+/// The handler may run before the task is attached; the cancellation is then remembered and
+/// applied on attaching.
+final class CancelOnProgress: Sendable {
+    private struct State {
+        var cancelTask: (@Sendable () -> Void)?
+        var requested = false
     }
 
-    /// The handler to pass in the transfer's options: it signals once some bytes have moved.
+    private let state = Mutex(State())
+
+    /// The handler to pass in the transfer's options.
     var handler: ProgressHandler {
         { report in
             if report.completedBytes > 0 {
-                self.continuation.yield()
+                self.requestCancellation()
             }
         }
     }
 
-    /// Signals that the transfer ended.
-    func transferEnded() {
-        continuation.finish()
+    /// Attaches the transfer's task.
+    func attach<Success: Sendable>(_ task: Task<Success, any Error>) {
+        let cancelNow = state.withLock { state in
+            state.cancelTask = { task.cancel() }
+            return state.requested
+        }
+        if cancelNow {
+            task.cancel()
+        }
     }
 
-    /// Waits for the first signal.
-    func wait() async {
-        for await _ in stream {
-            return
+    private func requestCancellation() {
+        let cancelTask = state.withLock { state in
+            state.requested = true
+            return state.cancelTask
         }
+        cancelTask?()
     }
 }

@@ -57,10 +57,10 @@ struct FileRecord: Codable, Sendable {
         currentVersionNumber.flatMap { number in versions.first { $0.number == number } }
     }
 
-    /// A kept version by identifier.
+    /// A kept version by identifier (compared as text, as preconditions compare it, so `"07"`
+    /// is not version 7).
     func version(_ id: VersionID) -> Version? {
-        guard let number = Int64(id.rawValue) else { return nil }
-        return versions.first { $0.number == number }
+        versions.first { $0.id == id }
     }
 
     /// The file as the ``Service`` API describes it, at one of its versions.

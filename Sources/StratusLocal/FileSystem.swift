@@ -33,6 +33,14 @@ enum FileSystem {
         }
     }
 
+    /// When the entry at a path was last modified, in seconds since 1970.
+    /// - Returns: The time, or `nil` when nothing is there or it cannot be read.
+    static func modificationTime(at path: String) -> Int? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Int(info.st_mtim.tv_sec)
+    }
+
     /// Creates a folder unless one is already there.
     /// - Returns: Whether this call created it.
     /// - Throws: ``FileSystemError`` when it cannot be created, including `EEXIST` when

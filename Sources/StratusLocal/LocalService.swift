@@ -105,18 +105,39 @@ public final class LocalService: Service {
         )
     }
 
+    /// Describes the current file at a path, from its record.
+    /// - Parameter path: The file's path.
+    /// - Returns: The file at its current version.
+    /// - Throws: ``ServiceError`` (`notFound`) when no file is there (a folder is not a file),
+    ///   `invalidPath` for a path inside `.stratus`.
     public func metadata(of path: RemotePath) async throws -> RemoteFile {
         try validate(path)
         let store = self.store
         return try await perform("describe \(path)") { _ in try store.metadata(of: path) }
     }
 
+    /// Lists the files below a folder, recursively, by walking the visible folders and keeping
+    /// the files whose records say they exist; `.stratus` is never walked.
+    /// - Parameter folder: The folder; ``RemotePath/root`` lists everything.
+    /// - Returns: Every file below the folder, in no promised order.
+    /// - Throws: ``ServiceError`` (`notFound`) when the folder does not exist.
     public func list(_ folder: RemotePath) async throws -> [RemoteFile] {
         try validate(folder)
         let store = self.store
         return try await perform("list \(folder.isRoot ? "the root" : folder.string)") { _ in try store.list(folder) }
     }
 
+    /// Writes content to a path as a new version: received into staging without the lock, then
+    /// checked and committed under it.
+    /// - Parameters:
+    ///   - source: The content.
+    ///   - path: Where to write it; not the root.
+    ///   - options: A precondition (checked atomically), custom metadata (`nil` keeps the
+    ///     current metadata, empty clears it) and a progress handler.
+    /// - Returns: The new file.
+    /// - Throws: ``ServiceError``: `conflict` when the precondition does not hold or a folder or
+    ///   file is in the way, `localFile` when the source cannot be read, `cancelled`,
+    ///   `quotaExceeded` when the disk is full, `invalidPath`.
     public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
         try validate(path, naming: "write")
         let store = self.store
@@ -125,6 +146,18 @@ public final class LocalService: Service {
         }
     }
 
+    /// Reads a version's content into a local file: copied next to the destination, checked
+    /// against its recorded SHA-256, flushed, and renamed over the destination.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - version: A kept version, or `nil` for the current one; a deleted file's versions can
+    ///     still be read.
+    ///   - destination: The local file; its folder must exist.
+    ///   - options: A progress handler.
+    /// - Returns: The file at the version read.
+    /// - Throws: ``ServiceError``: `notFound` for a missing file or version,
+    ///   `integrityMismatch` when the stored content does not match its hash, `cancelled`,
+    ///   `localFile` when the destination cannot be written. The destination is untouched then.
     public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
         try validate(path)
         let store = self.store
@@ -133,28 +166,53 @@ public final class LocalService: Service {
         }
     }
 
+    /// Deletes a file; its versions stay listed and restorable.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - precondition: What must hold first, checked atomically.
+    /// - Throws: ``ServiceError`` (`notFound`, `conflict`).
     public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
         try validate(path, naming: "delete")
         let store = self.store
         try await perform("delete \(path)") { _ in try store.delete(path, precondition: precondition) }
     }
 
+    /// A token for the end of the change journal, valid for every instance on this root.
+    /// - Returns: The token.
+    /// - Throws: ``ServiceError`` (`localFile`) when the journal cannot be read.
     public func latestChangeToken() async throws -> ChangeToken {
         let store = self.store
         return try await perform("read the change journal") { _ in try store.latestChangeToken() }
     }
 
+    /// The changes after a token, oldest first, at most the page size at a time.
+    /// - Parameter token: A token from this root.
+    /// - Returns: The page.
+    /// - Throws: ``ServiceError`` (`invalidChangeToken`) for a token from another root, from
+    ///   before the journal was replaced, or not issued by a local store.
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         let store = self.store
         return try await perform("read the change journal") { _ in try store.changes(since: token) }
     }
 
+    /// The kept versions of a path, newest first, including those of a deleted file.
+    /// - Parameter path: The file.
+    /// - Returns: The versions.
+    /// - Throws: ``ServiceError`` (`notFound`) when the path never held a file.
     public func versions(of path: RemotePath) async throws -> [FileVersion] {
         try validate(path)
         let store = self.store
         return try await perform("list the versions of \(path)") { _ in try store.versions(of: path) }
     }
 
+    /// Makes a kept version's content current again as a new version, keeping the file's custom
+    /// metadata; it also brings back a deleted file.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - version: A kept version.
+    /// - Returns: The file after the restore.
+    /// - Throws: ``ServiceError``: `notFound` for an unknown or pruned version, `conflict` when a
+    ///   folder now stands at the path, `integrityMismatch` when the kept content is damaged.
     public func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
         try validate(path, naming: "restore")
         let store = self.store
@@ -191,6 +249,9 @@ public final class LocalService: Service {
         _ action: String,
         _ work: @escaping @Sendable (CancellationFlag) throws -> Result
     ) async throws -> Result {
+        if Task.isCancelled {
+            throw ServiceError(.cancelled, "The call to \(action) was cancelled before it started; nothing was changed.")
+        }
         do {
             return try await BlockingWork.run(work)
         } catch let error as ServiceError {

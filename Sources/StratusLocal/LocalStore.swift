@@ -62,6 +62,23 @@ struct LocalStore: Sendable {
         try lock.withExclusiveLock {
             try journal.createIfMissing(identifier: identifier)
         }
+        removeLeftovers()
+    }
+
+    /// Removes what a crashed process left behind: content it was receiving and records it had
+    /// prepared. Only files older than a day go, so transfers still running elsewhere keep theirs.
+    private func removeLeftovers() {
+        let cutoff = Int(time(nil)) - 86_400
+        let candidates: [(folder: String, prefix: String)] = [(layout.staging, ""), (layout.records, "prepared-")]
+        for (folder, prefix) in candidates {
+            guard let entries = try? FileSystem.entries(of: folder) else { continue }
+            for (name, kind) in entries where kind == .regularFile && name.hasPrefix(prefix) {
+                let path = folder + "/" + name
+                if let modified = FileSystem.modificationTime(at: path), modified < cutoff {
+                    FileSystem.discardFile(path)
+                }
+            }
+        }
     }
 
     /// The record of a path, if the path ever held a file.

@@ -107,4 +107,33 @@ import Testing
         await expectServiceError(.notFound) { try await service.metadata(of: path) }
         #expect(try await service.list(.root).isEmpty)
     }
+
+    @Test func staleLeftoversOfACrashAreRemovedOnOpen() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try folder.service()
+        let staging = folder.root.appending(path: ".stratus/staging")
+        let old = staging.appending(path: "crashed.version")
+        let fresh = staging.appending(path: "running.version")
+        try Data("old".utf8).write(to: old)
+        try Data("fresh".utf8).write(to: fresh)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)], ofItemAtPath: old.path)
+
+        _ = try folder.service()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path) == ["running.version"])
+    }
+
+    @Test func anAlreadyCancelledDeleteChangesNothing() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let service = try folder.service()
+        let path = try RemotePath("keep.txt")
+        _ = try await service.upload(from: .bytes(Data("kept".utf8)), to: path)
+        let delete = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await service.delete(path)
+        }
+        await expectServiceError(.cancelled) { try await delete.value }
+        #expect(try await service.metadata(of: path).size == 4)
+    }
 }

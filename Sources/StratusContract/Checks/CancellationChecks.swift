@@ -3,6 +3,9 @@ import Stratus
 
 extension ContractSuite {
     /// Transfers cancelled midway: a cancelled error (or a whole result), never a partial one.
+    ///
+    /// The transfer's task is cancelled from its own progress handler once some bytes have moved.
+    /// A service that finishes anyway must then return the whole, correct result.
     static var cancellationChecks: [ContractCheck.Definition] {
         [cancelledUpload, cancelledDownload]
     }
@@ -21,17 +24,12 @@ extension ContractSuite {
         let path = try run.path("cancel/upload.bin")
         let token = run.capabilities.changeFeed == .unavailable ? nil : try await run.latestChangeToken()
 
-        let firstProgress = FirstProgress()
+        let canceller = CancelOnProgress()
         let service = run.service
         let upload = Task {
-            try await service.upload(from: .file(local), to: path, options: UploadOptions(progress: firstProgress.handler))
+            try await service.upload(from: .file(local), to: path, options: UploadOptions(progress: canceller.handler))
         }
-        Task {
-            _ = await upload.result
-            firstProgress.transferEnded()
-        }
-        await firstProgress.wait()
-        upload.cancel()
+        canceller.attach(upload)
 
         switch await upload.result {
         case .success(let file):
@@ -69,17 +67,12 @@ extension ContractSuite {
             throw failure("could not write the local file \(destination.path): \(error)")
         }
 
-        let firstProgress = FirstProgress()
+        let canceller = CancelOnProgress()
         let service = run.service
         let download = Task {
-            try await service.download(path, version: nil, to: destination, options: DownloadOptions(progress: firstProgress.handler))
+            try await service.download(path, version: nil, to: destination, options: DownloadOptions(progress: canceller.handler))
         }
-        Task {
-            _ = await download.result
-            firstProgress.transferEnded()
-        }
-        await firstProgress.wait()
-        download.cancel()
+        canceller.attach(download)
 
         switch await download.result {
         case .success(let file):
