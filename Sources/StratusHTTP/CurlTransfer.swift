@@ -11,6 +11,7 @@ struct TransferOutcome: Sendable {
     var bodyLength: Int64
     var bodyDigests: [DigestAlgorithm: String]
     var requestBodyDigests: [DigestAlgorithm: String]
+    var connection: ConnectionInfo
 }
 
 /// One request in flight: its libcurl easy handle, body source, sink and callbacks.
@@ -282,8 +283,27 @@ final class CurlTransfer: @unchecked Sendable {
             output: output,
             bodyLength: bodyLength,
             bodyDigests: digests,
-            requestBodyDigests: source.finishDigests()
+            requestBodyDigests: source.finishDigests(),
+            connection: connectionInfo()
         )))
+    }
+
+    private func connectionInfo() -> ConnectionInfo {
+        var newConnections = 0
+        var version = 0
+        if let easy {
+            _ = stratus_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &newConnections)
+            _ = stratus_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        }
+        let name: String
+        switch version {
+        case Int(CURL_HTTP_VERSION_1_0): name = "HTTP/1.0"
+        case Int(CURL_HTTP_VERSION_1_1): name = "HTTP/1.1"
+        case Int(CURL_HTTP_VERSION_2_0): name = "HTTP/2"
+        case Int(CURL_HTTP_VERSION_3): name = "HTTP/3"
+        default: name = "unknown"
+        }
+        return ConnectionInfo(reused: newConnections == 0, httpVersion: name)
     }
 
     private func milliseconds(_ duration: Duration) -> Int {

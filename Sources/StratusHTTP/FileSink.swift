@@ -84,6 +84,12 @@ struct PendingFile: Sendable {
             unlink(temporary.path)
             throw HTTPClientError(.localFile, "Moving the download into place at \(destination.path) failed: \(reason).")
         }
+        // Flush the folder too, so the rename itself survives a crash.
+        let folder = open(destination.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
     }
 
     /// Removes the temporary file without touching the destination.

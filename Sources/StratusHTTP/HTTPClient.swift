@@ -73,7 +73,8 @@ public final class HTTPClient: Sendable {
             file: file,
             bodyLength: outcome.bodyLength,
             bodyDigests: outcome.bodyDigests,
-            requestBodyDigests: outcome.requestBodyDigests
+            requestBodyDigests: outcome.requestBodyDigests,
+            connection: outcome.connection
         )
     }
 

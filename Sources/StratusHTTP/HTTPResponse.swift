@@ -30,9 +30,19 @@ public struct HTTPResponse: Sendable {
     public var bodyDigests: [DigestAlgorithm: String]
     /// Lowercase hex digests of the request body as sent.
     public var requestBodyDigests: [DigestAlgorithm: String]
+    /// How the exchange travelled.
+    public var connection: ConnectionInfo
 
     /// Whether the status is in the 2xx range.
     public var isSuccess: Bool { (200..<300).contains(status) }
+}
+
+/// How a request travelled.
+public struct ConnectionInfo: Hashable, Sendable {
+    /// Whether an open connection from an earlier request was used (no new connect).
+    public var reused: Bool
+    /// The protocol version, such as `HTTP/1.1` or `HTTP/2`.
+    public var httpVersion: String
 }
 
 /// A response whose body is read as it arrives.

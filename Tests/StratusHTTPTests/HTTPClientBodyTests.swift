@@ -196,3 +196,19 @@ final class ProgressLog: Sendable {
     func append(_ value: Int64) { storage.withLock { $0.append(value) } }
     var values: [Int64] { storage.withLock { $0 } }
 }
+
+@Suite struct HTTPClientConnectionTests {
+    @Test func sequentialRequestsReuseOneConnection() async throws {
+        try await TestServer.with(EchoRoutes.router()) { base in
+            let client = try HTTPClient()
+            var reused: [Bool] = []
+            for _ in 0..<5 {
+                let response = try await client.execute(HTTPRequest(url: base.appending(path: "hello")))
+                reused.append(response.connection.reused)
+                #expect(response.connection.httpVersion == "HTTP/1.1")
+            }
+            await client.shutdown()
+            #expect(reused == [false, true, true, true, true])
+        }
+    }
+}

@@ -1,11 +1,9 @@
 import Foundation
 import Hummingbird
-import HummingbirdCore
-import Logging
 import HummingbirdTLS
 import NIOCore
 import NIOSSL
-import ServiceLifecycle
+import MockSupport
 
 /// A Hummingbird server on 127.0.0.1, port 0, running for the length of a closure.
 enum TestServer {
@@ -15,39 +13,7 @@ enum TestServer {
         tls: TLSConfiguration? = nil,
         _ body: @Sendable (URL) async throws -> Result
     ) async throws -> Result {
-        let (ports, portSink) = AsyncStream<Int>.makeStream()
-        let server: HTTPServerBuilder = try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1()
-        var logger = Logger(label: "test-server")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            server: server,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) },
-            logger: logger
-        )
-        // Stop with a graceful shutdown, not by cancelling the serving task: cancelling can drop
-        // a connection NIO has accepted but not handed over yet, which traps in NIOAsyncWriter
-        // (apple/swift-nio#3481).
-        let services = ServiceGroup(services: [app], logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0,
-                  let url = URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)") else {
-                await services.triggerGracefulShutdown()
-                throw TestServerError.noPort
-            }
-            let result: Swift.Result<Result, any Error>
-            do {
-                result = .success(try await body(url))
-            } catch {
-                result = .failure(error)
-            }
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            return try result.get()
-        }
+        try await MockServer.withRunning(router, tls: tls, body)
     }
 
     /// Deterministic content: byte `i` is `i % 251`.

@@ -1,0 +1,40 @@
+import StratusDigest
+
+/// Makes opaque random tokens and codes shaped like the provider's.
+struct TokenFactory: Sendable {
+    let flavor: MockAuthorizationServer.Flavor
+
+    /// Dropbox: `sl.u.` and 128 characters; Google: `ya29.a0` and 128 characters.
+    func accessToken() -> String {
+        switch flavor {
+        case .dropbox: "sl.u." + Self.randomText(bytes: 96)
+        case .google: "ya29.a0" + Self.randomText(bytes: 96)
+        }
+    }
+
+    /// Dropbox: 64 characters; Google: `1//0` and 96 characters.
+    func refreshToken() -> String {
+        switch flavor {
+        case .dropbox: Self.randomText(bytes: 48)
+        case .google: "1//0" + Self.randomText(bytes: 72)
+        }
+    }
+
+    /// Dropbox: 43 characters; Google: `4/0` and 72 characters.
+    func authorizationCode() -> String {
+        switch flavor {
+        case .dropbox: Self.randomText(bytes: 32)
+        case .google: "4/0" + Self.randomText(bytes: 54)
+        }
+    }
+
+    /// URL-safe Base64 of fresh random bytes from OpenSSL, or from the system generator should
+    /// OpenSSL fail (both are cryptographically secure).
+    static func randomText(bytes count: Int) -> String {
+        if let bytes = try? SecureRandom.bytes(count: count) {
+            return Base64URL.encode(bytes)
+        }
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+}

@@ -1,0 +1,95 @@
+/// Percent-encoding as URL queries and `application/x-www-form-urlencoded` bodies use it.
+public enum PercentEncoding {
+    /// Why text could not be decoded.
+    public enum DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// A `%` not followed by two hexadecimal digits.
+        case malformedEscape
+        /// The decoded bytes are not UTF-8.
+        case notUTF8
+
+        /// A sentence saying what is wrong.
+        public var description: String {
+            switch self {
+            case .malformedEscape: "A '%' is not followed by two hexadecimal digits."
+            case .notUTF8: "The decoded text is not valid UTF-8."
+            }
+        }
+    }
+
+    /// Encodes every byte except the unreserved characters of RFC 3986 (`A-Z a-z 0-9 - . _ ~`),
+    /// so the result is safe anywhere in a query, including as a value holding `&`, `=`, `+` or
+    /// spaces (which become `%20`).
+    /// - Parameter text: The text to encode.
+    /// - Returns: The encoded text.
+    public static func encode(_ text: String) -> String {
+        var encoded = ""
+        encoded.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                encoded += "%"
+                encoded += hexDigit(byte >> 4)
+                encoded += hexDigit(byte & 0x0F)
+            }
+        }
+        return encoded
+    }
+
+    /// Decodes `%XX` escapes, and with `plusAsSpace` turns `+` into a space, as form bodies and
+    /// query strings require.
+    /// - Parameters:
+    ///   - text: The encoded text.
+    ///   - plusAsSpace: Whether `+` stands for a space.
+    /// - Returns: The decoded text.
+    /// - Throws: ``DecodingError`` for a broken escape or bytes that are not UTF-8.
+    public static func decode(_ text: some StringProtocol, plusAsSpace: Bool) throws(DecodingError) -> String {
+        let input = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count)
+        var index = 0
+        while index < input.count {
+            let byte = input[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < input.count,
+                      let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2])
+                else {
+                    throw .malformedEscape
+                }
+                output.append(high << 4 | low)
+                index += 3
+            } else {
+                output.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                index += 1
+            }
+        }
+        guard let decoded = String(validating: output, as: UTF8.self) else {
+            throw .notUTF8
+        }
+        return decoded
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> String {
+        String(UnicodeScalar(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10))
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The rules that keep secrets (tokens, client secrets, authorization codes, PKCE verifiers,
+/// passwords) out of a mock's request log.
+public enum SecretRedaction {
+    /// What a secret is replaced with.
+    public static let placeholder = "<redacted>"
+
+    /// Field and parameter names whose values are always secret.
+    private static let secretNames: Set<String> = [
+        "access_token", "refresh_token", "id_token", "token", "oauth_token", "client_secret",
+        "code", "code_verifier", "password", "key", "assertion", "client_assertion",
+    ]
+
+    /// Header names whose values are always secret.
+    private static let secretHeaders: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-goog-api-key",
+    ]
+
+    /// Whether a form field, query parameter or JSON key holds a secret.
+    /// - Parameter name: The name, in any case.
+    public static func isSecret(name: String) -> Bool {
+        let lowered = name.lowercased()
+        return secretNames.contains(lowered) || lowered.contains("secret") || lowered.contains("password")
+            || lowered.hasSuffix("_token") || lowered.hasSuffix("verifier")
+    }
+
+    /// Fields with every secret value replaced by ``placeholder``.
+    /// - Parameter fields: Form fields or query parameters.
+    public static func redact(_ fields: FormFields) -> FormFields {
+        FormFields(fields.map { field in
+            isSecret(name: field.name) ? NamedValue(field.name, placeholder) : field
+        })
+    }
+
+    /// A header value as it may be logged. Authorization-like headers keep only their scheme
+    /// (`Bearer <redacted>`); other secret headers become ``placeholder``; JSON argument headers
+    /// (`Dropbox-API-Arg`) have their secret keys redacted.
+    /// - Parameters:
+    ///   - value: The header's value.
+    ///   - name: The header's name, in any case.
+    public static func headerValue(_ value: String, named name: String) -> String {
+        let lowered = name.lowercased()
+        if lowered.hasSuffix("authorization") {
+            let scheme = value.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+            return scheme.isEmpty || scheme == value ? placeholder : "\(scheme) \(placeholder)"
+        }
+        if secretHeaders.contains(lowered) || lowered.contains("token") || lowered.contains("secret") {
+            return placeholder
+        }
+        if lowered.hasSuffix("-api-arg") {
+            return json(value)
+        }
+        return value
+    }
+
+    /// JSON text with the values of secret keys, at any depth, replaced by ``placeholder``,
+    /// written back with sorted keys. Text that is not JSON is described by its length only,
+    /// since it could be anything.
+    /// - Parameter text: The JSON text.
+    public static func json(_ text: String) -> String {
+        guard let data = text.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        else {
+            return "<\(text.utf8.count) bytes, not JSON>"
+        }
+        let redacted = redactJSONValue(object)
+        guard let output = try? JSONSerialization.data(
+            withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+        ) else {
+            return "<\(text.utf8.count) bytes of JSON>"
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func redactJSONValue(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            var redacted: [String: Any] = [:]
+            for (key, member) in object {
+                redacted[key] = isSecret(name: key) ? placeholder : redactJSONValue(member)
+            }
+            return redacted
+        }
+        if let array = value as? [Any] {
+            return array.map(redactJSONValue)
+        }
+        return value
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import MockSupport
+import StratusHTTP
+import Testing
+
+@Suite("Mock server lifecycle")
+struct MockServerTests {
+    static func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/hello") { _, _ in Response.text("hello", status: .ok) }
+        router.post("/upload") { request, _ -> Response in
+            var request = request
+            let body = try await request.readBody(limit: 1024)
+            return Response.text("\(body.readableBytes)", status: .ok)
+        }
+        return router
+    }
+
+    @Test("withRunning starts and stops cleanly twice in a row, and the port closes")
+    func twice() async throws {
+        let client = try HTTPClient(configuration: .init(timeouts: .init(connect: .seconds(2))))
+        for _ in 0..<2 {
+            let url = try await MockServer.withRunning(Self.router()) { url in
+                #expect(url.scheme == "http")
+                #expect(url.host == "127.0.0.1")
+                #expect((url.port ?? 0) > 0)
+                let response = try await client.execute(StratusHTTP.HTTPRequest(url: url.appendingPathComponent("hello")))
+                #expect(response.status == 200)
+                #expect(String(decoding: response.body, as: UTF8.self) == "hello")
+                return url
+            }
+            await #expect(throws: HTTPClientError.self) {
+                _ = try await client.execute(StratusHTTP.HTTPRequest(url: url.appendingPathComponent("hello")))
+            }
+        }
+        await client.shutdown()
+    }
+
+    @Test("run serves until its task is cancelled, then shuts down gracefully")
+    func runUntilCancelled() async throws {
+        let (announcements, announcer) = AsyncStream<URL>.makeStream()
+        let serving = Task {
+            try await MockServer.run(Self.router()) { url in announcer.yield(url) }
+        }
+        var iterator = announcements.makeAsyncIterator()
+        let url = try #require(await iterator.next())
+        let client = try HTTPClient(configuration: .init(timeouts: .init(connect: .seconds(2))))
+        let response = try await client.execute(StratusHTTP.HTTPRequest(url: url.appendingPathComponent("hello")))
+        #expect(response.status == 200)
+        serving.cancel()
+        try await serving.value
+        await #expect(throws: HTTPClientError.self) {
+            _ = try await client.execute(StratusHTTP.HTTPRequest(url: url.appendingPathComponent("hello")))
+        }
+        await client.shutdown()
+    }
+
+    @Test("An error thrown by the body comes out after the server stopped")
+    func bodyError() async throws {
+        struct Expected: Error {}
+        await #expect(throws: Expected.self) {
+            try await MockServer.withRunning(Self.router()) { _ in throw Expected() }
+        }
+    }
+
+    @Test("Bodies beyond the limit are refused with 413, before or while reading")
+    func bodyLimit() async throws {
+        let client = try HTTPClient()
+        try await MockServer.withRunning(Self.router()) { url in
+            let upload = url.appendingPathComponent("upload")
+            let small = try await client.execute(StratusHTTP.HTTPRequest(method: .post, url: upload, body: .bytes(Data(count: 1024))))
+            #expect(small.status == 200)
+            #expect(String(decoding: small.body, as: UTF8.self) == "1024")
+            let large = try await client.execute(StratusHTTP.HTTPRequest(method: .post, url: upload, body: .bytes(Data(count: 1025))))
+            #expect(large.status == 413)
+            let chunks = AsyncThrowingStream<Data, any Error> { continuation in
+                for _ in 0..<4 { continuation.yield(Data(count: 512)) }
+                continuation.finish()
+            }
+            let streamed = try await client.execute(StratusHTTP.HTTPRequest(method: .post, url: upload, body: .stream(chunks, length: nil)))
+            #expect(streamed.status == 413)
+        }
+        await client.shutdown()
+    }
+}
