@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "StratusOAuth", targets: ["StratusOAuth"]),
         .library(name: "MockSupport", targets: ["MockSupport"]),
         .library(name: "MockOAuth", targets: ["MockOAuth"]),
+        .library(name: "StratusDropbox", targets: ["StratusDropbox"]),
+        .library(name: "MockDropbox", targets: ["MockDropbox"]),
+        .executable(name: "stratus-mock", targets: ["StratusMock"]),
         .executable(name: "stratus-tour", targets: ["StratusTour"]),
         .executable(name: "stratus-http-benchmark", targets: ["HTTPBenchmark"]),
     ],
@@ -58,6 +61,14 @@ let package = Package(
             dependencies: ["Stratus", "StratusHTTP", "StratusDigest", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        .target(
+            name: "StratusDropbox",
+            dependencies: [
+                "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
 
         // Mock servers (Hummingbird is allowed here, not in the library targets).
         .target(
@@ -75,6 +86,18 @@ let package = Package(
             name: "MockOAuth",
             dependencies: ["MockSupport", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird")],
             path: "Mocks/MockOAuth",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MockDropbox",
+            dependencies: ["MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Mocks/MockDropbox",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "StratusMock",
+            dependencies: ["MockSupport", "MockOAuth", "MockDropbox", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Mocks/StratusMock",
             swiftSettings: strict
         ),
 
@@ -116,6 +139,16 @@ let package = Package(
                 "StratusOAuth", "MockOAuth", "MockSupport", "StratusHTTP",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MockDropboxTests",
+            dependencies: ["MockDropbox", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StratusDropboxTests",
+            dependencies: ["StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth"],
             swiftSettings: strict
         ),
         .testTarget(

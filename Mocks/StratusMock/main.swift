@@ -1,0 +1,1 @@
+print("stratus-mock: not built yet")
