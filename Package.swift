@@ -137,23 +137,33 @@ let package = Package(
             name: "StratusOAuthTests",
             dependencies: [
                 "StratusOAuth", "MockOAuth", "MockSupport", "StratusHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "MockDropboxTests",
-            dependencies: ["MockDropbox", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest"],
+            dependencies: [
+                "MockDropbox", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "StratusDropboxTests",
-            dependencies: ["StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth"],
+            dependencies: [
+                "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "MockOAuthTests",
-            dependencies: ["MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest"],
+            dependencies: [
+                "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

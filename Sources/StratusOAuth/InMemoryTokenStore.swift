@@ -1,0 +1,43 @@
+import Synchronization
+
+/// A ``TokenStore`` that keeps the token in memory only: for tests, and for apps that persist
+/// tokens somewhere of their own (a keychain) and hand them in and out.
+///
+/// Updates are serialized within the process; there is nothing to share with another one.
+public final class InMemoryTokenStore: TokenStore {
+    private let token: Mutex<OAuthToken?>
+    private let updates = AsyncLock()
+
+    /// Creates a store.
+    /// - Parameter token: The token to start with, if any.
+    public init(_ token: OAuthToken? = nil) {
+        self.token = Mutex(token)
+    }
+
+    public func load() async throws -> OAuthToken? {
+        token.withLock { $0 }
+    }
+
+    public func save(_ newToken: OAuthToken) async throws {
+        try await updates.withLock {
+            token.withLock { $0 = newToken }
+        }
+    }
+
+    public func update(_ transform: @Sendable (OAuthToken?) async throws -> OAuthToken) async throws -> OAuthToken {
+        try await updates.withLock {
+            let stored = token.withLock { $0 }
+            let result = try await transform(stored)
+            if result != stored {
+                token.withLock { $0 = result }
+            }
+            return result
+        }
+    }
+
+    public func clear() async throws {
+        try await updates.withLock {
+            token.withLock { $0 = nil }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Stratus
+import StratusHTTP
+
+/// The token endpoint's JSON, which Dropbox and Google both shape after RFC 6749 §5.
+///
+/// Success: `{"access_token", "token_type", "expires_in", "refresh_token"?, "scope"?}` plus
+/// provider extras (Dropbox `account_id`/`uid`, Google `id_token`), which are ignored.
+/// Failure: `{"error": "invalid_grant", "error_description": "..."}`.
+struct TokenEndpointAnswer: Decodable {
+    var accessToken: String
+    var tokenType: String?
+    var expiresIn: Double?
+    var refreshToken: String?
+    var scope: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case refreshToken = "refresh_token"
+        case scope
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try container.decode(String.self, forKey: .accessToken)
+        tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
+        // Some servers send the lifetime as a string.
+        if let seconds = try? container.decodeIfPresent(Double.self, forKey: .expiresIn) {
+            expiresIn = seconds
+        } else {
+            expiresIn = (try? container.decodeIfPresent(String.self, forKey: .expiresIn)).flatMap { $0.flatMap(Double.init) }
+        }
+        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+    }
+
+    /// Parses a successful answer into a token.
+    /// - Parameters:
+    ///   - body: The JSON body.
+    ///   - issuedAt: When the request was sent; the expiry counts from then (rounded down to a
+    ///     whole second), so it errs early.
+    ///   - previous: The token being refreshed: its refresh token and scopes are kept when the
+    ///     answer has none.
+    ///   - requestedScopes: The scopes asked for, used when the answer names none.
+    /// - Throws: `invalidResponse` when the body is not a token answer.
+    static func token(from body: Data, issuedAt: Date, previous: OAuthToken?, requestedScopes: [String]) throws -> OAuthToken {
+        let answer: TokenEndpointAnswer
+        do {
+            answer = try JSONDecoder().decode(TokenEndpointAnswer.self, from: body)
+        } catch {
+            // The decoding error might quote the body, which holds tokens: it is not passed on.
+            throw ServiceError(.invalidResponse, "The token endpoint answered with something that is not a token.")
+        }
+        guard !answer.accessToken.isEmpty else {
+            throw ServiceError(.invalidResponse, "The token endpoint answered with an empty access token.")
+        }
+        let scopes = answer.scope.map { $0.split(separator: " ").map(String.init) }
+            ?? previous?.scopes ?? requestedScopes
+        return OAuthToken(
+            accessToken: answer.accessToken,
+            refreshToken: answer.refreshToken ?? previous?.refreshToken,
+            // Whole seconds, so the expiry survives the token file's JSON unchanged.
+            expiresAt: answer.expiresIn.map { Date(timeIntervalSince1970: (issuedAt.timeIntervalSince1970 + $0).rounded(.down)) },
+            scopes: scopes,
+            tokenType: answer.tokenType ?? "bearer"
+        )
+    }
+}
+
+/// An error answer of the token or revocation endpoint.
+struct TokenEndpointError: Decodable {
+    var error: String
+    var errorDescription: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+    }
+
+    /// The RFC 6749 error code of a body, if it has one.
+    static func parse(_ body: Data) -> TokenEndpointError? {
+        try? JSONDecoder().decode(TokenEndpointError.self, from: body)
+    }
+}
+
+/// What a token request was for, which changes what an error means to the user.
+enum TokenGrant: String {
+    case authorizationCode = "authorization_code"
+    case refreshToken = "refresh_token"
+}
+
+extension ServiceError {
+    /// The error for a failed token request.
+    /// - Parameters:
+    ///   - status: The answer's status.
+    ///   - headers: The answer's header fields.
+    ///   - body: The answer's body.
+    ///   - grant: What was asked for.
+    ///   - provider: The provider's name.
+    ///   - signInHint: How the user signs in again.
+    ///   - secrets: Values that must not appear in the message, whatever the server echoed.
+    static func tokenEndpoint(
+        status: Int,
+        headers: HTTPHeaders,
+        body: Data,
+        grant: TokenGrant,
+        provider: String,
+        signInHint: String,
+        secrets: [String]
+    ) -> ServiceError {
+        let answer = TokenEndpointError.parse(body)
+        let code = answer?.error
+        // The provider's own words, without a final full stop (the message adds its own).
+        let detail = answer?.errorDescription.map {
+            ": " + Secrets.scrub($0, removing: secrets).trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        } ?? ""
+        switch code {
+        case "invalid_grant":
+            let message = switch grant {
+            case .refreshToken:
+                "The \(provider) sign-in is no longer valid: the refresh token was revoked or has expired\(detail). \(signInHint)"
+            case .authorizationCode:
+                "\(provider) refused the authorization code (it expired, was already used, or does not match this sign-in)\(detail). \(signInHint)"
+            }
+            return ServiceError(.reauthenticationRequired, message, httpStatus: status, providerError: "invalid_grant")
+        case "invalid_client", "unauthorized_client":
+            return ServiceError(
+                .invalidConfiguration,
+                "\(provider) refused the app's client credentials\(detail); check the client ID and secret in the configuration.",
+                httpStatus: status,
+                providerError: code
+            )
+        case "temporarily_unavailable", "server_error", "internal_failure":
+            return ServiceError(.server, "\(provider)'s token endpoint failed\(detail).", httpStatus: status, providerError: code)
+        default:
+            break
+        }
+        if status == 429 {
+            return ServiceError(
+                .rateLimited,
+                "\(provider)'s token endpoint asked to slow down.",
+                httpStatus: status,
+                providerError: code,
+                retryAfter: retryAfter(headers)
+            )
+        }
+        if status == 408 {
+            return ServiceError(.timeout, "\(provider)'s token endpoint timed out.", httpStatus: status, providerError: code)
+        }
+        if status >= 500 {
+            return ServiceError(.server, "\(provider)'s token endpoint failed with HTTP \(status).", httpStatus: status, providerError: code)
+        }
+        if let code {
+            return ServiceError(.unauthorized, "\(provider) refused the token request (\(code))\(detail).", httpStatus: status, providerError: code)
+        }
+        return ServiceError(.invalidResponse, "\(provider)'s token endpoint answered HTTP \(status) without an OAuth error.", httpStatus: status)
+    }
+
+    /// The error for an HTTP exchange that did not complete.
+    static func transport(_ error: any Error, _ action: String) -> ServiceError {
+        if let error = error as? ServiceError { return error }
+        guard let error = error as? HTTPClientError else {
+            return ServiceError(.network, "\(action) did not complete.", underlying: SendableError(error))
+        }
+        let code: ServiceError.Code = switch error.code {
+        case .cancelled: .cancelled
+        case .timeout, .stalled: .timeout
+        default: .network
+        }
+        return ServiceError(code, "\(action) did not complete: \(error.message)", underlying: error)
+    }
+
+    private static func retryAfter(_ headers: HTTPHeaders) -> Duration? {
+        guard let value = headers["Retry-After"], let seconds = Int(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+            return nil
+        }
+        return .seconds(seconds)
+    }
+}
+
+/// Removes known secret values from text that came from elsewhere (a server's error message).
+enum Secrets {
+    static func scrub(_ text: String, removing secrets: [String]) -> String {
+        secrets.reduce(text) { text, secret in
+            secret.count < 4 ? text : text.replacingOccurrences(of: secret, with: Redaction.placeholder)
+        }
+    }
+}

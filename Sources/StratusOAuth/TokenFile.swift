@@ -1,0 +1,195 @@
+import Foundation
+import Stratus
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The token file's POSIX operations.
+enum TokenFile {
+    /// The permission bits a token file may not have: any access by group or others.
+    static let forbiddenModeBits: mode_t = 0o077
+
+    /// Reads and decodes the token file.
+    /// - Returns: The token, or `nil` when the file does not exist.
+    /// - Throws: `permissionDenied` when group or others may access the file, `localFile` when
+    ///   it cannot be read or is not a token file.
+    static func read(_ url: URL) throws -> OAuthToken? {
+        guard let descriptor = try openChecked(url) else { return nil }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("read", url, errno: errno)
+            }
+            data.append(contentsOf: buffer[0..<count])
+            if data.count > 1024 * 1024 {
+                throw ServiceError(.localFile, "The token file \(url.path) is larger than 1 MiB, so it is not a token file; remove it and sign in again.")
+            }
+        }
+        do {
+            return try JSONDecoder().decode(OAuthToken.self, from: data)
+        } catch {
+            // The decoding error may quote the file's contents, so it is not passed on.
+            throw ServiceError(.localFile, "The token file \(url.path) is not a valid token file; remove it and sign in again.")
+        }
+    }
+
+    /// Refuses an existing token file that must not be used (readable by others, not a regular
+    /// file, a symbolic link), without reading it; a missing file passes.
+    static func checkUsable(_ url: URL) throws {
+        if let descriptor = try openChecked(url) { close(descriptor) }
+    }
+
+    /// Opens the token file for reading after checking its type and permissions.
+    /// - Returns: The descriptor, or `nil` when the file does not exist.
+    private static func openChecked(_ url: URL) throws -> Int32? {
+        let descriptor: Int32
+        do {
+            descriptor = try open(url, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, purpose: "open")
+        } catch is NoSuchFile {
+            return nil
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let error = errno
+            close(descriptor)
+            throw failure("inspect", url, errno: error)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw ServiceError(.localFile, "The token file \(url.path) is not a regular file; remove it and sign in again.")
+        }
+        guard status.st_mode & forbiddenModeBits == 0 else {
+            close(descriptor)
+            let mode = String(status.st_mode & 0o777, radix: 8)
+            throw ServiceError(
+                .permissionDenied,
+                "The token file \(url.path) has permissions \(mode), so other users may read it; it was not used. Run `chmod 600 \(url.path)` (and, if someone else may have read it, sign out and sign in again)."
+            )
+        }
+        return descriptor
+    }
+
+    /// Writes the token atomically: temporary file (0600) in the same folder, fsync, rename,
+    /// fsync of the folder.
+    static func write(_ token: OAuthToken, to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(token)
+        let folder = url.deletingLastPathComponent()
+        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(suffix).tmp")
+        let descriptor = try open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, purpose: "create")
+        var renamed = false
+        defer {
+            if !renamed { _ = temporary.withUnsafeFileSystemRepresentation { $0.map { unlink($0) } } }
+        }
+        do {
+            defer { close(descriptor) }
+            // The umask may only take bits away; set the mode explicitly all the same.
+            guard fchmod(descriptor, 0o600) == 0 else { throw failure("set permissions of", temporary, errno: errno) }
+            try data.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return }
+                var offset = 0
+                while offset < bytes.count {
+                    let written = systemWrite(descriptor, base + offset, bytes.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw failure("write", temporary, errno: errno)
+                    }
+                    offset += written
+                }
+            }
+            guard fsync(descriptor) == 0 else { throw failure("flush", temporary, errno: errno) }
+        }
+        let result = temporary.withUnsafeFileSystemRepresentation { from in
+            url.withUnsafeFileSystemRepresentation { to in
+                guard let from, let to else { return Int32(-1) }
+                return rename(from, to)
+            }
+        }
+        guard result == 0 else { throw failure("replace", url, errno: errno) }
+        renamed = true
+        syncFolder(folder)
+    }
+
+    /// Deletes the token file; a missing file is fine.
+    static func remove(_ url: URL) throws {
+        let result = url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } ?? -1 }
+        if result != 0 && errno != ENOENT {
+            throw failure("remove", url, errno: errno)
+        }
+        syncFolder(url.deletingLastPathComponent())
+    }
+
+    /// Creates the file's folder, readable by its owner only, when it is missing.
+    static func createFolder(of url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue { return }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ServiceError(.localFile, "Could not create the folder \(folder.path) for the token file.", underlying: SendableError(error))
+        }
+    }
+
+    /// Opens a file (creating it with mode 0600 when `flags` ask to).
+    /// - Throws: ``NoSuchFile`` when it does not exist and was not to be created.
+    static func open(_ url: URL, flags: Int32, purpose: String) throws -> Int32 {
+        let (descriptor, error) = url.withUnsafeFileSystemRepresentation { path -> (Int32, Int32) in
+            guard let path else { return (-1, EINVAL) }
+            let descriptor = systemOpen(path, flags, 0o600)
+            return (descriptor, descriptor < 0 ? errno : 0)
+        }
+        if descriptor >= 0 { return descriptor }
+        if error == ENOENT && flags & O_CREAT == 0 { throw NoSuchFile() }
+        if error == ELOOP {
+            throw ServiceError(.permissionDenied, "\(url.path) is a symbolic link; token files must be regular files. Remove the link and sign in again.")
+        }
+        throw failure(purpose, url, errno: error)
+    }
+
+    /// An error for a failed system call, with the system's words for `errno`.
+    static func failure(_ action: String, _ url: URL, errno error: Int32) -> ServiceError {
+        let code: ServiceError.Code = (error == EACCES || error == EPERM) ? .permissionDenied : .localFile
+        return ServiceError(code, "Could not \(action) \(url.path): \(String(cString: strerror(error))).")
+    }
+
+    private static func syncFolder(_ folder: URL) {
+        // Makes the rename itself durable; a failure here loses nothing already written.
+        guard let descriptor = try? open(folder, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, purpose: "open") else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    struct NoSuchFile: Error {}
+}
+
+/// Carries a non-`Sendable` error's text as a `Sendable` cause.
+struct SendableError: Error, Sendable, CustomStringConvertible {
+    let description: String
+    init(_ error: any Error) { description = String(describing: error) }
+}
+
+// The C library's calls, named apart from TokenFile's own `read`, `write` and `open`.
+private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
+}
+
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
