@@ -1,0 +1,70 @@
+import Foundation
+import Stratus
+import StratusHTTP
+import StratusOAuth
+
+/// Registers the Dropbox adapter with a ``Stratus/ServiceRegistry`` under the type `dropbox`.
+///
+/// Either `access_token` (a fixed token) or `app_key` with `token_store` (a signed-in token
+/// file, refreshed as needed) must be set.
+public enum DropboxBackend: ServiceBackend {
+    /// `"dropbox"`.
+    public static let typeName = "dropbox"
+
+    /// The options a `dropbox` remote takes.
+    public static let options: [BackendOption] = [
+        BackendOption("app_key", summary: "The Dropbox app's key (OAuth client ID); needed unless access_token is set."),
+        BackendOption("app_secret", summary: "The app's secret; leave out for a PKCE app, which has none."),
+        BackendOption("token_store", summary: "The path of the JSON file holding the signed-in token; needed unless access_token is set."),
+        BackendOption("access_token", summary: "A fixed access token, used as is and never refreshed (for tests and mock servers)."),
+        BackendOption("root", summary: "The folder inside the Dropbox (or app folder) that is the remote's root; the top by default."),
+        BackendOption("api_url", summary: "The RPC host, https://api.dropboxapi.com by default; also where the OAuth token endpoint is looked for when set."),
+        BackendOption("content_url", summary: "The upload and download host, https://content.dropboxapi.com by default."),
+        BackendOption("notify_url", summary: "The long-poll host, https://notify.dropboxapi.com by default."),
+        BackendOption("chunk_size", summary: "The upload-session chunk size in bytes, a multiple of 4 MiB (default 8 MiB)."),
+        BackendOption("single_upload_limit", summary: "Files up to this many bytes go up in one request (default 8 MiB, at most 150 MiB)."),
+        BackendOption("page_size", summary: "Entries per listing page, 1 to 2000 (Dropbox's default when unset)."),
+    ]
+
+    /// Builds a Dropbox service from a remote's options.
+    /// - Parameter options: The remote's options; see ``options``.
+    /// - Returns: A ``DropboxService``.
+    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
+    ///   option.
+    public static func makeService(options: RemoteOptions) throws -> any Service {
+        let defaults = try DropboxConfiguration()
+        let apiURL = try options.url("api_url")
+        let configuration = try DropboxConfiguration(
+            apiURL: apiURL ?? defaults.apiURL,
+            contentURL: try options.url("content_url") ?? defaults.contentURL,
+            notifyURL: try options.url("notify_url") ?? defaults.notifyURL,
+            root: options.string("root") ?? "",
+            chunkSize: try options.integer("chunk_size") ?? defaults.chunkSize,
+            singleUploadLimit: try options.integer("single_upload_limit") ?? defaults.singleUploadLimit,
+            pageSize: try options.integer("page_size").map { Int(clamping: $0) }
+        )
+        let http: HTTPClient
+        do {
+            http = try HTTPClient()
+        } catch {
+            throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)': the HTTP client could not be created: \(error)")
+        }
+        let credentials: DropboxCredentials
+        if let token = options.string("access_token"), !token.isEmpty {
+            credentials = .accessToken(token)
+        } else {
+            let appKey = try options.requiredString("app_key")
+            let storePath = try options.requiredString("token_store")
+            let secret = options.string("app_secret").flatMap { $0.isEmpty ? nil : $0 }
+            let profile: OAuthProvider = if let apiURL {
+                .dropbox(clientID: appKey, clientSecret: secret, baseURL: apiURL)
+            } else {
+                .dropbox(clientID: appKey, clientSecret: secret)
+            }
+            let client = OAuthClient(provider: profile, http: http, signInHint: "Sign in to Dropbox again for remote '\(options.remoteName)'.")
+            let store = FileTokenStore(url: URL(filePath: NSString(string: storePath).expandingTildeInPath))
+            credentials = .provider(CredentialProvider(client: client, store: store))
+        }
+        return try DropboxService(configuration: configuration, credentials: credentials, http: http)
+    }
+}

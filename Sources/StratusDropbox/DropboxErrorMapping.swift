@@ -1,0 +1,144 @@
+import Foundation
+import Stratus
+import StratusHTTP
+
+/// Turns a Dropbox error answer into a ``Stratus/ServiceError``.
+///
+/// | HTTP | body | code |
+/// |---|---|---|
+/// | 400 | plain text | `invalidResponse` (a request Stratus built was refused: a Stratus bug) |
+/// | 401 | `AuthError` | `unauthorized` (expired/invalid tokens are refreshed once before this) |
+/// | 403 | `AccessError` | `permissionDenied` |
+/// | 409 | route union | by tag, see ``code(for:)`` |
+/// | 429 | `RateLimitError` | `rateLimited`, with `retry_after` or `Retry-After` |
+/// | 5xx | any | `server` |
+/// | other | any | `invalidResponse` |
+enum DropboxErrorMapping {
+    /// The error for a non-2xx answer of a route.
+    /// - Parameters:
+    ///   - status: The HTTP status.
+    ///   - headers: The answer's header fields.
+    ///   - body: The answer's body (an error body, never file content).
+    ///   - route: The route, such as `files/upload`, for the message.
+    static func error(status: Int, headers: HTTPHeaders, body: Data, route: String) -> ServiceError {
+        let parsed = StoneErrorBody.parse(body)
+        let summary = parsed?.summary
+        switch status {
+        case 400:
+            let text = String(decoding: body.prefix(500), as: UTF8.self)
+            return ServiceError(
+                .invalidResponse,
+                "Dropbox refused the request to \(route) as bad input; this is a bug in Stratus, please report it: \(text)",
+                httpStatus: status,
+                providerError: text
+            )
+        case 401:
+            return ServiceError(
+                .unauthorized,
+                "Dropbox refused the credentials for \(route)\(summary.map { " (\($0))" } ?? ""). Sign in to Dropbox again or check the app's permissions.",
+                httpStatus: status,
+                providerError: summary
+            )
+        case 403:
+            return ServiceError(
+                .permissionDenied,
+                "Dropbox does not allow \(route) for this account or app\(summary.map { " (\($0))" } ?? "").",
+                httpStatus: status,
+                providerError: summary
+            )
+        case 409:
+            guard let parsed, !parsed.tags.isEmpty else {
+                return ServiceError(.invalidResponse, "Dropbox answered \(route) with HTTP 409 and an error body that could not be read.", httpStatus: status)
+            }
+            let code = code(for: parsed)
+            let retryAfter: Duration? = code == .rateLimited ? .seconds(parsed.retryAfterSeconds ?? 1) : nil
+            return ServiceError(
+                code,
+                message(for: code, route: route, tags: parsed.tags),
+                httpStatus: status,
+                providerError: summary ?? parsed.tags.joined(separator: "/"),
+                retryAfter: retryAfter
+            )
+        case 429:
+            let seconds = parsed?.retryAfterSeconds ?? retryAfterHeader(headers) ?? 1
+            return ServiceError(
+                .rateLimited,
+                "Dropbox asks to slow down (\(route)); try again in \(seconds) s.",
+                httpStatus: status,
+                providerError: summary,
+                retryAfter: .seconds(max(0, seconds))
+            )
+        case 500...599:
+            return ServiceError(.server, "Dropbox failed to answer \(route) (HTTP \(status)); try again later.", httpStatus: status, providerError: summary)
+        default:
+            return ServiceError(.invalidResponse, "Dropbox answered \(route) with an unexpected HTTP \(status).", httpStatus: status, providerError: summary)
+        }
+    }
+
+    /// The code for an endpoint error (HTTP 409), from its tag chain.
+    ///
+    /// `not_found`, `not_file`, `not_folder` → `notFound`; `conflict`, `file_ancestor` →
+    /// `conflict`; `insufficient_space` → `quotaExceeded`; `malformed_path`, `disallowed_name` →
+    /// `invalidPath`; `payload_too_large`, `too_large` → `payloadTooLarge`;
+    /// `content_hash_mismatch` → `integrityMismatch`; `reset` → `invalidChangeToken`;
+    /// `too_many_write_operations` → `rateLimited`; `no_write_permission`, `restricted_content`,
+    /// `team_folder` → `permissionDenied`; `invalid_revision` → `notFound`; anything else →
+    /// `server` with the summary kept. (`incorrect_offset` is handled by the upload session
+    /// before mapping.)
+    static func code(for error: StoneErrorBody) -> ServiceError.Code {
+        let tags = error.tags
+        func has(_ tag: String) -> Bool { tags.contains(tag) }
+        if has("reset") { return .invalidChangeToken }
+        if has("too_many_write_operations") { return .rateLimited }
+        if has("content_hash_mismatch") { return .integrityMismatch }
+        if has("payload_too_large") || has("too_large") { return .payloadTooLarge }
+        if has("insufficient_space") { return .quotaExceeded }
+        if has("malformed_path") || has("disallowed_name") { return .invalidPath }
+        if has("conflict") || has("file_ancestor") { return .conflict }
+        if has("no_write_permission") || has("restricted_content") || has("team_folder") { return .permissionDenied }
+        if has("not_found") || has("not_file") || has("not_folder") || has("invalid_revision") { return .notFound }
+        if has("incorrect_offset") { return .conflict }
+        return .server
+    }
+
+    private static func message(for code: ServiceError.Code, route: String, tags: [String]) -> String {
+        let chain = tags.joined(separator: "/")
+        switch code {
+        case .notFound: return "Nothing was found at the path or version asked for (\(route): \(chain))."
+        case .conflict: return "The write was refused because something else is there or the version no longer matches (\(route): \(chain)); nothing was changed."
+        case .quotaExceeded: return "The Dropbox account has no room for this content (\(route))."
+        case .invalidPath: return "Dropbox does not accept this path or name (\(route): \(chain))."
+        case .payloadTooLarge: return "The content is larger than Dropbox accepts in one request (\(route))."
+        case .integrityMismatch: return "Dropbox received content that did not match its content_hash (\(route)); nothing was kept."
+        case .invalidChangeToken: return "Dropbox no longer accepts this change token (\(route)); resync from a full listing."
+        case .rateLimited: return "Dropbox asks to slow down writes (\(route): \(chain))."
+        case .permissionDenied: return "Dropbox does not allow this (\(route): \(chain))."
+        default: return "Dropbox could not complete \(route) (\(chain))."
+        }
+    }
+
+    private static func retryAfterHeader(_ headers: HTTPHeaders) -> Int64? {
+        guard let value = headers["Retry-After"] else { return nil }
+        return Int64(value.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The error for a transport failure (no complete answer).
+    static func transport(_ error: any Error, route: String) -> ServiceError {
+        if let error = error as? ServiceError { return error }
+        guard let error = error as? HTTPClientError else {
+            return ServiceError(.network, "The request to \(route) did not complete.")
+        }
+        let code: ServiceError.Code = switch error.code {
+        case .cancelled: .cancelled
+        case .timeout, .stalled: .timeout
+        case .localFile: .localFile
+        default: .network
+        }
+        return ServiceError(code, "The request to \(route) did not complete: \(error.message)", underlying: error)
+    }
+
+    /// The error for a 2xx answer whose body or header could not be decoded.
+    static func undecodable(route: String, _ detail: String) -> ServiceError {
+        ServiceError(.invalidResponse, "Dropbox's answer to \(route) could not be read: \(detail).")
+    }
+}

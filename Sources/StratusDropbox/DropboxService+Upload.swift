@@ -1,0 +1,244 @@
+import Foundation
+import Stratus
+import StratusDigest
+import StratusHTTP
+
+/// Uploads: one `files/upload` request up to the single-upload limit, an upload session
+/// (`start` → `append_v2` … → `finish`) above it.
+extension DropboxService {
+    /// Writes content to a path. See ``Stratus/Service/upload(from:to:options:)``.
+    ///
+    /// Preconditions: `.none` is mode `overwrite`; `.mustNotExist` is mode `add` without
+    /// autorename; `.mustMatch(rev)` is mode `update` with `strict_conflict`. Custom metadata is
+    /// not supported (``Stratus/ServiceError/Code/unsupported``).
+    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+        try await guarded {
+            guard !path.isRoot else {
+                throw ServiceError(.invalidPath, "Cannot upload to the root folder; give a file name.")
+            }
+            try paths.validate(path)
+            if let metadata = options.metadata, !metadata.isEmpty {
+                throw ServiceError(.unsupported, "The Dropbox adapter does not store custom metadata yet (file properties are not implemented).")
+            }
+            if case .mustMatch(let version) = options.precondition {
+                // Dropbox's mode update writes a new file when none is there, so a missing file
+                // is checked first (a file deleted between this check and the upload is the one
+                // case that is not caught), and a version that is no rev cannot match.
+                _ = try await metadataForPrecondition(path)
+                guard DropboxService.isRevision(version) else {
+                    throw ServiceError(.conflict, "\(path) is not at the version \(version); nothing was written.")
+                }
+            }
+            let content = try UploadContent(source)
+            let progress = MonotonicProgress(options.progress, total: content.size)
+            let commit = commitInfo(for: path, precondition: options.precondition)
+            let file: RemoteFile
+            let expected: String
+            if content.size <= configuration.singleUploadLimit {
+                (file, expected) = try await uploadInOneRequest(content, commit: commit, path: path, progress: progress)
+            } else {
+                (file, expected) = try await uploadInSession(content, commit: commit, path: path, progress: progress)
+            }
+            if let reported = file.contentHash?.value, reported != expected {
+                throw ServiceError(
+                    .integrityMismatch,
+                    "Dropbox reports content_hash \(reported) for \(path) after the upload, but the content sent hashes to \(expected); upload it again."
+                )
+            }
+            progress.report(content.size)
+            return file
+        }
+    }
+
+    /// The current file for a `mustMatch` upload; a missing file is a `conflict`.
+    private func metadataForPrecondition(_ path: RemotePath) async throws -> RemoteFile {
+        do {
+            return try await metadata(of: path)
+        } catch let error as ServiceError where error.code == .notFound {
+            throw ServiceError(.conflict, "No file is at \(path), so it cannot be at the version the precondition names; nothing was written.")
+        }
+    }
+
+    /// The `CommitInfo` members for a path and precondition.
+    func commitInfo(for path: RemotePath, precondition: WritePrecondition) -> [(String, StoneValue)] {
+        let mode: StoneValue
+        var strict = false
+        switch precondition {
+        case .none: mode = .string("overwrite")
+        case .mustNotExist: mode = .string("add")
+        case .mustMatch(let version):
+            mode = .union("update", .string(version.rawValue))
+            strict = true
+        }
+        return [
+            ("path", .string(paths.dropboxPath(path))),
+            ("mode", mode),
+            ("autorename", .bool(false)),
+            ("mute", .bool(true)),
+            ("strict_conflict", .bool(strict)),
+        ]
+    }
+
+    /// One `files/upload` request with the content's hash computed beforehand in one streaming
+    /// pass.
+    private func uploadInOneRequest(
+        _ content: UploadContent,
+        commit: [(String, StoneValue)],
+        path: RemotePath,
+        progress: MonotonicProgress
+    ) async throws -> (RemoteFile, String) {
+        let route = "files/upload"
+        let hash = try content.contentHash(0..<content.size)
+        // Not repeated after an unknown outcome: the first attempt may have written the file,
+        // and a repeat in mode add or update would then fail with a conflict.
+        let response = try await transport.send(
+            route: route,
+            host: .content,
+            headerArgument: .object(commit + [("content_hash", .string(hash))]),
+            uploadBody: content.body(0..<content.size),
+            repetition: .onlyWhenRefused,
+            progress: progress.upload(from: 0)
+        )
+        try DropboxTransport.check(response, route: route)
+        let entry = try DropboxTransport.decode(DropboxMetadata.self, from: response.body, route: route)
+        return (try file(from: entry, route: route, requested: path), hash)
+    }
+
+    /// An upload session of `chunkSize` pieces, each request carrying the hash of its own
+    /// bytes; an `incorrect_offset` answer resumes from Dropbox's `correct_offset`.
+    private func uploadInSession(
+        _ content: UploadContent,
+        commit: [(String, StoneValue)],
+        path: RemotePath,
+        progress: MonotonicProgress
+    ) async throws -> (RemoteFile, String) {
+        let whole = WholeContentHash()
+        let size = content.size
+        let chunk = configuration.chunkSize
+
+        // Start with the first chunk. Repeating a start only leaves an unused session behind.
+        let firstEnd = min(chunk, size)
+        let startHash = try whole.hash(content, 0..<firstEnd)
+        let startRoute = "files/upload_session/start"
+        let started = try await transport.send(
+            route: startRoute,
+            host: .content,
+            headerArgument: .object([("close", .bool(false)), ("content_hash", .string(startHash))]),
+            uploadBody: content.body(0..<firstEnd),
+            repetition: .safe,
+            progress: progress.upload(from: 0)
+        )
+        try DropboxTransport.check(started, route: startRoute)
+        let session = try DropboxTransport.decode(DropboxSessionStartResult.self, from: started.body, route: startRoute).sessionID
+
+        var offset = firstEnd
+        var resumes = 0
+        while true {
+            try Task.checkCancellation()
+            if offset < size {
+                let end = min(offset + chunk, size)
+                let route = "files/upload_session/append_v2"
+                let hash = try whole.hash(content, offset..<end)
+                // Safe to repeat: a repeated append is refused with incorrect_offset.
+                let response = try await transport.send(
+                    route: route,
+                    host: .content,
+                    headerArgument: .object([
+                        ("cursor", cursor(session, offset)),
+                        ("close", .bool(false)),
+                        ("content_hash", .string(hash)),
+                    ]),
+                    uploadBody: content.body(offset..<end),
+                    repetition: .safe,
+                    progress: progress.upload(from: offset)
+                )
+                if let correct = try correctOffset(response, route: route, size: size) {
+                    resumes += 1
+                    guard resumes <= 8 else { throw tooManyResumes(route) }
+                    offset = correct
+                } else {
+                    offset = end
+                }
+                continue
+            }
+            let route = "files/upload_session/finish"
+            let emptyHash = Hex.encode(Digest.compute(.dropboxContentHash, over: Data()))
+            // Not repeated after an unknown outcome: the session may have been committed.
+            let response = try await transport.send(
+                route: route,
+                host: .content,
+                headerArgument: .object([
+                    ("cursor", cursor(session, size)),
+                    ("commit", .object(commit)),
+                    ("content_hash", .string(emptyHash)),
+                ]),
+                uploadBody: .empty,
+                repetition: .onlyWhenRefused
+            )
+            if let correct = try correctOffset(response, route: route, size: size) {
+                resumes += 1
+                guard resumes <= 8 else { throw tooManyResumes(route) }
+                offset = correct
+                continue
+            }
+            let entry = try DropboxTransport.decode(DropboxMetadata.self, from: response.body, route: route)
+            return (try file(from: entry, route: route, requested: path), try whole.finish(content))
+        }
+    }
+
+    private func cursor(_ session: String, _ offset: Int64) -> StoneValue {
+        .object([("session_id", .string(session)), ("offset", .integer(offset))])
+    }
+
+    /// The offset to resume from when an answer is `incorrect_offset`; `nil` for success; the
+    /// mapped error otherwise.
+    private func correctOffset(_ response: HTTPResponse, route: String, size: Int64) throws -> Int64? {
+        guard !response.isSuccess else { return nil }
+        if response.status == 409, let error = StoneErrorBody.parse(response.body), error.contains("incorrect_offset") {
+            guard let correct = error.correctOffset, (0...size).contains(correct) else {
+                throw DropboxErrorMapping.undecodable(route: route, "incorrect_offset without a usable correct_offset")
+            }
+            return correct
+        }
+        try DropboxTransport.check(response, route: route)
+        return nil
+    }
+
+    private func tooManyResumes(_ route: String) -> ServiceError {
+        ServiceError(.server, "Dropbox kept answering incorrect_offset (\(route)); the upload was abandoned, try again.")
+    }
+}
+
+/// The `content_hash` of the whole content, built from the ranges hashed for each request.
+///
+/// Bytes are fed in order exactly once: when a resume goes back to an earlier offset, bytes
+/// already fed are skipped.
+final class WholeContentHash {
+    private let digest = DropboxContentHash()
+    private var fed: Int64 = 0
+
+    /// Hashes a range for its request and feeds its new bytes into the whole.
+    func hash(_ content: UploadContent, _ range: Range<Int64>) throws -> String {
+        let part = DropboxContentHash()
+        let fedBefore = fed
+        var fedNow = fed
+        try content.read(range) { offset, bytes in
+            part.update(bytes)
+            let end = offset + Int64(bytes.count)
+            guard end > fedBefore, offset <= fedNow else { return }
+            let skip = Int(max(0, fedNow - offset))
+            digest.update(UnsafeRawBufferPointer(rebasing: bytes[skip...]))
+            fedNow = end
+        }
+        fed = fedNow
+        return Hex.encode(part.finalize())
+    }
+
+    /// The whole hash, after feeding any bytes not yet fed.
+    func finish(_ content: UploadContent) throws -> String {
+        if fed < content.size {
+            _ = try hash(content, fed..<content.size)
+        }
+        return Hex.encode(digest.finalize())
+    }
+}

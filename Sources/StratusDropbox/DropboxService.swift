@@ -1,0 +1,262 @@
+import Foundation
+import Logging
+import Stratus
+import StratusDigest
+import StratusHTTP
+
+/// A ``Stratus/Service`` over the Dropbox API v2, rooted at a folder of the account.
+///
+/// Uploads up to ``DropboxConfiguration/singleUploadLimit`` go up in one `files/upload`
+/// request; larger ones in an upload session of ``DropboxConfiguration/chunkSize`` pieces.
+/// Every upload request carries the `content_hash` of its bytes, and downloads are checked
+/// against the `content_hash` Dropbox reports before they replace the destination.
+///
+/// ```swift
+/// let service = try DropboxService(
+///     configuration: DropboxConfiguration(root: "/Backups"),
+///     credentials: .provider(provider)
+/// )
+/// ```
+public final class DropboxService: Service {
+    /// The configuration in use.
+    public let configuration: DropboxConfiguration
+    let transport: DropboxTransport
+    let paths: DropboxPathMapper
+    let logger: Logger
+
+    /// Creates a service.
+    /// - Parameters:
+    ///   - configuration: Endpoints, root and sizes.
+    ///   - credentials: How requests are authorized.
+    ///   - http: The HTTP client to use; a new one by default.
+    ///   - logger: Where to log; no secret is logged.
+    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` for a bad root or when no
+    ///   HTTP client can be made.
+    public init(
+        configuration: DropboxConfiguration,
+        credentials: DropboxCredentials,
+        http: HTTPClient? = nil,
+        logger: Logger = Logger(label: "stratus.dropbox", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        self.configuration = configuration
+        self.paths = try DropboxPathMapper(root: configuration.root)
+        let client: HTTPClient
+        if let http {
+            client = http
+        } else {
+            do {
+                client = try HTTPClient()
+            } catch {
+                throw ServiceError(.invalidConfiguration, "The HTTP client for Dropbox could not be created: \(error)")
+            }
+        }
+        self.transport = DropboxTransport(http: client, credentials: credentials, configuration: configuration)
+        self.logger = logger
+    }
+
+    /// Content hash `dropboxContentHash`, atomic conditional writes (`mode update` with
+    /// `strict_conflict`), versions, a native change feed, case-insensitive paths; no custom
+    /// metadata.
+    public var capabilities: ServiceCapabilities {
+        ServiceCapabilities(
+            hashAlgorithm: .dropboxContentHash,
+            largestSingleUpload: configuration.singleUploadLimit,
+            chunkSize: configuration.chunkSize,
+            conditionalWrites: .atomic,
+            supportsVersions: true,
+            changeFeed: .native,
+            supportsCustomMetadata: false,
+            pathRules: DropboxPathMapper.rules
+        )
+    }
+
+    /// Describes the file at a path through `files/get_metadata`; a folder is `notFound`.
+    public func metadata(of path: RemotePath) async throws -> RemoteFile {
+        try await guarded {
+            guard !path.isRoot else {
+                throw ServiceError(.notFound, "The root is a folder, not a file.")
+            }
+            try paths.validate(path)
+            let route = "files/get_metadata"
+            let argument = StoneValue.object([
+                ("path", .string(paths.dropboxPath(path))),
+                ("include_deleted", .bool(false)),
+            ])
+            let entry = try await transport.rpc(route, argument, as: DropboxMetadata.self)
+            guard entry.isFile else {
+                throw ServiceError(.notFound, "\(path) is a folder, not a file.")
+            }
+            return try file(from: entry, route: route, requested: path)
+        }
+    }
+
+    /// Lists the files below a folder through `files/list_folder` (recursive) and
+    /// `files/list_folder/continue`.
+    public func list(_ folder: RemotePath) async throws -> [RemoteFile] {
+        try await guarded {
+            try paths.validate(folder)
+            var arguments: [(String, StoneValue)] = [
+                ("path", .string(paths.dropboxPath(folder))),
+                ("recursive", .bool(true)),
+                ("include_deleted", .bool(false)),
+            ]
+            if let limit = configuration.pageSize { arguments.append(("limit", .integer(Int64(limit)))) }
+            var route = "files/list_folder"
+            var page: DropboxListFolderResult
+            do {
+                page = try await transport.rpc(route, .object(arguments), as: DropboxListFolderResult.self)
+            } catch let error as ServiceError where error.code == .notFound && folder.isRoot {
+                return []
+            }
+            var files: [RemoteFile] = []
+            while true {
+                for entry in page.entries where entry.isFile {
+                    files.append(try file(from: entry, route: route, requested: nil))
+                }
+                guard page.hasMore else { return files }
+                route = "files/list_folder/continue"
+                page = try await transport.rpc(route, .object([("cursor", .string(page.cursor))]), as: DropboxListFolderResult.self)
+            }
+        }
+    }
+
+    /// Deletes a file through `files/delete_v2`; ``Stratus/WritePrecondition/mustMatch(_:)``
+    /// sends `parent_rev`. Without a version, `files/get_metadata` first makes sure the path
+    /// holds a file, so a folder is never deleted.
+    ///
+    /// Not repeated after an unknown outcome: a repeat of a delete that went through would
+    /// answer `not_found`.
+    public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
+        try await guarded {
+            guard !path.isRoot else {
+                throw ServiceError(.notFound, "The root is a folder, not a file.")
+            }
+            try paths.validate(path)
+            switch precondition {
+            case .mustNotExist:
+                _ = try await metadata(of: path)
+                throw ServiceError(.conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
+            case .none:
+                // delete_v2 removes folders recursively; make sure a file is there first (a
+                // folder reads as notFound). With parent_rev, Dropbox itself refuses folders.
+                _ = try await metadata(of: path)
+            case .mustMatch:
+                break
+            }
+            let route = "files/delete_v2"
+            var arguments: [(String, StoneValue)] = [("path", .string(paths.dropboxPath(path)))]
+            if case .mustMatch(let version) = precondition {
+                guard DropboxService.isRevision(version) else {
+                    _ = try await metadata(of: path)
+                    throw ServiceError(.conflict, "\(path) is not at the version \(version); nothing was deleted.")
+                }
+                arguments.append(("parent_rev", .string(version.rawValue)))
+            }
+            do {
+                _ = try await transport.rpc(route, .object(arguments), as: DropboxDeleteResult.self, repetition: .onlyWhenRefused)
+            } catch let error as ServiceError where error.code == .notFound {
+                // With parent_rev, a revision that is no longer current reads as not_found.
+                if case .mustMatch = precondition, (try? await metadata(of: path)) != nil {
+                    throw ServiceError(.conflict, "\(path) is no longer at the version given; nothing was deleted.", httpStatus: error.httpStatus, providerError: error.providerError)
+                }
+                throw error
+            }
+        }
+    }
+
+    /// The versions of a file through `files/list_revisions` (mode `path`, 100 a page, paging
+    /// with `before_rev`), newest first.
+    public func versions(of path: RemotePath) async throws -> [FileVersion] {
+        try await guarded {
+            guard !path.isRoot else {
+                throw ServiceError(.notFound, "The root is a folder, not a file.")
+            }
+            try paths.validate(path)
+            let route = "files/list_revisions"
+            var versions: [FileVersion] = []
+            var before: String?
+            while true {
+                var arguments: [(String, StoneValue)] = [
+                    ("path", .string(paths.dropboxPath(path))),
+                    ("mode", .string("path")),
+                    ("limit", .integer(100)),
+                ]
+                if let before { arguments.append(("before_rev", .string(before))) }
+                let page = try await transport.rpc(route, .object(arguments), as: DropboxRevisionsResult.self)
+                for entry in page.entries {
+                    let file = try file(from: entry, route: route, requested: path)
+                    versions.append(FileVersion(id: file.version, size: file.size, modified: file.modified, contentHash: file.contentHash))
+                }
+                guard page.hasMore, let last = page.entries.last?.rev, last != before else { break }
+                before = last
+            }
+            guard !versions.isEmpty else {
+                throw ServiceError(.notFound, "Dropbox keeps no version of \(path).")
+            }
+            return versions
+        }
+    }
+
+    /// Makes an old version current again through `files/restore`.
+    public func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
+        try await guarded {
+            try paths.validate(path)
+            guard DropboxService.isRevision(version) else {
+                throw ServiceError(.notFound, "\(version) is not a Dropbox revision of \(path).")
+            }
+            let route = "files/restore"
+            let argument = StoneValue.object([
+                ("path", .string(paths.dropboxPath(path))),
+                ("rev", .string(version.rawValue)),
+            ])
+            // Restoring the same revision twice gives the same content: safe to repeat.
+            let entry = try await transport.rpc(route, argument, as: DropboxMetadata.self)
+            return try file(from: entry, route: route, requested: path)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// A ``Stratus/RemoteFile`` from a file's metadata.
+    /// - Parameter requested: The path asked about, in the caller's spelling; `nil` to use the
+    ///   path Dropbox reports (listings).
+    func file(from entry: DropboxMetadata, route: String, requested: RemotePath?) throws -> RemoteFile {
+        guard let rev = entry.rev, let size = entry.size, let modifiedText = entry.serverModified,
+              let modified = DropboxMetadata.date(modifiedText)
+        else {
+            throw DropboxErrorMapping.undecodable(route: route, "a file entry lacks rev, size or server_modified")
+        }
+        let reported = (entry.pathDisplay ?? entry.pathLower).flatMap(paths.remotePath(fromDropbox:))
+        guard let path = requested ?? reported else {
+            throw DropboxErrorMapping.undecodable(route: route, "a file entry has no path under the root")
+        }
+        return RemoteFile(
+            path: path,
+            id: entry.id ?? "",
+            size: size,
+            modified: modified,
+            contentHash: entry.contentHash.map { ContentHash(algorithm: .dropboxContentHash, value: $0) },
+            version: VersionID(rev)
+        )
+    }
+
+    /// Whether a version could be a Dropbox `rev` (lowercase hex, at least 9 digits); others
+    /// are never sent, as Dropbox refuses them as bad input.
+    static func isRevision(_ version: VersionID) -> Bool {
+        let text = version.rawValue
+        return text.utf8.count >= 9 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// Runs a call so that it throws ``Stratus/ServiceError`` only.
+    func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as ServiceError {
+            throw error
+        } catch is CancellationError {
+            throw ServiceError(.cancelled, "The Dropbox call was cancelled.")
+        } catch {
+            throw ServiceError(.server, "The Dropbox call failed unexpectedly: \(error)")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Stratus
+import StratusDigest
+import StratusHTTP
+
+/// Sends Dropbox API requests: RPC (JSON body), upload and download (JSON in
+/// `Dropbox-API-Arg`), with authorization, retries and error mapping.
+struct DropboxTransport: Sendable {
+    /// Which Dropbox host a route lives on.
+    enum Host: Sendable { case api, content }
+
+    /// Whether a request may be sent again after a failure.
+    enum Repetition: Sendable {
+        /// Repeating cannot change the outcome (reads, idempotent RPCs, session appends whose
+        /// offset protects them): retried on every transient failure.
+        case safe
+        /// The outcome of a failed attempt is unknown (a plain upload, a session finish, a
+        /// delete or restore): retried only when Dropbox said it did not act (HTTP 429 or a
+        /// `too_many_write_operations` answer).
+        case onlyWhenRefused
+    }
+
+    let http: HTTPClient
+    let credentials: DropboxCredentials
+    let configuration: DropboxConfiguration
+
+    /// The URL of a route, such as `files/upload` on the content host.
+    func url(_ host: Host, _ route: String) -> URL {
+        let base = host == .api ? configuration.apiURL : configuration.contentURL
+        return base.appending(path: "2/" + route)
+    }
+
+    /// Sends a request and returns a 2xx or 409 answer; every other status, and transport
+    /// failures, are thrown as ``Stratus/ServiceError`` after the retries `repetition` allows.
+    func send(
+        route: String,
+        host: Host,
+        headerArgument: StoneValue? = nil,
+        jsonArgument: StoneValue? = nil,
+        uploadBody: HTTPRequestBody? = nil,
+        destination: HTTPResponseDestination = .memory(limit: 16 * 1_048_576),
+        responseDigests: Set<DigestAlgorithm> = [],
+        repetition: Repetition,
+        progress: (@Sendable (HTTPProgress) -> Void)? = nil
+    ) async throws -> HTTPResponse {
+        var request = HTTPRequest(method: .post, url: url(host, route), responseDigests: responseDigests)
+        if let headerArgument {
+            request.headers.set("Dropbox-API-Arg", headerArgument.json(asciiOnly: true))
+        }
+        if let jsonArgument {
+            request.headers.set("Content-Type", "application/json")
+            request.body = .bytes(jsonArgument.bodyData)
+        } else if let uploadBody {
+            request.headers.set("Content-Type", "application/octet-stream")
+            request.body = uploadBody
+        }
+        let isRetryable: @Sendable (any Error) -> Bool = switch repetition {
+        case .safe: RetryPolicy.isTransient
+        case .onlyWhenRefused: { ($0 as? ServiceError)?.code == .rateLimited }
+        }
+        let (credentials, http) = (credentials, http)
+        return try await configuration.retryPolicy.run(isRetryable: isRetryable) { [request] _ in
+            try Task.checkCancellation()
+            let response = try await credentials.send(request, http: http, into: destination, route: route, progress: progress)
+            if response.isSuccess { return response }
+            let error = DropboxErrorMapping.error(status: response.status, headers: response.headers, body: response.body, route: route)
+            if response.status == 409, error.code != .rateLimited { return response }
+            throw error
+        }
+    }
+
+    /// Calls an RPC route with a JSON argument and decodes its JSON result.
+    func rpc<Result: Decodable>(
+        _ route: String,
+        _ argument: StoneValue,
+        as type: Result.Type,
+        repetition: Repetition = .safe
+    ) async throws -> Result {
+        let response = try await send(route: route, host: .api, jsonArgument: argument, repetition: repetition)
+        try DropboxTransport.check(response, route: route)
+        return try DropboxTransport.decode(type, from: response.body, route: route)
+    }
+
+    /// Throws the mapped error for a non-2xx answer.
+    static func check(_ response: HTTPResponse, route: String) throws {
+        guard !response.isSuccess else { return }
+        throw DropboxErrorMapping.error(status: response.status, headers: response.headers, body: response.body, route: route)
+    }
+
+    /// Decodes a JSON result; anything unreadable is ``Stratus/ServiceError/Code/invalidResponse``
+    /// naming the route.
+    static func decode<Result: Decodable>(_ type: Result.Type, from data: Data, route: String) throws -> Result {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw DropboxErrorMapping.undecodable(route: route, "\(error)")
+        }
+    }
+}
