@@ -1,1 +1,18 @@
-print("stratus-mock: not built yet")
+import Foundation
+
+do {
+    guard let options = try MockOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
+        print(MockOptions.usage)
+        exit(0)
+    }
+    switch options.mode {
+    case .dropbox:
+        try await DropboxMode.run(options)
+    }
+} catch let error as MockOptions.UsageError {
+    FileHandle.standardError.write(Data("stratus-mock: \(error)\n\n\(MockOptions.usage)".utf8))
+    exit(2)
+} catch {
+    FileHandle.standardError.write(Data("stratus-mock: \(error)\n".utf8))
+    exit(1)
+}

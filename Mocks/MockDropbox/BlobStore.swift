@@ -1,0 +1,146 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import StratusDigest
+
+/// What is known about bytes stored in the blob store or received into a file.
+struct BlobInfo: Sendable, Hashable {
+    /// Lowercase hex SHA-256 of the bytes; the blob's file name.
+    var sha256: String
+    /// The Dropbox content hash of the bytes.
+    var contentHash: String
+    /// The number of bytes.
+    var size: Int64
+}
+
+/// A content-addressed store of file contents on disk: each blob is a file named by the
+/// SHA-256 of its bytes, written through a temporary file and a rename, so a blob is either
+/// whole or absent. Bytes stream in from request bodies and out to responses, never held
+/// whole in memory.
+struct BlobStore: Sendable {
+    /// The folder of blobs.
+    let blobsDirectory: URL
+    /// The folder of temporary files and upload sessions.
+    let scratchDirectory: URL
+
+    /// Creates the folders under `root` if needed.
+    init(root: URL) throws {
+        blobsDirectory = root.appendingPathComponent("blobs", isDirectory: true)
+        scratchDirectory = root.appendingPathComponent("scratch", isDirectory: true)
+        try FileManager.default.createDirectory(at: blobsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: scratchDirectory, withIntermediateDirectories: true)
+    }
+
+    /// The file holding a blob.
+    func url(ofBlob sha256: String) -> URL {
+        blobsDirectory.appendingPathComponent(sha256)
+    }
+
+    /// A new, empty scratch file.
+    func makeScratchFile() throws -> URL {
+        let url = scratchDirectory.appendingPathComponent(UUID().uuidString)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        return url
+    }
+
+    /// Receives a request body into a new blob.
+    /// - Parameters:
+    ///   - body: The request body.
+    ///   - limit: The most bytes accepted.
+    /// - Returns: The blob, or `nil` (nothing stored) when the body was longer than `limit`.
+    func ingest(_ body: RequestBody, limit: Int64) async throws -> BlobInfo? {
+        let scratch = try makeScratchFile()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        guard let received = try await Self.append(body, to: scratch, limit: limit) else { return nil }
+        return try commit(scratch, info: received)
+    }
+
+    /// Puts a file whose bytes were hashed into the store under its SHA-256.
+    /// - Parameters:
+    ///   - file: The file; moved into the store, or with `keepSource` hard-linked (the file
+    ///     must then never change again, as a closed upload session's does not).
+    ///   - info: Its hashes and size.
+    ///   - keepSource: Whether `file` stays where it is.
+    func commit(_ file: URL, info: BlobInfo, keepSource: Bool = false) throws -> BlobInfo {
+        let destination = url(ofBlob: info.sha256)
+        if FileManager.default.fileExists(atPath: destination.path) {
+            if !keepSource { try? FileManager.default.removeItem(at: file) }
+            return info
+        }
+        do {
+            if keepSource {
+                try FileManager.default.linkItem(at: file, to: destination)
+            } else {
+                try FileManager.default.moveItem(at: file, to: destination)
+            }
+        } catch where FileManager.default.fileExists(atPath: destination.path) {
+            // Another request stored the same bytes first.
+            if !keepSource { try? FileManager.default.removeItem(at: file) }
+        }
+        return info
+    }
+
+    /// Appends a request body to a file, hashing the appended bytes.
+    /// - Returns: The hashes and size of the appended bytes, or `nil` past `limit` (the file
+    ///   is then truncated back to its former length).
+    static func append(_ body: RequestBody, to file: URL, limit: Int64) async throws -> BlobInfo? {
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        let start = try handle.seekToEnd()
+        let sha = SHA256Digest()
+        let content = DropboxContentHash()
+        var count: Int64 = 0
+        for try await buffer in body {
+            count += Int64(buffer.readableBytes)
+            if count > limit {
+                try handle.truncate(atOffset: start)
+                return nil
+            }
+            buffer.withUnsafeReadableBytes { bytes in
+                sha.update(bytes)
+                content.update(bytes)
+            }
+            try handle.write(contentsOf: Data(buffer.readableBytesView))
+        }
+        return BlobInfo(sha256: sha.finalizeHex(), contentHash: content.finalizeHex(), size: count)
+    }
+
+    /// Hashes a whole file, reading it in 1 MiB pieces.
+    static func hash(fileAt url: URL) throws -> BlobInfo {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let sha = SHA256Digest()
+        let content = DropboxContentHash()
+        var count: Int64 = 0
+        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
+            count += Int64(data.count)
+            data.withUnsafeBytes { bytes in
+                sha.update(bytes)
+                content.update(bytes)
+            }
+        }
+        return BlobInfo(sha256: sha.finalizeHex(), contentHash: content.finalizeHex(), size: count)
+    }
+
+    /// A response body that streams a byte range of a blob from disk in 64 KiB pieces.
+    func responseBody(ofBlob sha256: String, range: Range<Int64>) -> ResponseBody {
+        let url = url(ofBlob: sha256)
+        let length = Int(range.upperBound - range.lowerBound)
+        return ResponseBody(contentLength: length) { writer in
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            try handle.seek(toOffset: UInt64(range.lowerBound))
+            var remaining = length
+            while remaining > 0 {
+                guard let data = try handle.read(upToCount: min(remaining, 64 * 1024)), !data.isEmpty else {
+                    break
+                }
+                remaining -= data.count
+                try await writer.write(ByteBuffer(bytes: data))
+            }
+            try await writer.finish(nil)
+        }
+    }
+}

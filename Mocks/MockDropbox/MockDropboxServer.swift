@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import MockOAuth
+import MockSupport
+
+/// A mock of Dropbox API v2 (the `files` routes a sync client needs) speaking the real wire
+/// protocol: RPC calls with JSON bodies, uploads and downloads with `Dropbox-API-Arg`,
+/// Stone-shaped errors (400 text, 401 `AuthError`, 409 route unions).
+///
+/// ```swift
+/// let auth = MockAuthorizationServer(configuration: .init(flavor: .dropbox))
+/// let dropbox = try MockDropboxServer(storageDirectory: folder, authorization: auth)
+/// let router = Router()
+/// dropbox.addRoutes(to: router)
+/// try await MockServer.withRunning(router) { baseURL in
+///     // POST baseURL/2/files/upload with a token from auth.issueTokens()
+/// }
+/// ```
+///
+/// File contents live on disk in a content-addressed blob store under `storageDirectory`;
+/// metadata, revisions and the change log live in memory. API, content and notify hosts are
+/// one base URL. Safe to use from any number of tasks at once.
+public final class MockDropboxServer: Sendable {
+    /// Limits and behaviour.
+    public struct Options: Sendable {
+        /// The largest body of a single `upload` or session call (Dropbox: 150 MiB).
+        public var maxUploadBytes: Int64
+        /// The longest a `list_folder/longpoll` waits, whatever the client asks (for tests).
+        public var maxLongpollWait: Duration
+
+        /// Creates options.
+        /// - Parameters:
+        ///   - maxUploadBytes: The largest body of one upload call.
+        ///   - maxLongpollWait: The longest a longpoll waits.
+        public init(maxUploadBytes: Int64 = 150 * 1024 * 1024, maxLongpollWait: Duration = .seconds(480)) {
+            self.maxUploadBytes = maxUploadBytes
+            self.maxLongpollWait = maxLongpollWait
+        }
+    }
+
+    /// The authorization server whose tokens are accepted.
+    public let authorization: MockAuthorizationServer
+    /// Every request the Dropbox routes answered, secrets redacted.
+    public let requestLog: RequestLog
+    /// The options.
+    public let options: Options
+    let blobs: BlobStore
+    let namespace = Namespace()
+    let sessions: UploadSessions
+    let templates = PropertyTemplates()
+
+    /// Creates a server with an empty namespace.
+    /// - Parameters:
+    ///   - storageDirectory: Where blobs and upload sessions are written; created if needed.
+    ///   - authorization: The authorization server whose access tokens are accepted; its
+    ///     routes are mounted beside the Dropbox routes.
+    ///   - options: Limits and behaviour.
+    ///   - requestLog: Where requests are recorded.
+    /// - Throws: An error when the storage folders cannot be created.
+    public init(
+        storageDirectory: URL,
+        authorization: MockAuthorizationServer,
+        options: Options = Options(),
+        requestLog: RequestLog = RequestLog()
+    ) throws {
+        self.authorization = authorization
+        self.options = options
+        self.requestLog = requestLog
+        self.blobs = try BlobStore(root: storageDirectory)
+        self.sessions = UploadSessions(directory: blobs.scratchDirectory)
+    }
+
+    /// Makes every `list_folder` cursor issued so far answer `reset`.
+    public func invalidateCursors() {
+        namespace.invalidateCursors()
+    }
+
+    /// Mounts the `/2/files/...` routes, the user property-template routes
+    /// (`/2/file_properties/templates/{add,get,list}_for_user`) and the authorization server's routes on a router.
+    /// - Parameter router: The router.
+    public func addRoutes(to router: Router<BasicRequestContext>) {
+        authorization.addRoutes(to: router)
+        let routes = router.group().add(middleware: RequestLogMiddleware(log: requestLog))
+        let table: [(String, @Sendable (inout Request) async throws -> Response)] = [
+            ("upload", { try await self.upload(&$0) }),
+            ("upload_session/start", { try await self.uploadSessionStart(&$0) }),
+            ("upload_session/append_v2", { try await self.uploadSessionAppend(&$0) }),
+            ("upload_session/finish", { try await self.uploadSessionFinish(&$0) }),
+            ("download", { try await self.download(&$0) }),
+            ("get_metadata", { try await self.getMetadata(&$0) }),
+            ("delete_v2", { try await self.delete(&$0) }),
+            ("list_revisions", { try await self.listRevisions(&$0) }),
+            ("restore", { try await self.restore(&$0) }),
+            ("list_folder", { try await self.listFolder(&$0) }),
+            ("list_folder/continue", { try await self.listFolderContinue(&$0) }),
+            ("list_folder/get_latest_cursor", { try await self.getLatestCursor(&$0) }),
+            ("list_folder/longpoll", { try await self.longpoll(&$0) }),
+        ]
+        let properties: [(String, @Sendable (inout Request) async throws -> Response)] = [
+            ("templates/add_for_user", { try await self.addTemplate(&$0) }),
+            ("templates/get_for_user", { try await self.getTemplate(&$0) }),
+            ("templates/list_for_user", { try await self.listTemplates(&$0) }),
+        ]
+        for (name, handler) in properties {
+            routes.post(RouterPath("/2/file_properties/" + name)) { request, _ in
+                var request = request
+                return try await Self.answer { try await handler(&request) }
+            }
+        }
+        for (name, handler) in table {
+            routes.post(RouterPath("/2/files/" + name)) { request, _ in
+                var request = request
+                return try await Self.answer { try await handler(&request) }
+            }
+        }
+    }
+
+    /// The answer for a result value: 200 JSON.
+    static func ok(_ value: Any) -> Response {
+        .json(text: DropboxJSON.text(value))
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Hummingbird
+
+/// `files/upload` and the `upload_session/...` routes.
+extension MockDropboxServer {
+    /// Reads `CommitInfo` fields.
+    func commitRequest(_ arguments: DropboxArguments) throws -> CommitRequest {
+        let raw = try arguments.string("path")
+        let path = try parsePath(raw, allowRoot: false, arguments: arguments)
+        let modeUnion = try arguments.union("mode", default: "add")
+        let mode: WriteMode
+        switch modeUnion.tag {
+        case "add": mode = .add
+        case "overwrite": mode = .overwrite
+        case "update":
+            guard let rev = modeUnion.value["update"] as? String, rev.count >= 9,
+                  rev.allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+            else { throw arguments.fail("mode", "update: expected a rev") }
+            mode = .update(rev)
+        default: throw arguments.fail("mode", "unknown tag '\(modeUnion.tag)'")
+        }
+        var clientModified: Date?
+        if let text = try arguments.optionalString("client_modified") {
+            guard let date = DropboxTimestamp.parse(text) else {
+                throw arguments.fail("client_modified", "time data '\(text)' does not match format '%Y-%m-%dT%H:%M:%SZ'")
+            }
+            clientModified = date
+        }
+        _ = try arguments.bool("mute", default: false)
+        let groups: [PropertyGroupValue]
+        do {
+            groups = try templates.parse(arguments.object["property_groups"], arguments: arguments)
+        } catch let problem as PropertyTemplates.Problem {
+            throw DropboxFailure.route(FilesError.wrap("properties_error", problem.union))
+        }
+        return CommitRequest(
+            path: path, mode: mode,
+            autorename: try arguments.bool("autorename", default: false),
+            clientModified: clientModified,
+            strictConflict: try arguments.bool("strict_conflict", default: false),
+            propertyGroups: groups
+        )
+    }
+
+    /// The optional `content_hash` argument, checked for shape.
+    func expectedHash(_ arguments: DropboxArguments) throws -> String? {
+        guard let hash = try arguments.optionalString("content_hash") else { return nil }
+        guard hash.count == 64 else { throw arguments.fail("content_hash", "'\(hash)' must be 64 characters") }
+        return hash.lowercased()
+    }
+
+    func upload(_ request: inout Request) async throws -> Response {
+        let route = "files/upload"
+        try authorize(request, scope: "files.content.write")
+        let arguments = try headerArguments(request, route: route)
+        let commit: CommitRequest
+        do { commit = try commitRequest(arguments) } catch LookupProblem.malformedPath {
+            throw DropboxFailure.route(FilesError.uploadPath(WriteProblem.malformedPath.union, sessionID: ""))
+        }
+        let expected = try expectedHash(arguments)
+        guard let blob = try await blobs.ingest(request.body, limit: options.maxUploadBytes) else {
+            throw DropboxFailure.route(FilesError.tag("payload_too_large"))
+        }
+        if let expected, expected != blob.contentHash {
+            throw DropboxFailure.route(FilesError.tag("content_hash_mismatch"))
+        }
+        do {
+            let (node, revision) = try namespace.withState { try $0.commit(commit, blob: blob) }
+            return Self.ok(node.metadata(of: revision))
+        } catch let problem as WriteProblem {
+            let sessionID = sessions.adopt(blob: blobs.url(ofBlob: blob.sha256), size: blob.size)
+            throw DropboxFailure.route(FilesError.uploadPath(problem.union, sessionID: sessionID))
+        }
+    }
+
+    func uploadSessionStart(_ request: inout Request) async throws -> Response {
+        try authorize(request, scope: "files.content.write")
+        let arguments = try headerArguments(request, route: "files/upload_session/start")
+        let close = try arguments.bool("close", default: false)
+        let sessionType = try arguments.union("session_type", default: "sequential").tag
+        guard sessionType == "sequential" else { throw arguments.fail("session_type", "only sequential sessions are mocked") }
+        let expected = try expectedHash(arguments)
+        let (id, file) = try sessions.start()
+        guard let received = try await BlobStore.append(request.body, to: file, limit: options.maxUploadBytes) else {
+            sessions.finish(id)
+            throw DropboxFailure.route(FilesError.tag("payload_too_large"))
+        }
+        if let expected, expected != received.contentHash {
+            sessions.finish(id)
+            throw DropboxFailure.route(FilesError.tag("content_hash_mismatch"))
+        }
+        sessions.release(id, added: received.size, close: close)
+        return Self.ok(["session_id": id])
+    }
+
+    /// Appends a request body to a session named by a `cursor` argument.
+    /// - Returns: The session id, or throws the session's `UploadSessionLookupError`.
+    private func append(
+        _ request: Request, cursor: DropboxArguments, close: Bool, expected: String?, finishing: Bool = false,
+        lookupFailed: (UploadSessions.Problem) -> DropboxFailure
+    ) async throws -> String {
+        let id = try cursor.string("session_id")
+        guard let offset = try cursor.integer("offset", default: nil, range: 0...Int64.max) else {
+            throw cursor.fail("offset", "missing required field")
+        }
+        let claim: (file: URL, wasClosed: Bool)
+        do { claim = try sessions.claim(id, offset: offset, finishing: finishing) } catch { throw lookupFailed(error) }
+        let file = claim.file
+        if claim.wasClosed {
+            // A closed session's file may be a hard link to a blob: never write to it.
+            var hasData = false
+            for try await buffer in request.body where buffer.readableBytes > 0 {
+                hasData = true
+                break
+            }
+            sessions.release(id, added: 0, close: true)
+            if hasData { throw lookupFailed(.closed) }
+            return id
+        }
+        let received: BlobInfo?
+        do {
+            received = try await BlobStore.append(request.body, to: file, limit: options.maxUploadBytes)
+        } catch {
+            sessions.release(id, added: 0, close: false)
+            throw error
+        }
+        guard let received else {
+            sessions.release(id, added: 0, close: false)
+            throw DropboxFailure.route(FilesError.tag("payload_too_large"))
+        }
+        if let expected, expected != received.contentHash {
+            // Take the bytes back out, so a retry at the same offset works.
+            if let handle = try? FileHandle(forWritingTo: file) {
+                try? handle.truncate(atOffset: UInt64(offset))
+                try? handle.close()
+            }
+            sessions.release(id, added: 0, close: false)
+            throw DropboxFailure.route(FilesError.tag("content_hash_mismatch"))
+        }
+        sessions.release(id, added: received.size, close: close)
+        return id
+    }
+
+    func uploadSessionAppend(_ request: inout Request) async throws -> Response {
+        try authorize(request, scope: "files.content.write")
+        let arguments = try headerArguments(request, route: "files/upload_session/append_v2")
+        let cursor = try arguments.nested("cursor")
+        let close = try arguments.bool("close", default: false)
+        let expected = try expectedHash(arguments)
+        _ = try await append(request, cursor: cursor, close: close, expected: expected) { problem in
+            DropboxFailure.route(problem.union)
+        }
+        return .json(text: "null")
+    }
+
+    func uploadSessionFinish(_ request: inout Request) async throws -> Response {
+        try authorize(request, scope: "files.content.write")
+        let arguments = try headerArguments(request, route: "files/upload_session/finish")
+        let cursor = try arguments.nested("cursor")
+        let commitArguments = try arguments.nested("commit")
+        let commit: CommitRequest
+        do { commit = try commitRequest(commitArguments) } catch LookupProblem.malformedPath {
+            throw DropboxFailure.route(FilesError.wrap("path", WriteProblem.malformedPath.union))
+        }
+        let expected = try expectedHash(arguments)
+        let id = try await append(request, cursor: cursor, close: true, expected: expected, finishing: true) { problem in
+            DropboxFailure.route(FilesError.wrap("lookup_failed", problem.union))
+        }
+        guard let file = sessions.file(ofClosed: id) else {
+            throw DropboxFailure.route(FilesError.wrap("lookup_failed", UploadSessions.Problem.notFound.union))
+        }
+        // Linked, not moved: if the commit conflicts, the closed session stays for a retry.
+        let blob = try blobs.commit(file, info: try BlobStore.hash(fileAt: file), keepSource: true)
+        do {
+            let (node, revision) = try namespace.withState { try $0.commit(commit, blob: blob) }
+            sessions.finish(id)
+            return Self.ok(node.metadata(of: revision))
+        } catch let problem as WriteProblem {
+            throw DropboxFailure.route(FilesError.wrap("path", problem.union))
+        }
+    }
+}

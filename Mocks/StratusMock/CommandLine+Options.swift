@@ -1,0 +1,82 @@
+import Foundation
+
+/// The options of `stratus-mock`, parsed by hand from argv (no ArgumentParser in Mocks/).
+struct MockOptions {
+    /// Which mock to serve.
+    enum Mode: String {
+        case dropbox
+        // `drive` joins here when the Google Drive mock exists.
+    }
+
+    var mode: Mode
+    var host = "127.0.0.1"
+    var port = 0
+    var dataDirectory: URL?
+    var tokenLifetime: Duration?
+
+    /// Why the arguments were refused.
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The help text.
+    static let usage = """
+        Usage: stratus-mock <mode> [options]
+
+        Modes:
+          dropbox              Dropbox API v2 (files routes) with its OAuth 2 server, on one base URL
+
+        Options:
+          --port N             Port to listen on; 0 (default) picks a free one
+          --host H             Address to listen on (default 127.0.0.1)
+          --data-dir DIR       Where file contents are stored (default: a new temporary folder)
+          --token-ttl SECONDS  Access token lifetime (default: the provider's, 14400 for Dropbox)
+          -h, --help           Show this help
+
+        """
+
+    /// Parses arguments (without the program name).
+    /// - Returns: The options, or `nil` when help was asked for.
+    static func parse(_ arguments: [String]) throws -> MockOptions? {
+        if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") { return nil }
+        guard let mode = Mode(rawValue: arguments[0]) else {
+            throw UsageError(description: "unknown mode '\(arguments[0])'; expected 'dropbox'")
+        }
+        var options = MockOptions(mode: mode)
+        var rest = arguments.dropFirst()
+        while let flag = rest.popFirst() {
+            var value: String?
+            var name = flag
+            if let equals = flag.firstIndex(of: "="), flag.hasPrefix("--") {
+                name = String(flag[..<equals])
+                value = String(flag[flag.index(after: equals)...])
+            }
+            func next() throws -> String {
+                if let value { return value }
+                guard let argument = rest.popFirst() else { throw UsageError(description: "\(name) needs a value") }
+                return argument
+            }
+            switch name {
+            case "--port":
+                let text = try next()
+                guard let port = Int(text), (0...65535).contains(port) else {
+                    throw UsageError(description: "--port must be 0...65535, not '\(text)'")
+                }
+                options.port = port
+            case "--host":
+                options.host = try next()
+            case "--data-dir":
+                options.dataDirectory = URL(fileURLWithPath: try next(), isDirectory: true)
+            case "--token-ttl":
+                let text = try next()
+                guard let seconds = Int(text), seconds > 0 else {
+                    throw UsageError(description: "--token-ttl must be a positive number of seconds, not '\(text)'")
+                }
+                options.tokenLifetime = .seconds(seconds)
+            default:
+                throw UsageError(description: "unknown option '\(flag)'")
+            }
+        }
+        return options
+    }
+}
