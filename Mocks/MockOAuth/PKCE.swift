@@ -1,3 +1,4 @@
+import MockSupport
 import StratusDigest
 
 /// Proof Key for Code Exchange (RFC 7636) as the server checks it.
@@ -13,15 +14,6 @@ enum PKCE {
     /// Whether text may be a verifier or challenge: 43 to 128 characters of
     /// `A-Z a-z 0-9 - . _ ~`.
     static func isWellFormed(_ text: String) -> Bool {
-        (43...128).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                true
-            default:
-                false
-            }
-        }
+        (43...128).contains(text.utf8.count) && text.utf8.allSatisfy(PercentEncoding.isUnreserved)
     }
 }

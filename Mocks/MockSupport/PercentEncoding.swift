@@ -69,7 +69,9 @@ public enum PercentEncoding {
         return decoded
     }
 
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
+    /// Whether a byte is an RFC 3986 unreserved character (`A-Z a-z 0-9 - . _ ~`), which never
+    /// needs percent-encoding.
+    public static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"),
