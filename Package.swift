@@ -112,6 +112,7 @@ let package = Package(
             name: "HTTPBenchmark",
             dependencies: [
                 "StratusHTTP",
+                "StratusDigest",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Benchmarks/HTTPBenchmark",

@@ -94,7 +94,7 @@ final class CurlTransfer: @unchecked Sendable {
         options.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         options.set(CURLOPT_PIPEWAIT, 1)
         options.set(CURLOPT_BUFFERSIZE, configuration.bufferSize)
-        options.set(CURLOPT_UPLOAD_BUFFERSIZE, configuration.bufferSize)
+        options.set(CURLOPT_UPLOAD_BUFFERSIZE, configuration.uploadBufferSize)
         options.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(configuration.timeouts.connect))
         if let total = request.totalTimeout ?? configuration.timeouts.total {
             options.set(CURLOPT_TIMEOUT_MS, milliseconds(total))
@@ -170,10 +170,12 @@ final class CurlTransfer: @unchecked Sendable {
 
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = .now
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
-            let parts = line.split(separator: " ", maxSplits: 2)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        // Header lines are parsed as bytes: Foundation's trimming cost a third of the CPU of
+        // small requests in the benchmark.
+        let line = Self.trimmed(bytes[...])
+        if line.starts(with: Self.statusLinePrefix) {
+            let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
+            status = parts.count > 1 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
             headers = HTTPHeaders()
         } else if line.isEmpty {
             let isInterim = status < 200
@@ -185,12 +187,24 @@ final class CurlTransfer: @unchecked Sendable {
                     return 0
                 }
             }
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-            let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self)
+            let value = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
             headers.add(name, value)
         }
         return bytes.count
+    }
+
+    private static let statusLinePrefix = Array("HTTP/".utf8)
+
+    /// The bytes without leading and trailing spaces, tabs, CR and LF.
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return bytes[start..<end]
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {

@@ -1,0 +1,58 @@
+import Foundation
+import StratusHTTP
+
+/// The workloads over StratusHTTP's `HTTPClient`, with its default configuration.
+struct StratusWorkloads: WorkloadClient {
+    func download(from url: URL, to destination: URL) async throws -> ChildReport {
+        let start = ContinuousClock.now
+        let client = try HTTPClient()
+        let response = try await execute(client, HTTPRequest(url: url, responseDigests: [.sha256]), into: .file(destination))
+        await client.shutdown()
+        let seconds = (ContinuousClock.now - start).seconds
+        return ChildReport(seconds: seconds, bytes: response.bodyLength, requests: 1, sha256: response.bodyDigests[.sha256])
+    }
+
+    func upload(_ source: URL, to url: URL) async throws -> ChildReport {
+        let start = ContinuousClock.now
+        let client = try HTTPClient()
+        let request = HTTPRequest(method: .put, url: url, body: .file(source))
+        let response = try await execute(client, request, into: .memory(limit: 1024))
+        await client.shutdown()
+        let seconds = (ContinuousClock.now - start).seconds
+        guard let received = Int64(String(decoding: response.body, as: UTF8.self)) else {
+            throw BenchmarkError("the server's answer to the upload is not a byte count")
+        }
+        return ChildReport(seconds: seconds, bytes: received, requests: 1)
+    }
+
+    func get(_ url: URL, count: Int, concurrency: Int) async throws -> ChildReport {
+        let start = ContinuousClock.now
+        let client = try HTTPClient()
+        let tickets = RequestTickets(count: count)
+        let bytes = try await withThrowingTaskGroup(of: Int64.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var received: Int64 = 0
+                    while tickets.take() != nil {
+                        let response = try await execute(client, HTTPRequest(url: url), into: .memory(limit: 1 << 20))
+                        received += Int64(response.body.count)
+                    }
+                    return received
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        await client.shutdown()
+        let seconds = (ContinuousClock.now - start).seconds
+        return ChildReport(seconds: seconds, bytes: bytes, requests: count)
+    }
+
+    /// Sends a request and insists on a 2xx answer.
+    private func execute(_ client: HTTPClient, _ request: HTTPRequest, into destination: HTTPResponseDestination) async throws -> HTTPResponse {
+        let response = try await client.execute(request, into: destination)
+        guard response.isSuccess else {
+            throw BenchmarkError("\(request) answered \(response.status)")
+        }
+        return response
+    }
+}

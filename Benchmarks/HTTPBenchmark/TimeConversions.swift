@@ -1,0 +1,14 @@
+import Foundation
+
+extension Duration {
+    /// The duration in seconds, with fractions.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
+
+extension timeval {
+    /// The time in seconds, with fractions.
+    var seconds: Double { Double(tv_sec) + Double(tv_usec) / 1e6 }
+}
