@@ -56,7 +56,7 @@ public struct DropboxCredentials: Sendable, CustomStringConvertible {
             do {
                 return try await http.execute(request, into: destination, progress: progress)
             } catch {
-                throw DropboxErrorMapping.transport(error, route: route)
+                throw ServiceError.transportFailure(error, action: "The request to \(route)")
             }
         }
         switch source {

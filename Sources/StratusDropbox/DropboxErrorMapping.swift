@@ -60,7 +60,7 @@ enum DropboxErrorMapping {
                 retryAfter: retryAfter
             )
         case 429:
-            let seconds = parsed?.retryAfterSeconds ?? retryAfterHeader(headers) ?? 1
+            let seconds = parsed?.retryAfterSeconds ?? headers.retryAfterSeconds ?? 1
             return ServiceError(
                 .rateLimited,
                 "Dropbox asks to slow down (\(route)); try again in \(seconds) s.",
@@ -115,26 +115,6 @@ enum DropboxErrorMapping {
         case .permissionDenied: return "Dropbox does not allow this (\(route): \(chain))."
         default: return "Dropbox could not complete \(route) (\(chain))."
         }
-    }
-
-    private static func retryAfterHeader(_ headers: HTTPHeaders) -> Int64? {
-        guard let value = headers["Retry-After"] else { return nil }
-        return Int64(value.trimmingCharacters(in: .whitespaces))
-    }
-
-    /// The error for a transport failure (no complete answer).
-    static func transport(_ error: any Error, route: String) -> ServiceError {
-        if let error = error as? ServiceError { return error }
-        guard let error = error as? HTTPClientError else {
-            return ServiceError(.network, "The request to \(route) did not complete.")
-        }
-        let code: ServiceError.Code = switch error.code {
-        case .cancelled: .cancelled
-        case .timeout, .stalled: .timeout
-        case .localFile: .localFile
-        default: .network
-        }
-        return ServiceError(code, "The request to \(route) did not complete: \(error.message)", underlying: error)
     }
 
     /// The error for a 2xx answer whose body or header could not be decoded.

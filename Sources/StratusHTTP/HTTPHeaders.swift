@@ -1,3 +1,5 @@
+import Foundation
+
 /// An ordered list of HTTP header fields with case-insensitive lookup.
 ///
 /// Its description redacts secrets (see ``Redaction``), so headers can be logged as they are.
@@ -51,6 +53,15 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
 
     public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> {
         fields.makeIterator()
+    }
+
+    /// The `Retry-After` field in its delay-seconds form, or `nil` when it is absent, negative, or
+    /// an HTTP date.
+    public var retryAfterSeconds: Int64? {
+        guard let value = self["Retry-After"], let seconds = Int64(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+            return nil
+        }
+        return seconds
     }
 
     /// The fields as `Name: value` lines with secret values replaced by `<redacted>`.

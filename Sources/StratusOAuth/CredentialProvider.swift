@@ -137,7 +137,7 @@ public actor CredentialProvider {
             do {
                 return try await http.execute(request, into: destination)
             } catch {
-                throw ServiceError.transport(error, "The request \(request)")
+                throw ServiceError.transportFailure(error, action: "The request \(request)")
             }
         }, isTokenRejected: { rule.matches($0) })
     }

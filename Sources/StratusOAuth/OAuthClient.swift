@@ -177,7 +177,7 @@ public struct OAuthClient: Sendable {
         do {
             return try await http.execute(request, into: .memory(limit: 1024 * 1024))
         } catch {
-            throw ServiceError.transport(error, "The \(provider.name) revocation request")
+            throw ServiceError.transportFailure(error, action: "The \(provider.name) revocation request")
         }
     }
 
@@ -230,7 +230,7 @@ public struct OAuthClient: Sendable {
             do {
                 response = try await http.execute(request, into: .memory(limit: 1024 * 1024))
             } catch {
-                throw ServiceError.transport(error, "The \(provider.name) token request")
+                throw ServiceError.transportFailure(error, action: "The \(provider.name) token request")
             }
             logger.trace("Token endpoint answered", metadata: [
                 "provider": "\(provider.name)", "status": "\(response.status)", "bytes": "\(response.body.count)",

@@ -143,7 +143,7 @@ extension ServiceError {
                 "\(provider)'s token endpoint asked to slow down.",
                 httpStatus: status,
                 providerError: code,
-                retryAfter: retryAfter(headers)
+                retryAfter: headers.retryAfterSeconds.map { .seconds($0) }
             )
         }
         if status == 408 {
@@ -156,27 +156,6 @@ extension ServiceError {
             return ServiceError(.unauthorized, "\(provider) refused the token request (\(code))\(detail).", httpStatus: status, providerError: code)
         }
         return ServiceError(.invalidResponse, "\(provider)'s token endpoint answered HTTP \(status) without an OAuth error.", httpStatus: status)
-    }
-
-    /// The error for an HTTP exchange that did not complete.
-    static func transport(_ error: any Error, _ action: String) -> ServiceError {
-        if let error = error as? ServiceError { return error }
-        guard let error = error as? HTTPClientError else {
-            return ServiceError(.network, "\(action) did not complete.", underlying: SendableError(error))
-        }
-        let code: ServiceError.Code = switch error.code {
-        case .cancelled: .cancelled
-        case .timeout, .stalled: .timeout
-        default: .network
-        }
-        return ServiceError(code, "\(action) did not complete: \(error.message)", underlying: error)
-    }
-
-    private static func retryAfter(_ headers: HTTPHeaders) -> Duration? {
-        guard let value = headers["Retry-After"], let seconds = Int(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
-            return nil
-        }
-        return .seconds(seconds)
     }
 }
 
