@@ -20,12 +20,18 @@ let package = Package(
         .library(name: "MockOAuth", targets: ["MockOAuth"]),
         .library(name: "StratusDropbox", targets: ["StratusDropbox"]),
         .library(name: "MockDropbox", targets: ["MockDropbox"]),
+        .library(name: "StratusDrive", targets: ["StratusDrive"]),
+        .library(name: "MockDrive", targets: ["MockDrive"]),
+        .library(name: "StratusS3", targets: ["StratusS3"]),
         .executable(name: "stratus-mock", targets: ["StratusMock"]),
         .executable(name: "stratus-tour", targets: ["StratusTour"]),
+        .executable(name: "stratus", targets: ["StratusCLI"]),
+        .executable(name: "stratus-save-sync", targets: ["SaveSync"]),
         .executable(name: "stratus-http-benchmark", targets: ["HTTPBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
@@ -69,6 +75,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "StratusDrive",
+            dependencies: [
+                "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "StratusS3",
+            dependencies: [
+                "Stratus", "StratusHTTP", "StratusDigest",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
 
         // Mock servers (Hummingbird is allowed here, not in the library targets).
         .target(
@@ -94,9 +116,18 @@ let package = Package(
             path: "Mocks/MockDropbox",
             swiftSettings: strict
         ),
+        .target(
+            name: "MockDrive",
+            dependencies: ["MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Mocks/MockDrive",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "StratusMock",
-            dependencies: ["MockSupport", "MockOAuth", "MockDropbox", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             path: "Mocks/StratusMock",
             swiftSettings: strict
         ),
@@ -106,6 +137,24 @@ let package = Package(
             name: "StratusTour",
             dependencies: ["Stratus", "StratusLocal"],
             path: "Examples/Tour",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "StratusCLI",
+            dependencies: [
+                "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/CLI",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SaveSync",
+            dependencies: [
+                "Stratus", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/SaveSync",
             swiftSettings: strict
         ),
         .executableTarget(
@@ -170,6 +219,35 @@ let package = Package(
         .testTarget(
             name: "StratusLocalTests",
             dependencies: ["Stratus", "StratusLocal", "StratusContract"],
+            swiftSettings: strict
+        ),
+            .testTarget(
+            name: "MockDriveTests",
+            dependencies: [
+                "MockDrive", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StratusDriveTests",
+            dependencies: [
+                "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StratusS3Tests",
+            dependencies: ["StratusS3", "StratusContract", "StratusDigest", "StratusHTTP"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StratusCLITests",
+            dependencies: [
+                "Stratus", "MockDropbox", "MockDrive", "MockOAuth", "MockSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: strict
         ),
     ]

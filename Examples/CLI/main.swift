@@ -1,0 +1,1 @@
+print("stratus: not built yet")

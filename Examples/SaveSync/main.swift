@@ -1,0 +1,1 @@
+print("stratus-save-sync: not built yet")

@@ -1,0 +1,1 @@
+// Placeholder until the Drive mock lands; replaced by the real sources.

@@ -1,0 +1,1 @@
+// Placeholder until the Drive adapter lands; replaced by the real sources.

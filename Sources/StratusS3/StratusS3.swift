@@ -1,0 +1,1 @@
+// Placeholder until the S3 adapter lands; replaced by the real sources.
