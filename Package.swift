@@ -96,6 +96,7 @@ let package = Package(
         .target(
             name: "MockSupport",
             dependencies: [
+                "StratusDigest",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

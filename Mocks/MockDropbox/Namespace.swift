@@ -1,4 +1,5 @@
 import Foundation
+import MockSupport
 import Synchronization
 
 /// The mock's metadata: every file and folder by case-insensitive path, their revisions,

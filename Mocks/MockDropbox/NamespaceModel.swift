@@ -1,4 +1,5 @@
 import Foundation
+import MockSupport
 
 /// One stored version of a file.
 struct FileRevision: Sendable {

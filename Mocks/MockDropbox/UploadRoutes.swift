@@ -1,4 +1,5 @@
 import Foundation
+import MockSupport
 import Hummingbird
 
 /// `files/upload` and the `upload_session/...` routes.

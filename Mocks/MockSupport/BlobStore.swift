@@ -4,27 +4,37 @@ import NIOCore
 import StratusDigest
 
 /// What is known about bytes stored in the blob store or received into a file.
-struct BlobInfo: Sendable, Hashable {
+public struct BlobInfo: Sendable, Hashable {
     /// Lowercase hex SHA-256 of the bytes; the blob's file name.
-    var sha256: String
+    public var sha256: String
     /// The Dropbox content hash of the bytes.
-    var contentHash: String
+    public var contentHash: String
+    /// Lowercase hex MD5 of the bytes (Drive's `md5Checksum`).
+    public var md5: String
     /// The number of bytes.
-    var size: Int64
+    public var size: Int64
+
+    /// Creates a description of stored bytes.
+    public init(sha256: String, contentHash: String, md5: String, size: Int64) {
+        self.sha256 = sha256
+        self.contentHash = contentHash
+        self.md5 = md5
+        self.size = size
+    }
 }
 
 /// A content-addressed store of file contents on disk: each blob is a file named by the
 /// SHA-256 of its bytes, written through a temporary file and a rename, so a blob is either
 /// whole or absent. Bytes stream in from request bodies and out to responses, never held
 /// whole in memory.
-struct BlobStore: Sendable {
+public struct BlobStore: Sendable {
     /// The folder of blobs.
-    let blobsDirectory: URL
+    public let blobsDirectory: URL
     /// The folder of temporary files and upload sessions.
-    let scratchDirectory: URL
+    public let scratchDirectory: URL
 
     /// Creates the folders under `root` if needed.
-    init(root: URL) throws {
+    public init(root: URL) throws {
         blobsDirectory = root.appendingPathComponent("blobs", isDirectory: true)
         scratchDirectory = root.appendingPathComponent("scratch", isDirectory: true)
         try FileManager.default.createDirectory(at: blobsDirectory, withIntermediateDirectories: true)
@@ -32,12 +42,12 @@ struct BlobStore: Sendable {
     }
 
     /// The file holding a blob.
-    func url(ofBlob sha256: String) -> URL {
+    public func url(ofBlob sha256: String) -> URL {
         blobsDirectory.appendingPathComponent(sha256)
     }
 
     /// A new, empty scratch file.
-    func makeScratchFile() throws -> URL {
+    public func makeScratchFile() throws -> URL {
         let url = scratchDirectory.appendingPathComponent(UUID().uuidString)
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown)
@@ -50,7 +60,7 @@ struct BlobStore: Sendable {
     ///   - body: The request body.
     ///   - limit: The most bytes accepted.
     /// - Returns: The blob, or `nil` (nothing stored) when the body was longer than `limit`.
-    func ingest(_ body: RequestBody, limit: Int64) async throws -> BlobInfo? {
+    public func ingest(_ body: RequestBody, limit: Int64) async throws -> BlobInfo? {
         let scratch = try makeScratchFile()
         defer { try? FileManager.default.removeItem(at: scratch) }
         guard let received = try await Self.append(body, to: scratch, limit: limit) else { return nil }
@@ -63,7 +73,7 @@ struct BlobStore: Sendable {
     ///     must then never change again, as a closed upload session's does not).
     ///   - info: Its hashes and size.
     ///   - keepSource: Whether `file` stays where it is.
-    func commit(_ file: URL, info: BlobInfo, keepSource: Bool = false) throws -> BlobInfo {
+    public func commit(_ file: URL, info: BlobInfo, keepSource: Bool = false) throws -> BlobInfo {
         let destination = url(ofBlob: info.sha256)
         if FileManager.default.fileExists(atPath: destination.path) {
             if !keepSource { try? FileManager.default.removeItem(at: file) }
@@ -85,12 +95,11 @@ struct BlobStore: Sendable {
     /// Appends a request body to a file, hashing the appended bytes.
     /// - Returns: The hashes and size of the appended bytes, or `nil` past `limit` (the file
     ///   is then truncated back to its former length).
-    static func append(_ body: RequestBody, to file: URL, limit: Int64) async throws -> BlobInfo? {
+    public static func append(_ body: RequestBody, to file: URL, limit: Int64) async throws -> BlobInfo? {
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         let start = try handle.seekToEnd()
-        let sha = SHA256Digest()
-        let content = DropboxContentHash()
+        let digests = BlobDigests()
         var count: Int64 = 0
         for try await buffer in body {
             count += Int64(buffer.readableBytes)
@@ -98,34 +107,27 @@ struct BlobStore: Sendable {
                 try handle.truncate(atOffset: start)
                 return nil
             }
-            buffer.withUnsafeReadableBytes { bytes in
-                sha.update(bytes)
-                content.update(bytes)
-            }
+            buffer.withUnsafeReadableBytes { digests.update($0) }
             try handle.write(contentsOf: Data(buffer.readableBytesView))
         }
-        return BlobInfo(sha256: sha.finalizeHex(), contentHash: content.finalizeHex(), size: count)
+        return digests.finalize(size: count)
     }
 
     /// Hashes a whole file, reading it in 1 MiB pieces.
-    static func hash(fileAt url: URL) throws -> BlobInfo {
+    public static func hash(fileAt url: URL) throws -> BlobInfo {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
-        let sha = SHA256Digest()
-        let content = DropboxContentHash()
+        let digests = BlobDigests()
         var count: Int64 = 0
         while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
             count += Int64(data.count)
-            data.withUnsafeBytes { bytes in
-                sha.update(bytes)
-                content.update(bytes)
-            }
+            data.withUnsafeBytes { digests.update($0) }
         }
-        return BlobInfo(sha256: sha.finalizeHex(), contentHash: content.finalizeHex(), size: count)
+        return digests.finalize(size: count)
     }
 
     /// A response body that streams a byte range of a blob from disk in 64 KiB pieces.
-    func responseBody(ofBlob sha256: String, range: Range<Int64>) -> ResponseBody {
+    public func responseBody(ofBlob sha256: String, range: Range<Int64>) -> ResponseBody {
         let url = url(ofBlob: sha256)
         let length = Int(range.upperBound - range.lowerBound)
         return ResponseBody(contentLength: length) { writer in
@@ -142,5 +144,22 @@ struct BlobStore: Sendable {
             }
             try await writer.finish(nil)
         }
+    }
+}
+
+/// The three digests a blob is known by, fed together.
+private struct BlobDigests {
+    let sha256 = SHA256Digest()
+    let contentHash = DropboxContentHash()
+    let md5 = MD5Digest()
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        sha256.update(bytes)
+        contentHash.update(bytes)
+        md5.update(bytes)
+    }
+
+    func finalize(size: Int64) -> BlobInfo {
+        BlobInfo(sha256: sha256.finalizeHex(), contentHash: contentHash.finalizeHex(), md5: md5.finalizeHex(), size: size)
     }
 }
