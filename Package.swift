@@ -27,6 +27,7 @@ let package = Package(
         .executable(name: "stratus-tour", targets: ["StratusTour"]),
         .executable(name: "stratus", targets: ["StratusCLI"]),
         .executable(name: "stratus-save-sync", targets: ["SaveSync"]),
+        .executable(name: "stratus-fault-matrix", targets: ["FaultMatrixCommand"]),
         .executable(name: "stratus-http-benchmark", targets: ["HTTPBenchmark"]),
     ],
     dependencies: [
@@ -34,6 +35,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // C shims: libcurl and OpenSSL's libcrypto, found through pkg-config.
@@ -101,6 +106,10 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Mocks/MockSupport",
             swiftSettings: strict
@@ -123,6 +132,22 @@ let package = Package(
             path: "Mocks/MockDrive",
             swiftSettings: strict
         ),
+        .target(
+            name: "FaultMatrix",
+            dependencies: [
+                "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox",
+                "MockSupport", "MockOAuth", "MockDropbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Mocks/FaultMatrix",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "FaultMatrixCommand",
+            dependencies: ["FaultMatrix"],
+            path: "Mocks/FaultMatrixCommand",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "StratusMock",
             dependencies: [
@@ -143,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "StratusCLI",
             dependencies: [
-                "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3",
+                "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", // TEMP(cli helper): "StratusDrive", "StratusS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/CLI",
@@ -152,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "SaveSync",
             dependencies: [
-                "Stratus", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3",
+                "Stratus", "StratusLocal", "StratusDropbox", // TEMP(cli helper): "StratusDrive", "StratusS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/SaveSync",
@@ -217,6 +242,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "FaultMatrixTests", dependencies: ["FaultMatrix"], swiftSettings: strict),
         .testTarget(
             name: "StratusLocalTests",
             dependencies: ["Stratus", "StratusLocal", "StratusContract"],
@@ -246,7 +272,7 @@ let package = Package(
         .testTarget(
             name: "StratusCLITests",
             dependencies: [
-                "Stratus", "MockDropbox", "MockDrive", "MockOAuth", "MockSupport",
+                "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", /* TEMP(cli helper): "MockDrive", */ "MockOAuth", "MockSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict

@@ -34,10 +34,12 @@ struct DropboxArguments {
     /// The decoded object.
     let object: [String: Any]
 
-    /// Decodes JSON text that must be an object.
-    /// - Throws: ``DropboxFailure`` (400) when the text is not a JSON object.
+    /// Decodes JSON text that must be an object, or `null` (a void argument, read as `{}`).
+    /// - Throws: ``DropboxFailure`` (400) when the text is neither.
     init(json data: Data, route: String, source: String) throws(DropboxFailure) {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        // `null` is how the SDKs send the argument of a route whose argument type is void.
+        guard let object = value is NSNull ? [:] : value as? [String: Any] else {
             throw .badInput("Error in call to API function \"\(route)\": \(source): could not decode input as JSON")
         }
         self.object = object

@@ -44,6 +44,9 @@ public final class MockDropboxServer: Sendable {
     public let requestLog: RequestLog
     /// The options.
     public let options: Options
+    /// The fault rules: add one to make the mock fail the way Dropbox can (see ``FaultRule``);
+    /// also reachable over HTTP on `/__stratus/faults`.
+    public let faults: FaultInjector
     let blobs: BlobStore
     let namespace = Namespace()
     let sessions: UploadSessions
@@ -66,6 +69,7 @@ public final class MockDropboxServer: Sendable {
         self.authorization = authorization
         self.options = options
         self.requestLog = requestLog
+        self.faults = FaultInjector(hooks: DropboxFaultAnswers.hooks(authorization: authorization))
         self.blobs = try BlobStore(root: storageDirectory)
         self.sessions = UploadSessions(directory: blobs.scratchDirectory)
     }
@@ -76,11 +80,17 @@ public final class MockDropboxServer: Sendable {
     }
 
     /// Mounts the `/2/files/...` routes, the user property-template routes
-    /// (`/2/file_properties/templates/{add,get,list}_for_user`) and the authorization server's routes on a router.
+    /// (`/2/file_properties/templates/{add,get,list}_for_user`), the authorization server's
+    /// routes and the fault control routes (`/__stratus/...`, see ``FaultControlRoutes``) on a
+    /// router, behind the request log and fault injection. Call it on a fresh router: the
+    /// log and the faults apply to routes added after them.
     /// - Parameter router: The router.
     public func addRoutes(to router: Router<BasicRequestContext>) {
+        router.add(middleware: RequestLogMiddleware(log: requestLog))
+        router.add(middleware: FaultInjectionMiddleware(injector: faults))
+        FaultControlRoutes.add(to: router, injector: faults, requestLog: requestLog)
         authorization.addRoutes(to: router)
-        let routes = router.group().add(middleware: RequestLogMiddleware(log: requestLog))
+        let routes = router
         let table: [(String, @Sendable (inout Request) async throws -> Response)] = [
             ("upload", { try await self.upload(&$0) }),
             ("upload_session/start", { try await self.uploadSessionStart(&$0) }),

@@ -1,5 +1,5 @@
 /// One name and value pair: a form field, a query parameter or a recorded header.
-public struct NamedValue: Sendable, Hashable, CustomStringConvertible {
+public struct NamedValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The name, as sent.
     public var name: String
     /// The value, decoded.

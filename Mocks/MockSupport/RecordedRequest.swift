@@ -1,5 +1,5 @@
 /// One request a mock answered, as its ``RequestLog`` keeps it: secrets are already redacted.
-public struct RecordedRequest: Sendable, Hashable, CustomStringConvertible {
+public struct RecordedRequest: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The method, such as `POST`.
     public var method: String
     /// The path without the query, such as `/oauth2/token`.

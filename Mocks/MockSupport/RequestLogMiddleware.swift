@@ -1,7 +1,8 @@
 import Hummingbird
 
-/// Hummingbird middleware that records every request it sees, and the status of the answer,
-/// into a ``RequestLog``, with secrets redacted (see ``SecretRedaction``).
+/// Hummingbird middleware that records every request it sees but the control routes
+/// (`/__stratus/...`), and the status of the answer, into a ``RequestLog``, with secrets
+/// redacted (see ``SecretRedaction``).
 ///
 /// ```swift
 /// let log = RequestLog()
@@ -50,6 +51,9 @@ public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        guard !request.uri.path.hasPrefix(FaultControlRoutes.prefix) else {
+            return try await next(request, context)
+        }
         var request = request
         var entry = RecordedRequest(
             method: request.method.rawValue,

@@ -15,6 +15,8 @@ struct DropboxMetadata: Decodable, Sendable, Equatable {
     var size: Int64?
     var serverModified: String?
     var contentHash: String?
+    /// The property groups `include_property_groups` asked for.
+    var propertyGroups: [DropboxPropertyGroup]?
 
     enum CodingKeys: String, CodingKey {
         case kind = ".tag"
@@ -24,6 +26,7 @@ struct DropboxMetadata: Decodable, Sendable, Equatable {
         case id, rev, size
         case serverModified = "server_modified"
         case contentHash = "content_hash"
+        case propertyGroups = "property_groups"
     }
 
     /// Whether this describes a file (tagged `file`, or untagged with a `rev`).

@@ -29,9 +29,7 @@ extension DropboxService {
             ("include_deleted", .bool(false)),
         ]
         if let limit = configuration.pageSize { arguments.append(("limit", .integer(Int64(limit)))) }
-        let response = try await transport.send(route: route, host: .api, jsonArgument: .object(arguments), repetition: .safe)
-        try DropboxTransport.check(response, route: route)
-        let result = try DropboxTransport.decode(DropboxCursorResult.self, from: response.body, route: route)
+        let (result, response) = try await transport.rpcWithResponse(route, .object(arguments), as: DropboxCursorResult.self)
         return (result.cursor, DropboxChangeCursor.serverTime(response.headers))
     }
 
@@ -41,11 +39,9 @@ extension DropboxService {
         try await guarded {
             let since = try DropboxChangeCursor(token)
             let route = "files/list_folder/continue"
-            let response = try await transport.send(
-                route: route, host: .api, jsonArgument: .object([("cursor", .string(since.cursor))]), repetition: .safe
+            let (page, response) = try await transport.rpcWithResponse(
+                route, .object([("cursor", .string(since.cursor))]), as: DropboxListFolderResult.self
             )
-            try DropboxTransport.check(response, route: route)
-            let page = try DropboxTransport.decode(DropboxListFolderResult.self, from: response.body, route: route)
             var changes: [Change] = []
             for entry in page.entries {
                 guard let path = (entry.pathDisplay ?? entry.pathLower).flatMap(paths.remotePath(fromDropbox:)) else {

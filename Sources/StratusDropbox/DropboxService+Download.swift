@@ -16,7 +16,9 @@ extension DropboxService {
     ///
     /// The body goes to a temporary file beside the destination while its content hash is
     /// computed; only a verified file is renamed over the destination, and the temporary file
-    /// is removed on every failure and on cancellation.
+    /// is removed on every failure and on cancellation. Content that fails the check is
+    /// fetched once more (a corruption on the way is rarely repeated) before the call throws
+    /// ``Stratus/ServiceError/Code/integrityMismatch``.
     public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
         try await guarded {
             guard !path.isRoot else {
@@ -26,47 +28,62 @@ extension DropboxService {
             if let version, !DropboxService.isRevision(version) {
                 throw ServiceError(.notFound, "\(version) is not a Dropbox revision of \(path).")
             }
-            let route = "files/download"
             let target = version.map { "rev:" + $0.rawValue } ?? paths.dropboxPath(path)
             let folder = destination.deletingLastPathComponent()
             let temporary = folder.appending(path: ".\(destination.lastPathComponent).\(UUID().uuidString).dropbox-download")
             defer { try? FileManager.default.removeItem(at: temporary) }
             let progress = MonotonicProgress(options.progress, total: nil)
-            // Safe to repeat: a download changes nothing.
-            let response = try await transport.send(
-                route: route,
-                host: .content,
-                headerArgument: .object([("path", .string(target))]),
-                destination: .file(temporary),
-                responseDigests: [.dropboxContentHash],
-                repetition: .safe,
-                progress: progress.download()
-            )
-            try DropboxTransport.check(response, route: route)
-            guard let header = response.headers["Dropbox-API-Result"] else {
-                throw DropboxErrorMapping.undecodable(route: route, "the Dropbox-API-Result header is missing")
+            var attempt = 1
+            while true {
+                do {
+                    let file = try await fetchVerified(path, target: target, into: temporary, progress: progress)
+                    try Task.checkCancellation()
+                    guard rename(temporary.path, destination.path) == 0 else {
+                        let reason = String(cString: strerror(errno))
+                        throw ServiceError(.localFile, "The download could not be moved into place at \(destination.path): \(reason).")
+                    }
+                    progress.report(file.size)
+                    return file
+                } catch let error as ServiceError where error.code == .integrityMismatch && attempt < 2 {
+                    logger.warning("A Dropbox download failed its content check; fetching it again.", metadata: ["path": "\(path)"])
+                    attempt += 1
+                }
             }
-            let entry = try DropboxTransport.decode(DropboxMetadata.self, from: Data(header.utf8), route: route)
-            let file = try file(from: entry, route: route, requested: path)
-            guard let expected = file.contentHash?.value else {
-                throw DropboxErrorMapping.undecodable(route: route, "the result has no content_hash to check the content against")
-            }
-            guard let actual = response.bodyDigests[.dropboxContentHash] else {
-                throw ServiceError(.integrityMismatch, "The downloaded content of \(path) could not be hashed; the destination was left as it was.")
-            }
-            guard actual == expected, response.bodyLength == file.size else {
-                throw ServiceError(
-                    .integrityMismatch,
-                    "The content of \(path) received from Dropbox (\(response.bodyLength) bytes, content_hash \(actual)) does not match what Dropbox reports (\(file.size) bytes, \(expected)); the destination was left as it was."
-                )
-            }
-            try Task.checkCancellation()
-            guard rename(temporary.path, destination.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                throw ServiceError(.localFile, "The download could not be moved into place at \(destination.path): \(reason).")
-            }
-            progress.report(file.size)
-            return file
         }
+    }
+
+    /// Fetches content into a temporary file and checks it against the `content_hash` and
+    /// size Dropbox reports.
+    private func fetchVerified(_ path: RemotePath, target: String, into temporary: URL, progress: MonotonicProgress) async throws -> RemoteFile {
+        let route = "files/download"
+        // Safe to repeat: a download changes nothing.
+        let response = try await transport.send(
+            route: route,
+            host: .content,
+            headerArgument: .object([("path", .string(target))]),
+            destination: .file(temporary),
+            responseDigests: [.dropboxContentHash],
+            repetition: .safe,
+            progress: progress.download()
+        )
+        try DropboxTransport.check(response, route: route)
+        guard let header = response.headers["Dropbox-API-Result"] else {
+            throw DropboxErrorMapping.undecodable(route: route, "the Dropbox-API-Result header is missing")
+        }
+        let entry = try DropboxTransport.decode(DropboxMetadata.self, from: Data(header.utf8), route: route)
+        let file = try file(from: entry, route: route, requested: path)
+        guard let expected = file.contentHash?.value else {
+            throw DropboxErrorMapping.undecodable(route: route, "the result has no content_hash to check the content against")
+        }
+        guard let actual = response.bodyDigests[.dropboxContentHash] else {
+            throw ServiceError(.integrityMismatch, "The downloaded content of \(path) could not be hashed; the destination was left as it was.")
+        }
+        guard actual == expected, response.bodyLength == file.size else {
+            throw ServiceError(
+                .integrityMismatch,
+                "The content of \(path) received from Dropbox (\(response.bodyLength) bytes, content_hash \(actual)) does not match what Dropbox reports (\(file.size) bytes, \(expected)); the destination was left as it was."
+            )
+        }
+        return file
     }
 }

@@ -9,29 +9,37 @@ extension DropboxService {
     /// Writes content to a path. See ``Stratus/Service/upload(from:to:options:)``.
     ///
     /// Preconditions: `.none` is mode `overwrite`; `.mustNotExist` is mode `add` without
-    /// autorename; `.mustMatch(rev)` is mode `update` with `strict_conflict`. Custom metadata is
-    /// not supported (``Stratus/ServiceError/Code/unsupported``).
+    /// autorename; `.mustMatch(rev)` is mode `update` with `strict_conflict`.
+    ///
+    /// Custom metadata travels as a property group on the commit (see
+    /// ``DropboxCustomMetadata``; the template is created on first use). A revision carries
+    /// the groups its commit carried, so metadata `nil` reads the file's current metadata
+    /// first and sends it again; a writer that changes the metadata between that read and
+    /// this commit loses its change.
     public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
         try await guarded {
             guard !path.isRoot else {
                 throw ServiceError(.invalidPath, "Cannot upload to the root folder; give a file name.")
             }
             try paths.validate(path)
-            if let metadata = options.metadata, !metadata.isEmpty {
-                throw ServiceError(.unsupported, "The Dropbox adapter does not store custom metadata yet (file properties are not implemented).")
-            }
+            var current: RemoteFile?
             if case .mustMatch(let version) = options.precondition {
                 // Dropbox's mode update writes a new file when none is there, so a missing file
                 // is checked first (a file deleted between this check and the upload is the one
                 // case that is not caught), and a version that is no rev cannot match.
-                _ = try await metadataForPrecondition(path)
+                current = try await metadataForPrecondition(path)
                 guard DropboxService.isRevision(version) else {
                     throw ServiceError(.conflict, "\(path) is not at the version \(version); nothing was written.")
                 }
             }
             let content = try UploadContent(source)
             let progress = MonotonicProgress(options.progress, total: content.size)
-            let commit = commitInfo(for: path, precondition: options.precondition)
+            var commit = commitInfo(for: path, precondition: options.precondition)
+            let metadata = try await metadataToWrite(options.metadata, path: path, current: current)
+            if !metadata.isEmpty {
+                let template = try await templates.writeID()
+                commit.append(("property_groups", try DropboxCustomMetadata.propertyGroups(metadata, templateID: template)))
+            }
             let file: RemoteFile
             let expected: String
             if content.size <= configuration.singleUploadLimit {
@@ -46,7 +54,22 @@ extension DropboxService {
                 )
             }
             progress.report(content.size)
-            return file
+            var written = file
+            written.metadata = metadata
+            return written
+        }
+    }
+
+    /// The metadata the new revision carries: the caller's, or with `nil` the file's current
+    /// metadata (none when there is no file, or the account has no metadata template yet).
+    private func metadataToWrite(_ requested: [String: String]?, path: RemotePath, current: RemoteFile?) async throws -> [String: String] {
+        if let requested { return requested }
+        if let current { return current.metadata }
+        guard !(try await templates.readIDs()).isEmpty else { return [:] }
+        do {
+            return try await metadata(of: path).metadata
+        } catch let error as ServiceError where error.code == .notFound {
+            return [:]
         }
     }
 
@@ -89,19 +112,20 @@ extension DropboxService {
     ) async throws -> (RemoteFile, String) {
         let route = "files/upload"
         let hash = try content.contentHash(0..<content.size)
-        // Not repeated after an unknown outcome: the first attempt may have written the file,
-        // and a repeat in mode add or update would then fail with a conflict.
-        let response = try await transport.send(
-            route: route,
-            host: .content,
-            headerArgument: .object(commit + [("content_hash", .string(hash))]),
-            uploadBody: content.body(0..<content.size),
-            repetition: .onlyWhenRefused,
-            progress: progress.upload(from: 0)
-        )
-        try DropboxTransport.check(response, route: route)
-        let entry = try DropboxTransport.decode(DropboxMetadata.self, from: response.body, route: route)
-        return (try file(from: entry, route: route, requested: path), hash)
+        let written = try await writeOnce(done: { try await self.holds(path, contentHash: hash) }) {
+            let response = try await transport.send(
+                route: route,
+                host: .content,
+                headerArgument: .object(commit + [("content_hash", .string(hash))]),
+                uploadBody: content.body(0..<content.size),
+                repetition: .onlyWhenRefused,
+                progress: progress.upload(from: 0)
+            )
+            try DropboxTransport.check(response, route: route)
+            let entry = try DropboxTransport.decode(DropboxMetadata.self, from: response.body, route: route)
+            return try file(from: entry, route: route, requested: path)
+        }
+        return (written, hash)
     }
 
     /// An upload session of `chunkSize` pieces, each request carrying the hash of its own
@@ -163,27 +187,40 @@ extension DropboxService {
             }
             let route = "files/upload_session/finish"
             let emptyHash = Hex.encode(Digest.compute(.dropboxContentHash, over: Data()))
-            // Not repeated after an unknown outcome: the session may have been committed.
-            let response = try await transport.send(
-                route: route,
-                host: .content,
-                headerArgument: .object([
-                    ("cursor", cursor(session, size)),
-                    ("commit", .object(commit)),
-                    ("content_hash", .string(emptyHash)),
-                ]),
-                uploadBody: .empty,
-                repetition: .onlyWhenRefused
-            )
-            if let correct = try correctOffset(response, route: route, size: size) {
+            let expected = try whole.finish(content)
+            let outcome: SessionFinish = try await writeOnce(done: { try await self.holds(path, contentHash: expected).map { .committed($0) } }) {
+                let response = try await transport.send(
+                    route: route,
+                    host: .content,
+                    headerArgument: .object([
+                        ("cursor", cursor(session, size)),
+                        ("commit", .object(commit)),
+                        ("content_hash", .string(emptyHash)),
+                    ]),
+                    uploadBody: .empty,
+                    repetition: .onlyWhenRefused
+                )
+                if let correct = try correctOffset(response, route: route, size: size) {
+                    return .resume(from: correct)
+                }
+                let entry = try DropboxTransport.decode(DropboxMetadata.self, from: response.body, route: route)
+                return .committed(try file(from: entry, route: route, requested: path))
+            }
+            switch outcome {
+            case .committed(let file):
+                return (file, expected)
+            case .resume(let correct):
                 resumes += 1
                 guard resumes <= 8 else { throw tooManyResumes(route) }
                 offset = correct
-                continue
             }
-            let entry = try DropboxTransport.decode(DropboxMetadata.self, from: response.body, route: route)
-            return (try file(from: entry, route: route, requested: path), try whole.finish(content))
         }
+    }
+
+    /// What a session's `finish` request came to.
+    private enum SessionFinish {
+        case committed(RemoteFile)
+        case resume(from: Int64)
     }
 
     private func cursor(_ session: String, _ offset: Int64) -> StoneValue {

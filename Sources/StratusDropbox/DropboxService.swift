@@ -23,6 +23,8 @@ public final class DropboxService: Service {
     let transport: DropboxTransport
     let paths: DropboxPathMapper
     let logger: Logger
+    /// The property templates that carry custom metadata.
+    let templates: PropertyTemplateRegistry
 
     /// Creates a service.
     /// - Parameters:
@@ -51,12 +53,13 @@ public final class DropboxService: Service {
             }
         }
         self.transport = DropboxTransport(http: client, credentials: credentials, configuration: configuration)
+        self.templates = PropertyTemplateRegistry(transport: transport)
         self.logger = logger
     }
 
     /// Content hash `dropboxContentHash`, atomic conditional writes (`mode update` with
-    /// `strict_conflict`), versions, a native change feed, case-insensitive paths; no custom
-    /// metadata.
+    /// `strict_conflict`), versions, a native change feed, case-insensitive paths, and custom
+    /// metadata in file properties (see ``upload(from:to:options:)``).
     public var capabilities: ServiceCapabilities {
         ServiceCapabilities(
             hashAlgorithm: .dropboxContentHash,
@@ -65,7 +68,7 @@ public final class DropboxService: Service {
             conditionalWrites: .atomic,
             supportsVersions: true,
             changeFeed: .native,
-            supportsCustomMetadata: false,
+            supportsCustomMetadata: true,
             pathRules: DropboxPathMapper.rules
         )
     }
@@ -81,7 +84,7 @@ public final class DropboxService: Service {
             let argument = StoneValue.object([
                 ("path", .string(paths.dropboxPath(path))),
                 ("include_deleted", .bool(false)),
-            ])
+            ] + (try await propertyGroupFilter()))
             let entry = try await transport.rpc(route, argument, as: DropboxMetadata.self)
             guard entry.isFile else {
                 throw ServiceError(.notFound, "\(path) is a folder, not a file.")
@@ -99,7 +102,7 @@ public final class DropboxService: Service {
                 ("path", .string(paths.dropboxPath(folder))),
                 ("recursive", .bool(true)),
                 ("include_deleted", .bool(false)),
-            ]
+            ] + (try await propertyGroupFilter())
             if let limit = configuration.pageSize { arguments.append(("limit", .integer(Int64(limit)))) }
             var route = "files/list_folder"
             var page: DropboxListFolderResult
@@ -124,8 +127,8 @@ public final class DropboxService: Service {
     /// sends `parent_rev`. Without a version, `files/get_metadata` first makes sure the path
     /// holds a file, so a folder is never deleted.
     ///
-    /// Not repeated after an unknown outcome: a repeat of a delete that went through would
-    /// answer `not_found`.
+    /// After a failure of unknown outcome, a path that no longer holds a file means the delete
+    /// went through (see ``writeOnce(done:_:)``).
     public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
         try await guarded {
             guard !path.isRoot else {
@@ -153,7 +156,9 @@ public final class DropboxService: Service {
                 arguments.append(("parent_rev", .string(version.rawValue)))
             }
             do {
-                _ = try await transport.rpc(route, .object(arguments), as: DropboxDeleteResult.self, repetition: .onlyWhenRefused)
+                try await writeOnce(done: { try await self.isGone(path) }) {
+                    _ = try await transport.rpc(route, .object(arguments), as: DropboxDeleteResult.self, repetition: .onlyWhenRefused)
+                }
             } catch let error as ServiceError where error.code == .notFound {
                 // With parent_rev, a revision that is no longer current reads as not_found.
                 if case .mustMatch = precondition, (try? await metadata(of: path)) != nil {
@@ -209,10 +214,30 @@ public final class DropboxService: Service {
                 ("path", .string(paths.dropboxPath(path))),
                 ("rev", .string(version.rawValue)),
             ])
-            // Restoring the same revision twice gives the same content: safe to repeat.
-            let entry = try await transport.rpc(route, argument, as: DropboxMetadata.self)
-            return try file(from: entry, route: route, requested: path)
+            // A restore makes a new revision, so one whose answer was lost is looked for
+            // before it is sent again: the file then holds the old revision's content.
+            return try await writeOnce(done: { try await self.holdsRevision(path, version) }) {
+                let entry = try await transport.rpc(route, argument, as: DropboxMetadata.self, repetition: .onlyWhenRefused)
+                return try file(from: entry, route: route, requested: path)
+            }
         }
+    }
+
+    /// `()` when no file is at a path any more.
+    private func isGone(_ path: RemotePath) async throws -> Void? {
+        do {
+            _ = try await metadata(of: path)
+            return nil
+        } catch let error as ServiceError where error.code == .notFound {
+            return ()
+        }
+    }
+
+    /// The file, when it holds the content of one of its revisions.
+    private func holdsRevision(_ path: RemotePath, _ version: VersionID) async throws -> RemoteFile? {
+        let target = try await versions(of: path).first { $0.id == version }
+        guard let hash = target?.contentHash?.value else { return nil }
+        return try await holds(path, contentHash: hash)
     }
 
     // MARK: Helpers
@@ -236,8 +261,17 @@ public final class DropboxService: Service {
             size: size,
             modified: modified,
             contentHash: entry.contentHash.map { ContentHash(algorithm: .dropboxContentHash, value: $0) },
-            version: VersionID(rev)
+            version: VersionID(rev),
+            metadata: try DropboxCustomMetadata.metadata(from: entry.propertyGroups, route: route)
         )
+    }
+
+    /// The `include_property_groups` member that asks for the adapter's metadata, or nothing
+    /// when the account has no such template yet.
+    func propertyGroupFilter() async throws -> [(String, StoneValue)] {
+        let ids = try await templates.readIDs()
+        guard !ids.isEmpty else { return [] }
+        return [("include_property_groups", .union("filter_some", .array(ids.map { .string($0) })))]
     }
 
     /// Whether a version could be a Dropbox `rev` (lowercase hex, at least 9 digits); others

@@ -76,9 +76,28 @@ struct DropboxTransport: Sendable {
         as type: Result.Type,
         repetition: Repetition = .safe
     ) async throws -> Result {
-        let response = try await send(route: route, host: .api, jsonArgument: argument, repetition: repetition)
-        try DropboxTransport.check(response, route: route)
-        return try DropboxTransport.decode(type, from: response.body, route: route)
+        try await rpcWithResponse(route, argument, as: type, repetition: repetition).result
+    }
+
+    /// Calls an RPC route and decodes its JSON result, keeping the answer for its headers. A
+    /// safe call whose answer cannot be read is asked once more (an answer damaged on the way
+    /// rarely is twice).
+    func rpcWithResponse<Result: Decodable>(
+        _ route: String,
+        _ argument: StoneValue,
+        as type: Result.Type,
+        repetition: Repetition = .safe
+    ) async throws -> (result: Result, response: HTTPResponse) {
+        var attempt = 1
+        while true {
+            let response = try await send(route: route, host: .api, jsonArgument: argument, repetition: repetition)
+            try DropboxTransport.check(response, route: route)
+            do {
+                return (try DropboxTransport.decode(type, from: response.body, route: route), response)
+            } catch let error as ServiceError where error.code == .invalidResponse && repetition == .safe && attempt < 2 {
+                attempt += 1
+            }
+        }
     }
 
     /// Throws the mapped error for a non-2xx answer.

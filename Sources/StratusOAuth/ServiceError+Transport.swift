@@ -19,6 +19,8 @@ extension ServiceError {
         case .cancelled: .cancelled
         case .timeout, .stalled: .timeout
         case .localFile: .localFile
+        // A server that answers with more than the client keeps in memory is broken, not busy.
+        case .bodyTooLarge: .invalidResponse
         default: .network
         }
         return ServiceError(code, "\(action) did not complete: \(error.message)", underlying: error)

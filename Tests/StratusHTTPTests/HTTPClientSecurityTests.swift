@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import InMemoryLogging
 import Logging
+import MockSupport
 import NIOSSL
 import StratusHTTP
 import Testing
@@ -9,11 +10,9 @@ import Testing
 @Suite struct HTTPClientSecurityTests {
     @Test func trustedCertificateWorksAndUntrustedFails() async throws {
         let folder = try TemporaryFolder()
-        let (certificate, key) = try SelfSignedCertificate.make(in: folder.url)
-        let tls = TLSConfiguration.makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(certificate.path).map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(file: key.path, format: .pem))
-        )
+        let certificates = try MockCertificates.make(in: folder.url)
+        let certificate = certificates.caCertificate
+        let tls = try certificates.serverConfiguration()
         try await TestServer.with(EchoRoutes.router(), tls: tls) { base in
             let trustingFile = try HTTPClient(configuration: .init(trustRoots: .caFile(certificate)))
             let viaFile = try await trustingFile.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "hello")))
@@ -112,26 +111,5 @@ extension StratusHTTP.HTTPRequest {
         var copy = self
         copy.totalTimeout = duration
         return copy
-    }
-}
-
-/// A throw-away self-signed certificate for 127.0.0.1, made with the openssl tool.
-enum SelfSignedCertificate {
-    static func make(in folder: URL) throws -> (certificate: URL, key: URL) {
-        let certificate = folder.appendingPathComponent("cert.pem")
-        let key = folder.appendingPathComponent("key.pem")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", key.path, "-out", certificate.path, "-days", "1", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestServerError.noPort }
-        return (certificate, key)
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import MockDropbox
+import MockOAuth
+import MockSupport
+import Stratus
+import StratusDropbox
+import StratusHTTP
+import StratusOAuth
+
+/// The matrix against ``MockDropbox``: 4 MiB chunks, single uploads up to 64 KiB, tokens
+/// refreshed through the mock's authorization server.
+public struct DropboxMatrixProvider: MatrixProvider {
+    /// Creates the provider.
+    public init() {}
+
+    /// `dropbox`.
+    public var name: String { "dropbox" }
+
+    /// Runs `body` against a fresh mock Dropbox in a temporary folder.
+    public func withHarness(_ body: @Sendable (MatrixHarness) async throws -> Void) async throws {
+        let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-matrix-dropbox-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: storage) }
+        let authorization = MockAuthorizationServer(configuration: .init(flavor: .dropbox))
+        let server = try MockDropboxServer(storageDirectory: storage, authorization: authorization)
+        let router = Router()
+        server.addRoutes(to: router)
+        let http = try HTTPClient(configuration: .init(timeouts: .init(stall: MatrixFault.clientStallTimeout)))
+        do {
+            try await run(router: router, server: server, authorization: authorization, http: http, body)
+            await http.shutdown()
+        } catch {
+            await http.shutdown()
+            throw error
+        }
+    }
+
+    private func run(
+        router: Router<BasicRequestContext>,
+        server: MockDropboxServer,
+        authorization: MockAuthorizationServer,
+        http: HTTPClient,
+        _ body: @Sendable (MatrixHarness) async throws -> Void
+    ) async throws {
+        try await MockServer.withRunning(router) { url in
+            let issued = authorization.issueTokens()
+            let store = InMemoryTokenStore(OAuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken))
+            let oauth = OAuthClient(
+                provider: .dropbox(
+                    clientID: authorization.configuration.clientID,
+                    clientSecret: authorization.configuration.clientSecret,
+                    baseURL: url
+                ),
+                http: http
+            )
+            let service = try DropboxService(
+                configuration: DropboxConfiguration(
+                    apiURL: url,
+                    contentURL: url,
+                    notifyURL: url,
+                    root: "/matrix",
+                    chunkSize: 4 * 1_048_576,
+                    singleUploadLimit: 64 * 1024,
+                    retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
+                ),
+                credentials: .provider(CredentialProvider(client: oauth, store: store)),
+                http: http
+            )
+            try await body(MatrixHarness(
+                service: service,
+                faults: server.faults,
+                requestLog: server.requestLog,
+                smallSize: 48 * 1024,
+                chunkedSize: 9 * 1_048_576,
+                route: { operation in
+                    switch operation {
+                    case .smallUpload: "/2/files/upload"
+                    case .chunkedUpload: "/2/files/upload_session/append_v2"
+                    case .download: "/2/files/download"
+                    case .changeFeed: "/2/files/list_folder/continue"
+                    case .versions: "/2/files/list_revisions"
+                    case .restore: "/2/files/restore"
+                    case .delete: "/2/files/delete_v2"
+                    }
+                }
+            ))
+        }
+    }
+}

@@ -1,0 +1,87 @@
+/// When a mock injects a ``Fault``: which requests match, and for how many of them.
+///
+/// A rule counts the requests that match its ``route`` and ``method``. From the ``nth`` match
+/// on, each match is injected (or, with a ``probability``, each match is injected with that
+/// chance, drawn from a generator seeded with ``seed`` so a run can be repeated) until the
+/// fault was injected ``times`` times. On the wire (`POST /__stratus/faults`):
+/// ```json
+/// {"route": "/2/files/upload", "method": "POST", "nth": 2, "times": 1,
+///  "fault": {"kind": "status", "status": 503}}
+/// ```
+public struct FaultRule: Sendable, Hashable, Codable {
+    /// The request path the rule matches: exact, or a prefix when it ends with `*`; `*` alone
+    /// (the default) matches every route. The mock's control routes (`/__stratus/...`) are
+    /// never matched.
+    public var route: String
+    /// The method the rule matches (any case), or `nil` for any.
+    public var method: String?
+    /// The first match to inject, counting from 1 (the default).
+    public var nth: Int
+    /// How many injections the rule makes before it retires; 0 means no limit. Default 1.
+    public var times: Int
+    /// The chance, 0...1, that a match from the ``nth`` on is injected; `nil` for always.
+    public var probability: Double?
+    /// The seed of the generator that draws against ``probability``.
+    public var seed: UInt64
+    /// What to inject.
+    public var fault: Fault
+
+    /// Creates a rule.
+    /// - Parameters:
+    ///   - route: The path to match: exact, a prefix ending in `*`, or `*` for all.
+    ///   - method: The method to match, or `nil` for any.
+    ///   - nth: The first match to inject, from 1.
+    ///   - times: How many injections; 0 for no limit.
+    ///   - probability: The chance of injecting each match, or `nil` for always.
+    ///   - seed: The seed for ``probability``'s draws.
+    ///   - fault: What to inject.
+    public init(
+        route: String = "*",
+        method: String? = nil,
+        nth: Int = 1,
+        times: Int = 1,
+        probability: Double? = nil,
+        seed: UInt64 = 0,
+        fault: Fault
+    ) {
+        self.route = route
+        self.method = method
+        self.nth = nth
+        self.times = times
+        self.probability = probability
+        self.seed = seed
+        self.fault = fault
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case route, method, nth, times, probability, seed, fault
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        route = try container.decodeIfPresent(String.self, forKey: .route) ?? "*"
+        method = try container.decodeIfPresent(String.self, forKey: .method)
+        nth = try container.decodeIfPresent(Int.self, forKey: .nth) ?? 1
+        times = try container.decodeIfPresent(Int.self, forKey: .times) ?? 1
+        probability = try container.decodeIfPresent(Double.self, forKey: .probability)
+        seed = try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? 0
+        fault = try container.decode(Fault.self, forKey: .fault)
+        guard nth >= 1 else {
+            throw DecodingError.dataCorruptedError(forKey: .nth, in: container, debugDescription: "nth counts from 1")
+        }
+        guard times >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .times, in: container, debugDescription: "times must not be negative (0 means no limit)")
+        }
+        if let probability, !(0...1).contains(probability) {
+            throw DecodingError.dataCorruptedError(forKey: .probability, in: container, debugDescription: "probability must be within 0...1")
+        }
+    }
+
+    /// Whether the rule's route and method match a request.
+    func matches(method requestMethod: String, path: String) -> Bool {
+        if let method, method.uppercased() != requestMethod.uppercased() { return false }
+        if route == "*" { return true }
+        if route.hasSuffix("*") { return path.hasPrefix(route.dropLast()) }
+        return path == route
+    }
+}

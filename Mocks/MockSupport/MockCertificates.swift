@@ -1,0 +1,118 @@
+import Foundation
+import NIOSSL
+
+/// A certificate authority and a server certificate it signed, made for a mock served over
+/// HTTPS: clients are told to trust ``caCertificate`` (a PEM file) and then reach the mock as
+/// they would reach the provider.
+///
+/// Made with the `openssl` tool (installed with the project's other Debian packages): an
+/// EC P-256 authority valid for 30 days, and a server certificate for the given host names and
+/// addresses with `serverAuth` usage.
+public struct MockCertificates: Sendable {
+    /// The authority's certificate (PEM): the file clients trust.
+    public let caCertificate: URL
+    /// The server's certificate (PEM).
+    public let certificate: URL
+    /// The server's private key (PEM, mode 0600).
+    public let privateKey: URL
+
+    /// Why certificates could not be made or loaded.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
+    }
+
+    /// Makes an authority and a server certificate in a folder (`ca.pem`, `ca-key.pem`,
+    /// `server.pem`, `server-key.pem`), replacing files of those names.
+    /// - Parameters:
+    ///   - folder: Where the files go; created if needed.
+    ///   - hosts: The names and addresses the server certificate is valid for.
+    /// - Returns: The files.
+    /// - Throws: ``Failure`` when `openssl` is missing or fails.
+    public static func make(in folder: URL, hosts: [String] = ["localhost", "127.0.0.1", "::1"]) throws -> MockCertificates {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let caKey = folder.appendingPathComponent("ca-key.pem")
+        let ca = folder.appendingPathComponent("ca.pem")
+        let key = folder.appendingPathComponent("server-key.pem")
+        let request = folder.appendingPathComponent("server.csr")
+        let certificate = folder.appendingPathComponent("server.pem")
+        let extensions = folder.appendingPathComponent("server.ext")
+        defer {
+            try? FileManager.default.removeItem(at: request)
+            try? FileManager.default.removeItem(at: extensions)
+        }
+        let names = hosts.map { host in
+            host.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) && host.contains(where: { $0 == "." || $0 == ":" })
+                ? "IP:\(host)" : "DNS:\(host)"
+        }
+        try """
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature, keyEncipherment
+            extendedKeyUsage = serverAuth
+            subjectAltName = \(names.joined(separator: ", "))
+
+            """.write(to: extensions, atomically: true, encoding: .utf8)
+        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try openssl(["req", "-x509"] + curve + [
+            "-keyout", caKey.path, "-out", ca.path, "-days", "30", "-subj", "/CN=Stratus mock CA",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ])
+        try openssl(["req"] + curve + ["-keyout", key.path, "-out", request.path, "-subj", "/CN=\(hosts.first ?? "localhost")"])
+        try openssl([
+            "x509", "-req", "-in", request.path, "-CA", ca.path, "-CAkey", caKey.path, "-CAcreateserial",
+            "-out", certificate.path, "-days", "30", "-extfile", extensions.path,
+        ])
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent("ca.srl"))
+        for secret in [caKey, key] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secret.path)
+        }
+        return MockCertificates(caCertificate: ca, certificate: certificate, privateKey: key)
+    }
+
+    /// The server side of TLS for ``MockServer``, from this certificate and key.
+    public func serverConfiguration() throws -> TLSConfiguration {
+        try Self.serverConfiguration(certificate: certificate, privateKey: privateKey)
+    }
+
+    /// The server side of TLS from a certificate chain file and a key file (PEM), such as
+    /// ones given to `stratus-mock --cert --key`.
+    /// - Parameters:
+    ///   - certificate: The certificate chain, leaf first.
+    ///   - privateKey: The private key.
+    /// - Throws: ``Failure`` naming the file that could not be read.
+    public static func serverConfiguration(certificate: URL, privateKey: URL) throws -> TLSConfiguration {
+        let chain: [NIOSSLCertificate]
+        let key: NIOSSLPrivateKey
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(certificate.path)
+        } catch {
+            throw Failure(description: "cannot read a PEM certificate from \(certificate.path): \(error)")
+        }
+        do {
+            key = try NIOSSLPrivateKey(file: privateKey.path, format: .pem)
+        } catch {
+            throw Failure(description: "cannot read a PEM private key from \(privateKey.path)")
+        }
+        return TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+    }
+
+    private static func openssl(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw Failure(description: "cannot run openssl (install Debian's openssl package): \(error)")
+        }
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let detail = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw Failure(description: "openssl \(arguments.first ?? "") failed: \(detail)")
+        }
+    }
+}

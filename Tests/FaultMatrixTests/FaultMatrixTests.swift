@@ -1,0 +1,15 @@
+import FaultMatrix
+import Testing
+
+/// The fault matrix against the Dropbox mock: each cell injects one real fault and checks the
+/// end state (see ``FaultMatrix``). Slow by design: the cells run one at a time, so a loaded
+/// machine does not trip the client's 2-second stall timeout, and each stall cell waits that
+/// timeout out; about a minute in all.
+@Suite("Fault matrix (slow: about a minute)", .serialized)
+struct FaultMatrixTests {
+    @Test(arguments: FaultMatrix.cells(provider: "dropbox"))
+    func dropbox(_ cell: MatrixCell) async {
+        let result = await FaultMatrix.run(cell, provider: DropboxMatrixProvider())
+        #expect(result.passed, "\(cell): \(result.failure ?? "")")
+    }
+}
