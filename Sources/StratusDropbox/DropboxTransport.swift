@@ -44,6 +44,8 @@ struct DropboxTransport: Sendable {
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
     ) async throws -> HTTPResponse {
         var request = HTTPRequest(method: .post, url: url(host, route), responseDigests: responseDigests)
+        // Dropbox reads through POST too; only those may be resent by libcurl on a stale connection.
+        request.isIdempotent = repetition == .safe
         if let headerArgument {
             request.headers.set("Dropbox-API-Arg", headerArgument.json(asciiOnly: true))
         }

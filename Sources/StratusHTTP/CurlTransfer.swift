@@ -246,8 +246,18 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
+    /// Rewinds the body for libcurl. The only rewind a request of this client meets is
+    /// libcurl's own resend after a reused connection closed without an answer, which a
+    /// request that is not idempotent must not get (see ``HTTPRequest/isIdempotent``).
     func rewindBody(to offset: Int64) -> Bool {
-        source.rewind(to: offset)
+        guard request.isIdempotent else {
+            failure = HTTPClientError(
+                .connectionLost,
+                "The connection closed before an answer came; the request was not sent again, as repeating it could apply it twice."
+            )
+            return false
+        }
+        return source.rewind(to: offset)
     }
 
     func reportProgress(sent: Int64, toSend: Int64, received: Int64, toReceive: Int64) {

@@ -18,6 +18,16 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// A limit on the whole request, overriding the client's
     /// ``HTTPClient/Configuration/Timeouts-swift.struct/total``.
     public var totalTimeout: Duration?
+    /// Whether sending the request twice does no more than sending it once.
+    ///
+    /// libcurl sends a request again, on its own, when a reused connection closes before any
+    /// answer arrives (it takes the connection for a stale one). For a request that is not
+    /// idempotent that could apply a write twice, so the body is then refused for the resend
+    /// and the request fails with ``HTTPClientError/Code-swift.struct/connectionLost``,
+    /// leaving the caller to find out whether the first send took effect. Defaults to `true`
+    /// for `GET`, `HEAD`, `PUT`, `DELETE` and `OPTIONS`, `false` for `POST` and `PATCH`;
+    /// APIs that read through `POST` set it.
+    public var isIdempotent: Bool
 
     /// Creates a request.
     /// - Parameters:
@@ -41,6 +51,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         self.body = body
         self.responseDigests = responseDigests
         self.requestDigests = requestDigests
+        self.isIdempotent = method != .post && method != .patch
     }
 
     /// `METHOD url` with secrets in the URL redacted; headers are left out.
