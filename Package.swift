@@ -168,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "StratusCLI",
             dependencies: [
-                "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", // TEMP(cli helper): "StratusDrive", "StratusS3",
+                "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/CLI",
@@ -177,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "SaveSync",
             dependencies: [
-                "Stratus", "StratusLocal", "StratusDropbox", // TEMP(cli helper): "StratusDrive", "StratusS3",
+                "Stratus", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/SaveSync",
@@ -266,13 +266,16 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusS3Tests",
-            dependencies: ["StratusS3", "StratusContract", "StratusDigest", "StratusHTTP"],
+            dependencies: [
+                "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "StratusCLITests",
             dependencies: [
-                "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", /* TEMP(cli helper): "MockDrive", */ "MockOAuth", "MockSupport",
+                "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", "MockDrive", "MockOAuth", "MockSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict

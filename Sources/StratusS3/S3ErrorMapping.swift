@@ -1,0 +1,95 @@
+import Foundation
+import Stratus
+import StratusHTTP
+
+/// Turns S3 answers and transport failures into ``Stratus/ServiceError``.
+///
+/// Only the `Code` and `Message` of an S3 error document are kept: a `SignatureDoesNotMatch`
+/// document also carries the string to sign and the signature provided, which never leave here.
+enum S3ErrorMapping {
+    /// The error for a non-2xx answer.
+    /// - Parameters:
+    ///   - status: The HTTP status.
+    ///   - body: The answer's body (empty for HEAD).
+    ///   - action: What was being done, such as "PutObject of saves/slot-1.json".
+    static func error(status: Int, body: Data, action: String) -> ServiceError {
+        var code: String?
+        var message: String?
+        if !body.isEmpty, let document = try? S3XMLElement.parse(body), document.name == "Error" {
+            code = document.value("Code")
+            message = document.value("Message")
+        }
+        let serviceCode = serviceCode(for: code, status: status)
+        var text = "\(action) failed"
+        if let code { text += " with \(code)" } else { text += " with HTTP \(status)" }
+        if let message, !message.isEmpty { text += ": \(message)" }
+        text += hint(for: serviceCode)
+        return ServiceError(serviceCode, text, httpStatus: status, providerError: code)
+    }
+
+    /// The code for an S3 error code, falling back on the HTTP status.
+    static func serviceCode(for code: String?, status: Int) -> ServiceError.Code {
+        switch code {
+        case "NoSuchKey", "NoSuchVersion", "NoSuchUpload": return .notFound
+        case "NoSuchBucket": return .invalidConfiguration
+        case "PreconditionFailed", "ConditionalRequestConflict", "OperationAborted": return .conflict
+        case "SlowDown", "TooManyRequests", "RequestLimitExceeded": return .rateLimited
+        case "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken", "TokenRefreshRequired", "RequestTimeTooSkewed":
+            return .unauthorized
+        case "AccessDenied", "AllAccessDisabled", "AccountProblem": return .permissionDenied
+        case "EntityTooLarge", "MaxMessageLengthExceeded": return .payloadTooLarge
+        case "EntityTooSmall", "InvalidBucketName", "PermanentRedirect", "AuthorizationHeaderMalformed", "IllegalLocationConstraintException":
+            return .invalidConfiguration
+        case "BadDigest", "InvalidDigest", "XAmzContentSHA256Mismatch", "InvalidPart": return .integrityMismatch
+        case "KeyTooLongError": return .invalidPath
+        case "QuotaExceeded", "ServiceQuotaExceeded": return .quotaExceeded
+        case "RequestTimeout": return .timeout
+        case "InternalError", "ServiceUnavailable": return .server
+        case "NotImplemented": return .unsupported
+        default: break
+        }
+        switch status {
+        case 404: return .notFound
+        case 401: return .unauthorized
+        case 403: return .permissionDenied
+        case 409, 412: return .conflict
+        case 413: return .payloadTooLarge
+        case 429: return .rateLimited
+        case 503: return .rateLimited
+        case 500...599: return .server
+        default: return .invalidResponse
+        }
+    }
+
+    private static func hint(for code: ServiceError.Code) -> String {
+        switch code {
+        case .unauthorized: " Check the access key id, secret and session token, and the machine's clock."
+        case .invalidConfiguration: " Check the remote's endpoint, region, bucket and addressing options."
+        default: ""
+        }
+    }
+
+    /// The error for an exchange that did not complete.
+    ///
+    /// The same mapping as StratusOAuth's `ServiceError.transportFailure(_:action:)`, which
+    /// StratusS3 does not depend on.
+    static func transportFailure(_ error: any Error, action: String) -> ServiceError {
+        if let error = error as? ServiceError { return error }
+        if error is CancellationError { return ServiceError(.cancelled, "\(action) was cancelled.") }
+        guard let error = error as? HTTPClientError else {
+            return ServiceError(.network, "\(action) did not complete: \(error)")
+        }
+        let code: ServiceError.Code = switch error.code {
+        case .cancelled: .cancelled
+        case .timeout, .stalled: .timeout
+        case .localFile: .localFile
+        default: .network
+        }
+        return ServiceError(code, "\(action) did not complete: \(error.message)", underlying: error)
+    }
+
+    /// An answer the adapter could not read.
+    static func undecodable(_ action: String, _ reason: String) -> ServiceError {
+        ServiceError(.invalidResponse, "\(action) gave an answer that could not be read: \(reason).")
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Stratus
+import StratusDigest
+import StratusHTTP
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Downloads through `GetObject`, streamed to a temporary file beside the destination, resumed
+/// with `Range` after a dropped connection, and checked before the destination is replaced.
+extension S3Service {
+    /// Reads a file (or one of its versions) into a local file. See
+    /// ``Stratus/Service/download(_:version:to:options:)``.
+    ///
+    /// The body is hashed as it arrives. When the connection drops midway (a transient failure),
+    /// the download goes on from the bytes already received with `Range`, pinned to the same
+    /// version (`versionId`) and content (`If-Match` with its ETag), within the retry policy's
+    /// attempts. The SHA-256 is then compared with `x-amz-meta-stratus-sha256` (or, for objects
+    /// written by other tools, the MD5 with a single-part ETag; a multipart ETag leaves only the
+    /// size to check), and only matching content is flushed and renamed over the destination.
+    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+        try await guarded {
+            try validateFile(path)
+            var versionParameter: String?
+            if let version {
+                if configuration.versioning == .off {
+                    let current = try await headDescription(path, version: nil)
+                    guard current.etag == version.rawValue else {
+                        throw ServiceError(.notFound, "\(path) has no version \(version); without bucket versioning only the current one can be read.")
+                    }
+                } else {
+                    try await ensureVersioning()
+                    versionParameter = version.rawValue
+                }
+            }
+            let folder = destination.deletingLastPathComponent()
+            let temporary = folder.appending(path: ".\(destination.lastPathComponent).\(UUID().uuidString).s3-download")
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw ServiceError(.localFile, "A temporary file could not be created in \(folder.path).")
+            }
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            let handle: FileHandle
+            do {
+                handle = try FileHandle(forWritingTo: temporary)
+            } catch {
+                throw ServiceError(.localFile, "\(temporary.path) could not be opened: \(error.localizedDescription)")
+            }
+            defer { try? handle.close() }
+
+            let received = try await receive(path, version: versionParameter, into: handle, progress: options.progress)
+            let description = received.description
+            guard received.bytes == description.size else {
+                throw ServiceError(.integrityMismatch, "\(received.bytes) bytes of \(path) arrived where S3 announced \(description.size); the destination was left as it was.")
+            }
+            if let expected = description.sha256 {
+                guard received.sha256 == expected else {
+                    throw ServiceError(.integrityMismatch, "The content of \(path) received from S3 has SHA-256 \(received.sha256), not the \(expected) recorded at upload; the destination was left as it was.")
+                }
+            } else if S3ObjectDescription.isContentMD5(description.etag), received.md5 != description.etag.lowercased() {
+                throw ServiceError(.integrityMismatch, "The content of \(path) received from S3 has MD5 \(received.md5), not its ETag \(description.etag); the destination was left as it was.")
+            }
+            try Task.checkCancellation()
+            do {
+                try handle.synchronize()
+            } catch {
+                throw ServiceError(.localFile, "The download could not be flushed to disk: \(error.localizedDescription)")
+            }
+            guard rename(temporary.path, destination.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                throw ServiceError(.localFile, "The download could not be moved into place at \(destination.path): \(reason).")
+            }
+            let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if directory >= 0 {
+                fsync(directory)
+                close(directory)
+            }
+            return try file(path, from: description)
+        }
+    }
+
+    /// What arrived: the object's description (from the first answer) and the body's digests.
+    private struct Received {
+        var description: S3ObjectDescription
+        var bytes: Int64
+        var sha256: String
+        var md5: String
+    }
+
+    /// Streams the body into a file, resuming with `Range` after transient failures.
+    private func receive(_ path: RemotePath, version: String?, into handle: FileHandle, progress handler: ProgressHandler?) async throws -> Received {
+        let sha = SHA256Digest()
+        let md5 = MD5Digest()
+        var received: Int64 = 0
+        var description: S3ObjectDescription?
+        var attempt = 1
+        let action = "GetObject of \(path)"
+        let progress = S3Progress(handler, total: nil)
+        while true {
+            var request = S3Transport.Request(method: .get, key: key(for: path), action: action)
+            if let pinned = description?.versionID.flatMap({ $0 == "null" ? nil : $0 }) ?? version {
+                request.query = [("versionId", pinned)]
+            }
+            if let description, received > 0 {
+                request.headers = [("Range", "bytes=\(received)-"), ("If-Match", "\"\(description.etag)\"")]
+            }
+            do {
+                try Task.checkCancellation()
+                let signed = try transport.signed(request)
+                let response = try await transport.http.stream(signed)
+                guard (200..<300).contains(response.status) else {
+                    let body = (try? await response.body.collect(upTo: 64 * 1024)) ?? Data()
+                    let error = S3ErrorMapping.error(status: response.status, body: body, action: action)
+                    if version != nil, [400, 405].contains(response.status) || error.code == .notFound {
+                        throw ServiceError(.notFound, "\(path) has no version \(version ?? "").", httpStatus: response.status, providerError: error.providerError)
+                    }
+                    throw error
+                }
+                if received > 0 {
+                    let range = response.headers["Content-Range"] ?? ""
+                    guard response.status == 206, range.hasPrefix("bytes \(received)-") else {
+                        throw S3ErrorMapping.undecodable(action, "a resumed download did not start at byte \(received)")
+                    }
+                } else {
+                    description = try S3ObjectDescription(headers: response.headers, action: action)
+                }
+                let total = description?.size
+                for try await chunk in response.body {
+                    do {
+                        try handle.write(contentsOf: chunk)
+                    } catch {
+                        throw ServiceError(.localFile, "Writing the download failed: \(error.localizedDescription)")
+                    }
+                    sha.update(chunk)
+                    md5.update(chunk)
+                    received += Int64(chunk.count)
+                    progress.report(received, total: total)
+                }
+                guard let description else { throw S3ErrorMapping.undecodable(action, "no answer") }
+                return Received(description: description, bytes: received, sha256: Hex.encode(sha.finalize()), md5: Hex.encode(md5.finalize()))
+            } catch {
+                let failure = S3ErrorMapping.transportFailure(error, action: action)
+                guard failure.code.isTransient, attempt < configuration.retryPolicy.maximumAttempts else { throw failure }
+                logger.debug("Resuming a download", metadata: ["path": "\(path)", "received": "\(received)"])
+                do {
+                    try await Task.sleep(for: configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: failure.retryAfter))
+                } catch {
+                    throw ServiceError(.cancelled, "The download was cancelled while waiting to resume.")
+                }
+                attempt += 1
+            }
+        }
+    }
+}

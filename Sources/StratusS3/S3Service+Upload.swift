@@ -1,0 +1,147 @@
+import Foundation
+import Stratus
+import StratusDigest
+import StratusHTTP
+
+/// Uploads: one `PutObject` up to ``S3Configuration/singleUploadLimit``, a multipart upload
+/// above it. Every request carries the SHA-256 of its bytes (signed, so S3 checks it) and
+/// `Content-MD5`; each answer's ETag is compared with the MD5, and the object's SHA-256 is kept
+/// in `x-amz-meta-stratus-sha256`.
+extension S3Service {
+    /// Writes content to a path. See ``Stratus/Service/upload(from:to:options:)``.
+    ///
+    /// ``Stratus/WritePrecondition/mustNotExist`` is sent as `If-None-Match: *` and
+    /// ``Stratus/WritePrecondition/mustMatch(_:)`` as `If-Match` with the ETag of the version
+    /// expected (after `HeadObject` has checked that version is current), so S3 refuses a write
+    /// that lost a race. A file cannot be written where a folder is (keys below the path) or
+    /// below a file; those checks are `HeadObject`/`ListObjectsV2` requests made just before the
+    /// write, so a writer in between can slip past them.
+    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+        try await guarded {
+            guard !path.isRoot else { throw ServiceError(.invalidPath, "The root is a folder; give a file name.") }
+            try validate(path)
+            if let metadata = options.metadata {
+                for name in metadata.keys where !S3MetadataCoding.isValidName(name) || name.hasPrefix(S3ObjectDescription.reservedNamePrefix) {
+                    throw ServiceError(.unsupported, "The metadata name \(name.debugDescription) cannot be kept by S3: use lower-case letters, digits, '-' and '_', not starting with 'stratus-'.")
+                }
+            }
+            try await ensureVersioning()
+            let content = try S3UploadContent(source)
+            try await checkNoFolderConflict(path)
+            // The current file matters for a precondition, and for metadata nil (which keeps it).
+            let current = options.precondition == .none && options.metadata != nil ? nil : try await headIfPresent(path)
+            var conditions: [(String, String)] = []
+            switch options.precondition {
+            case .none:
+                break
+            case .mustNotExist:
+                if current != nil {
+                    throw ServiceError(.conflict, "\(path) exists, and the precondition says it must not; nothing was written.")
+                }
+                conditions.append(("If-None-Match", "*"))
+            case .mustMatch(let expected):
+                guard let current, try version(of: current) == expected else {
+                    throw ServiceError(.conflict, "\(path) is not at the version \(expected); nothing was written.")
+                }
+                conditions.append(("If-Match", "\"\(current.etag)\""))
+            }
+            let metadata = options.metadata ?? current?.metadata ?? [:]
+            let progress = S3Progress(options.progress, total: content.size)
+            let multipart = content.size > configuration.singleUploadLimit
+            let partSize = multipart ? effectivePartSize(for: content.size) : max(content.size, 1)
+            let (sha256, parts) = try content.digests(partSize: partSize)
+            var headers = conditions
+            headers.append(("x-amz-meta-" + S3ObjectDescription.sha256Name, sha256))
+            headers.append(("x-amz-meta-" + S3ObjectDescription.writtenName, S3ObjectDescription.writtenStamp()))
+            for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
+                headers.append(("x-amz-meta-" + name, S3MetadataCoding.encode(value)))
+            }
+            let versionID: String?
+            do {
+                if multipart {
+                    versionID = try await multipartUpload(path, content: content, sha256: sha256, parts: parts, partSize: partSize, headers: headers, progress: progress)
+                } else {
+                    versionID = try await putObject(path, content: content, digests: parts[0], headers: headers, isConditional: !conditions.isEmpty, progress: progress)
+                }
+            } catch let error as ServiceError where error.code == .notFound && !conditions.isEmpty {
+                // If-Match on a key that was deleted meanwhile.
+                throw ServiceError(.conflict, "\(path) changed before it could be written; nothing was written.", httpStatus: error.httpStatus, providerError: error.providerError)
+            }
+            let written = try await headDescription(path, version: configuration.versioning == .off ? nil : versionID)
+            guard written.size == content.size, written.sha256 == sha256 else {
+                throw ServiceError(
+                    .integrityMismatch,
+                    "S3 describes \(path) as \(written.size) bytes with SHA-256 \(written.sha256 ?? "none") after the upload of \(content.size) bytes with SHA-256 \(sha256)."
+                )
+            }
+            progress.report(content.size)
+            return try file(path, from: written)
+        }
+    }
+
+    /// A part size that keeps an upload within S3's 10,000 parts.
+    func effectivePartSize(for size: Int64) -> Int64 {
+        let needed = (size + S3Configuration.maximumPartCount - 1) / S3Configuration.maximumPartCount
+        return max(configuration.partSize, needed)
+    }
+
+    /// `HeadObject`, or `nil` when no file is there.
+    func headIfPresent(_ path: RemotePath) async throws -> S3ObjectDescription? {
+        do {
+            return try await headDescription(path, version: nil)
+        } catch let error as ServiceError where error.code == .notFound {
+            return nil
+        }
+    }
+
+    /// Refuses a write where a folder is (keys below the path) or below a file (an ancestor is
+    /// an object).
+    func checkNoFolderConflict(_ path: RemotePath) async throws {
+        let below = try await listKeys(prefix: prefix(for: path), limit: 1)
+        if !below.isEmpty {
+            throw ServiceError(.conflict, "\(path) is a folder (files are below it); a file cannot be written there.")
+        }
+        var ancestor = path.parent
+        while let folder = ancestor, !folder.isRoot {
+            if try await headIfPresent(folder) != nil {
+                throw ServiceError(.conflict, "\(folder) is a file, so nothing can be written below it at \(path).")
+            }
+            ancestor = folder.parent
+        }
+    }
+
+    /// One `PutObject`.
+    /// - Returns: The new version id, when the bucket keeps versions.
+    private func putObject(
+        _ path: RemotePath,
+        content: S3UploadContent,
+        digests: S3UploadContent.RangeDigests,
+        headers: [(String, String)],
+        isConditional: Bool,
+        progress: S3Progress
+    ) async throws -> String? {
+        var fields = headers
+        fields.append(("Content-MD5", digests.md5Base64))
+        fields.append(("Content-Type", "application/octet-stream"))
+        let request = S3Transport.Request(
+            method: .put, key: key(for: path), headers: fields, body: content.body(0..<content.size),
+            payloadHash: digests.sha256, action: "PutObject of \(path)"
+        )
+        // Without a condition, sending the same bytes again is harmless (at most one more
+        // version of the same content); with one, a repeat of a write that went through would
+        // be refused, so only a refusal is retried.
+        let response = try await transport.send(request, repetition: isConditional ? .onlyWhenRefused : .safe, progress: progress.upload(from: 0))
+        try checkETag(response, expected: digests, action: "PutObject of \(path)")
+        return response.headers["x-amz-version-id"]
+    }
+
+    /// Compares an answer's ETag with the MD5 sent, when the ETag is an MD5.
+    func checkETag(_ response: HTTPResponse, expected: S3UploadContent.RangeDigests, action: String) throws {
+        guard let etag = response.headers["ETag"].map(S3ObjectDescription.unquoted) else {
+            throw S3ErrorMapping.undecodable(action, "the answer has no ETag")
+        }
+        if S3ObjectDescription.isContentMD5(etag), etag.lowercased() != expected.md5Hex {
+            throw ServiceError(.integrityMismatch, "\(action): S3 stored bytes with MD5 \(etag), not the \(expected.md5Hex) that was sent.")
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import Foundation
+import Logging
+import Stratus
+import StratusDigest
+import StratusHTTP
+import Synchronization
+
+/// A ``Stratus/Service`` over an S3 bucket (AWS or any S3-compatible server), rooted at a key
+/// prefix.
+///
+/// Folders are key prefixes. Every object the adapter writes carries the SHA-256 of its whole
+/// content in `x-amz-meta-stratus-sha256`, which is the ``Stratus/RemoteFile/contentHash`` and
+/// what downloads are checked against. Keys below `<root>/.stratus/` are the adapter's own and
+/// are neither listed nor accepted as paths.
+///
+/// ```swift
+/// let service = try S3Service(
+///     configuration: S3Configuration(endpoint: URL(string: "http://127.0.0.1:9000"),
+///                                    bucket: "saves", root: "game"),
+///     credentials: try S3Credentials.resolve()
+/// )
+/// ```
+public final class S3Service: Service {
+    /// The configuration in use.
+    public let configuration: S3Configuration
+    let transport: S3Transport
+    let logger: Logger
+    /// Whether the bucket's versioning has been checked (and enabled, when asked) already.
+    private let versioningChecked = Mutex(false)
+
+    /// The reserved folder below the root.
+    static let reservedFolder = ".stratus"
+
+    /// Creates a service.
+    /// - Parameters:
+    ///   - configuration: Endpoint, bucket, root and sizes.
+    ///   - credentials: The key that signs requests.
+    ///   - http: The HTTP client to use; a new one by default.
+    ///   - logger: Where to log; no secret is logged.
+    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when no HTTP client can be
+    ///   made.
+    public init(
+        configuration: S3Configuration,
+        credentials: S3Credentials,
+        http: HTTPClient? = nil,
+        logger: Logger = Logger(label: "stratus.s3", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        self.configuration = configuration
+        let client: HTTPClient
+        if let http {
+            client = http
+        } else {
+            do {
+                client = try HTTPClient()
+            } catch {
+                throw ServiceError(.invalidConfiguration, "The HTTP client for S3 could not be created: \(error)")
+            }
+        }
+        self.transport = S3Transport(
+            http: client,
+            signer: SigV4Signer(credentials: credentials, region: configuration.region),
+            configuration: configuration
+        )
+        self.logger = logger
+    }
+
+    /// SHA-256 content hashes, atomic conditional writes (`If-None-Match`/`If-Match`), custom
+    /// metadata, case-sensitive keys of up to 1024 bytes; versions and an emulated change feed
+    /// when the bucket keeps versions.
+    public var capabilities: ServiceCapabilities {
+        let versioned = configuration.versioning != .off
+        let prefixLength = configuration.root.isEmpty ? 0 : configuration.root.utf8.count + 1
+        return ServiceCapabilities(
+            hashAlgorithm: .sha256,
+            largestSingleUpload: configuration.singleUploadLimit,
+            chunkSize: configuration.partSize,
+            conditionalWrites: .atomic,
+            supportsVersions: versioned,
+            changeFeed: versioned ? .emulated : .unavailable,
+            supportsCustomMetadata: true,
+            pathRules: PathRules(isCaseSensitive: true, maximumPathLength: 1024 - prefixLength)
+        )
+    }
+
+    // MARK: Keys
+
+    /// The object key of a path.
+    func key(for path: RemotePath) -> String {
+        if configuration.root.isEmpty { return path.string }
+        return path.isRoot ? configuration.root : configuration.root + "/" + path.string
+    }
+
+    /// The key prefix of a folder, ending in `/` (empty for the root of a bucket).
+    func prefix(for folder: RemotePath) -> String {
+        let key = key(for: folder)
+        return key.isEmpty ? "" : key + "/"
+    }
+
+    /// The key of one of the adapter's own objects.
+    func reservedKey(_ name: String) -> String {
+        prefix(for: .root) + S3Service.reservedFolder + "/" + name
+    }
+
+    /// The path of a key below the root, or `nil` for a key outside it, a reserved key, or one
+    /// that is not a valid path.
+    func path(forKey key: String) -> RemotePath? {
+        let rootPrefix = prefix(for: .root)
+        guard key.hasPrefix(rootPrefix) else { return nil }
+        let relative = String(key.dropFirst(rootPrefix.count))
+        guard !relative.isEmpty, let path = try? RemotePath(relative), !path.isRoot,
+              path.components.first != S3Service.reservedFolder
+        else { return nil }
+        return path
+    }
+
+    /// Checks a path against the service's rules and the reserved folder.
+    func validate(_ path: RemotePath) throws {
+        try capabilities.pathRules.validate(path)
+        if path.components.first == S3Service.reservedFolder {
+            throw ServiceError(.invalidPath, "Paths below \(S3Service.reservedFolder)/ are reserved for the S3 adapter's own records.")
+        }
+    }
+
+    /// Checks a path that must name a file.
+    func validateFile(_ path: RemotePath) throws {
+        guard !path.isRoot else { throw ServiceError(.notFound, "The root is a folder, not a file.") }
+        try validate(path)
+    }
+
+    // MARK: Metadata
+
+    /// Describes the file at a path through `HeadObject`.
+    public func metadata(of path: RemotePath) async throws -> RemoteFile {
+        try await guarded {
+            try validateFile(path)
+            return try await head(path, version: nil)
+        }
+    }
+
+    /// `HeadObject` of a path (or one version of it) as a file.
+    func head(_ path: RemotePath, version: String?) async throws -> RemoteFile {
+        try file(path, from: try await headDescription(path, version: version))
+    }
+
+    /// `HeadObject` of a path (or one version of it).
+    func headDescription(_ path: RemotePath, version: String?) async throws -> S3ObjectDescription {
+        let action = "HeadObject of \(path)"
+        var request = S3Transport.Request(method: .head, key: key(for: path), action: action)
+        if let version { request.query = [("versionId", version)] }
+        do {
+            let response = try await transport.send(request, repetition: .safe)
+            return try S3ObjectDescription(headers: response.headers, action: action)
+        } catch let error as ServiceError where error.httpStatus == 405 || (error.httpStatus == 400 && version != nil) {
+            // A version id that is a delete marker (405) or not a version id at all (400).
+            throw ServiceError(.notFound, "\(path) has no version \(version ?? "")", httpStatus: error.httpStatus)
+        } catch let error as ServiceError where error.code == .notFound {
+            throw ServiceError(.notFound, "No file at \(path)\(version.map { " with version \($0)" } ?? "").", httpStatus: error.httpStatus, providerError: error.providerError)
+        }
+    }
+
+    /// A ``Stratus/RemoteFile`` from an object description.
+    func file(_ path: RemotePath, from description: S3ObjectDescription) throws -> RemoteFile {
+        RemoteFile(
+            path: path,
+            id: key(for: path),
+            size: description.size,
+            modified: description.modified,
+            contentHash: description.sha256.map { ContentHash(algorithm: .sha256, value: $0) },
+            version: try version(of: description),
+            metadata: description.metadata
+        )
+    }
+
+    /// The version id of a description: S3's version id when the bucket keeps versions (`null`
+    /// for an object written before versioning was turned on), else the ETag.
+    func version(of description: S3ObjectDescription) throws -> VersionID {
+        if configuration.versioning == .off { return VersionID(description.etag) }
+        guard let id = description.versionID, !id.isEmpty else { return VersionID("null") }
+        return VersionID(id)
+    }
+
+    // MARK: Listing
+
+    /// Lists the files below a folder through `ListObjectsV2`, then `HeadObject` for each (S3
+    /// listings carry neither custom metadata nor the content hash): one request per file.
+    public func list(_ folder: RemotePath) async throws -> [RemoteFile] {
+        try await guarded {
+            try validate(folder)
+            let keys = try await listKeys(prefix: prefix(for: folder))
+            let paths = keys.compactMap { path(forKey: $0) }
+            if paths.isEmpty && !folder.isRoot {
+                throw ServiceError(.notFound, "No folder \(folder): no file is below it.")
+            }
+            return try await describeAll(paths)
+        }
+    }
+
+    /// Every key below a prefix (`ListObjectsV2`, 1000 a page).
+    func listKeys(prefix: String, limit: Int? = nil) async throws -> [String] {
+        var keys: [String] = []
+        var continuation: String?
+        repeat {
+            var query = [("list-type", "2"), ("prefix", prefix)]
+            if let limit { query.append(("max-keys", String(limit))) }
+            if let continuation { query.append(("continuation-token", continuation)) }
+            let document = try await transport.sendXML(
+                S3Transport.Request(method: .get, key: nil, query: query, action: "ListObjectsV2 of \(prefix.isEmpty ? "the bucket" : prefix)"),
+                repetition: .safe
+            )
+            keys += document.children("Contents").compactMap { $0.value("Key") }
+            if let limit, keys.count >= limit { return keys }
+            continuation = document.value("IsTruncated") == "true" ? document.value("NextContinuationToken") : nil
+        } while continuation != nil
+        return keys
+    }
+
+    /// Heads many paths, eight at a time; a file deleted meanwhile is left out.
+    private func describeAll(_ paths: [RemotePath]) async throws -> [RemoteFile] {
+        try await withThrowingTaskGroup(of: RemoteFile?.self) { group in
+            var files: [RemoteFile] = []
+            var next = 0
+            func addNext() {
+                guard next < paths.count else { return }
+                let path = paths[next]
+                next += 1
+                group.addTask {
+                    do {
+                        return try await self.head(path, version: nil)
+                    } catch let error as ServiceError where error.code == .notFound {
+                        return nil
+                    }
+                }
+            }
+            for _ in 0..<8 { addNext() }
+            while let file = try await group.next() {
+                if let file { files.append(file) }
+                addNext()
+            }
+            return files
+        }
+    }
+
+    // MARK: Delete
+
+    /// Deletes a file through `DeleteObject` (a delete marker when the bucket keeps versions).
+    /// `HeadObject` first makes sure a file is there; ``Stratus/WritePrecondition/mustMatch(_:)``
+    /// compares the version and then sends `If-Match` with that version's ETag.
+    public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
+        try await guarded {
+            try validateFile(path)
+            try await ensureVersioning()
+            let current = try await headDescription(path, version: nil)
+            var request = S3Transport.Request(method: .delete, key: key(for: path), action: "DeleteObject of \(path)")
+            switch precondition {
+            case .none:
+                break
+            case .mustNotExist:
+                throw ServiceError(.conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
+            case .mustMatch(let expected):
+                guard try version(of: current) == expected else {
+                    throw ServiceError(.conflict, "\(path) is not at the version \(expected); nothing was deleted.")
+                }
+                request.headers.append(("If-Match", "\"\(current.etag)\""))
+            }
+            do {
+                _ = try await transport.send(request, repetition: .onlyWhenRefused)
+            } catch let error as ServiceError where error.code == .notFound && precondition != .none {
+                throw ServiceError(.conflict, "\(path) changed before it could be deleted; nothing was deleted.", httpStatus: error.httpStatus, providerError: error.providerError)
+            }
+        }
+    }
+
+    // MARK: Versioning
+
+    /// Checks once that the bucket keeps versions, turning versioning on when configured to.
+    func ensureVersioning() async throws {
+        guard configuration.versioning != .off, !versioningChecked.withLock({ $0 }) else { return }
+        let document = try await transport.sendXML(
+            S3Transport.Request(method: .get, key: nil, query: [("versioning", "")], action: "GetBucketVersioning of \(configuration.bucket)"),
+            repetition: .safe
+        )
+        if document.value("Status") != "Enabled" {
+            guard configuration.versioning == .enable else {
+                throw ServiceError(
+                    .unsupported,
+                    "Versioning is not on for the bucket \(configuration.bucket), so versions, restore and the change feed are unavailable. Turn it on, or set the remote's option versioning to 'enable' (the adapter turns it on) or 'off'."
+                )
+            }
+            let body = Data("<VersioningConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Status>Enabled</Status></VersioningConfiguration>".utf8)
+            _ = try await transport.send(
+                S3Transport.Request(
+                    method: .put, key: nil, query: [("versioning", "")],
+                    headers: [("Content-MD5", Data(Digest.md5(body)).base64EncodedString()), ("Content-Type", "application/xml")],
+                    body: .bytes(body), payloadHash: Hex.encode(Digest.sha256(body)),
+                    action: "PutBucketVersioning of \(configuration.bucket)"
+                ),
+                repetition: .safe
+            )
+        }
+        versioningChecked.withLock { $0 = true }
+    }
+
+    /// Throws `unsupported` when the bucket keeps no versions.
+    func requireVersions() throws {
+        guard configuration.versioning != .off else {
+            throw ServiceError(.unsupported, "The remote is configured without versioning (versioning = off); versions, restore and the change feed are unavailable.")
+        }
+    }
+
+    // MARK: Errors
+
+    /// Runs a call so that it throws ``Stratus/ServiceError`` only.
+    func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as ServiceError {
+            throw error
+        } catch is CancellationError {
+            throw ServiceError(.cancelled, "The S3 call was cancelled.")
+        } catch {
+            throw ServiceError(.server, "The S3 call failed unexpectedly: \(error)")
+        }
+    }
+}

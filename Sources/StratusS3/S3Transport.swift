@@ -1,0 +1,120 @@
+import Foundation
+import Stratus
+import StratusDigest
+import StratusHTTP
+
+/// Builds, signs and sends S3 requests, with retries and error mapping.
+struct S3Transport: Sendable {
+    /// Whether a request may be sent again after a failure.
+    enum Repetition: Sendable {
+        /// Repeating cannot change the outcome (reads, part uploads): retried on every
+        /// transient failure.
+        case safe
+        /// The outcome of a failed attempt is unknown (a write that makes a version, a
+        /// conditional write): retried only when S3 said it did not act (`SlowDown`, 429, 503).
+        case onlyWhenRefused
+    }
+
+    /// One request before it is signed.
+    struct Request: Sendable {
+        var method: HTTPMethod
+        /// The whole object key, root prefix included; `nil` for a bucket request.
+        var key: String?
+        var query: [(String, String)] = []
+        var headers: [(String, String)] = []
+        var body: HTTPRequestBody = .empty
+        /// The hex SHA-256 of the body.
+        var payloadHash: String = SigV4Signer.emptyPayloadHash
+        /// What the request does, for messages.
+        var action: String
+    }
+
+    let http: HTTPClient
+    let signer: SigV4Signer
+    let configuration: S3Configuration
+
+    /// The signed HTTP request for a request, as of now.
+    func signed(_ request: Request, responseDigests: Set<DigestAlgorithm> = []) throws -> HTTPRequest {
+        let endpoint = configuration.endpoint
+        guard let scheme = endpoint.scheme, let baseHost = endpoint.host else {
+            throw ServiceError(.invalidConfiguration, "The S3 endpoint has no host.")
+        }
+        var host = baseHost
+        var path = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
+        switch configuration.addressing {
+        case .path: path += "/" + configuration.bucket
+        case .virtualHosted: host = configuration.bucket + "." + host
+        }
+        if let key = request.key {
+            path += "/" + SigV4Signer.uriEncode(key, keepSlash: true)
+        } else if path.isEmpty {
+            path = "/"
+        }
+        let hostHeader = endpoint.port.map { "\(host):\($0)" } ?? host
+        let query = request.query.map { name, value in
+            let encodedName = SigV4Signer.uriEncode(name, keepSlash: false)
+            return value.isEmpty ? encodedName : encodedName + "=" + SigV4Signer.uriEncode(value, keepSlash: false)
+        }.joined(separator: "&")
+        let text = "\(scheme)://\(hostHeader)\(path)" + (query.isEmpty ? "" : "?" + query)
+        guard let url = URL(string: text) else {
+            throw ServiceError(.invalidPath, "\(request.action): the key cannot be made into a URL.")
+        }
+        var headers = request.headers
+        headers.append(("Host", hostHeader))
+        headers.append(("x-amz-date", SigV4Signer.timestamp(Date())))
+        headers.append(("x-amz-content-sha256", request.payloadHash))
+        if let token = signer.credentials.sessionToken {
+            headers.append(("X-Amz-Security-Token", token))
+        }
+        let signature = signer.sign(
+            method: request.method.rawValue, encodedPath: path, query: request.query,
+            headers: headers, payloadHash: request.payloadHash, timestamp: headers.first { $0.0 == "x-amz-date" }?.1 ?? ""
+        )
+        var fields = HTTPHeaders(headers)
+        fields.add("Authorization", signature.authorization)
+        return HTTPRequest(method: request.method, url: url, headers: fields, body: request.body, responseDigests: responseDigests)
+    }
+
+    /// Sends a request and returns its 2xx answer; any other answer, and transport failures,
+    /// are thrown as ``Stratus/ServiceError`` after the retries `repetition` allows.
+    func send(
+        _ request: Request,
+        repetition: Repetition,
+        destination: HTTPResponseDestination = .memory(limit: 8 * 1_048_576),
+        progress: (@Sendable (HTTPProgress) -> Void)? = nil
+    ) async throws -> HTTPResponse {
+        let isRetryable: @Sendable (any Error) -> Bool = switch repetition {
+        case .safe: RetryPolicy.isTransient
+        case .onlyWhenRefused: { ($0 as? ServiceError)?.code == .rateLimited }
+        }
+        return try await configuration.retryPolicy.run(isRetryable: isRetryable) { _ in
+            try Task.checkCancellation()
+            let signed = try signed(request)
+            let response: HTTPResponse
+            do {
+                response = try await http.execute(signed, into: destination, progress: progress)
+            } catch {
+                throw S3ErrorMapping.transportFailure(error, action: request.action)
+            }
+            guard response.isSuccess else {
+                throw S3ErrorMapping.error(status: response.status, body: response.body, action: request.action)
+            }
+            return response
+        }
+    }
+
+    /// Sends a request whose answer is an XML document and parses it.
+    func sendXML(_ request: Request, repetition: Repetition) async throws -> S3XMLElement {
+        let response = try await send(request, repetition: repetition)
+        do {
+            let document = try S3XMLElement.parse(response.body)
+            // CompleteMultipartUpload and CopyObject can fail after a 200 status line.
+            if document.name == "Error" {
+                throw S3ErrorMapping.error(status: 500, body: response.body, action: request.action)
+            }
+            return document
+        } catch let error as S3XMLError {
+            throw S3ErrorMapping.undecodable(request.action, error.reason)
+        }
+    }
+}

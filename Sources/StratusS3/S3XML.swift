@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// One element of an S3 XML answer: its name, its text and its child elements.
+///
+/// S3 answers are small, flat documents (listings, errors, upload results); a tree of these is
+/// all the adapter needs, and reading one is bounded by the response size limit of the request.
+struct S3XMLElement: Sendable, Equatable {
+    var name: String
+    var text: String = ""
+    var children: [S3XMLElement] = []
+
+    /// The first child with a name.
+    func child(_ name: String) -> S3XMLElement? {
+        children.first { $0.name == name }
+    }
+
+    /// Every child with a name, in document order.
+    func children(_ name: String) -> [S3XMLElement] {
+        children.filter { $0.name == name }
+    }
+
+    /// The text of the first child with a name.
+    func value(_ name: String) -> String? {
+        child(name)?.text
+    }
+
+    /// Parses a document.
+    /// - Throws: ``S3XMLError`` when the bytes are not well-formed XML.
+    static func parse(_ data: Data) throws(S3XMLError) -> S3XMLElement {
+        let builder = TreeBuilder()
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.delegate = builder
+        guard parser.parse(), let root = builder.root else {
+            throw S3XMLError(reason: parser.parserError.map { "\($0.localizedDescription)" } ?? "the document is empty")
+        }
+        return root
+    }
+}
+
+/// A document that could not be read as XML.
+struct S3XMLError: Error, Sendable {
+    var reason: String
+}
+
+/// Builds the element tree from parser callbacks; used by one parse on one thread only.
+private final class TreeBuilder: NSObject, XMLParserDelegate {
+    private var stack: [S3XMLElement] = []
+    private(set) var root: S3XMLElement?
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        stack.append(S3XMLElement(name: elementName))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].text += string
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        guard let finished = stack.popLast() else { return }
+        if stack.isEmpty {
+            root = finished
+        } else {
+            stack[stack.count - 1].children.append(finished)
+        }
+    }
+}

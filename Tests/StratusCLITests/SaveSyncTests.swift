@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// `stratus-save-sync`: the scripted story and the by-hand commands.
+@Suite struct SaveSyncTests {
+    static let mergedSummary = "1-1 ★★★ 1200 · 1-2 ★★★ 9100 · 1-3 ★★★ 8800 · 1-4 ★★☆ 5000"
+
+    @Test func theDemoOnTheDefaultLocalRemoteDetectsTheConflictAndMerges() async throws {
+        try await CLISandbox.with { sandbox in
+            let result = try await sandbox.saveSync(["demo", "--work", sandbox.path("demo").path])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("REFUSED with `conflict`"))
+            #expect(result.stdout.contains("conflict detected: yes"))
+            #expect(result.stdout.contains("merged result (version 3): \(Self.mergedSummary)"))
+            #expect(result.stdout.contains("still restorable as version 2"))
+            // The merge is what the remote holds.
+            let stored = try String(contentsOf: sandbox.path("demo/cloud/game/progress.json"), encoding: .utf8)
+            #expect(stored.contains("\"1-4\""))
+        }
+    }
+
+    @Test func theDemoRunsAgainstDropboxByChangingTheType() async throws {
+        try await DropboxMock.withRunning { mock in
+            try await CLISandbox.with { sandbox in
+                let result = try await sandbox.saveSync(
+                    ["demo", "--type", "dropbox"] + mock.hostOptions,
+                    environment: ["STRATUS_REMOTE_SAVE_SYNC_ACCESS_TOKEN": mock.accessToken]
+                )
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(result.stdout.contains("a 'dropbox' remote"))
+                #expect(result.stdout.contains("conflict detected: yes"))
+                #expect(result.stdout.contains(Self.mergedSummary))
+            }
+        }
+    }
+
+    @Test func devicesSyncByHandThroughAConfiguredRemote() async throws {
+        try await CLISandbox.with { sandbox in
+            let added = try await sandbox.stratus("remote", "add", "saves", "--type", "local", "--option", "root=\(sandbox.path("cloud").path)")
+            #expect(added.status == 0)
+            let a = sandbox.path("A").path
+            let b = sandbox.path("B").path
+            func run(_ arguments: String...) async throws -> CLIResult {
+                let result = try await sandbox.saveSync(arguments)
+                #expect(result.status == 0, "\(arguments): \(result.stderr)")
+                return result
+            }
+            _ = try await run("play", "--device", a, "--level", "1-1", "--stars", "2", "--score", "100")
+            _ = try await run("sync", "--device", a, "--remote", "saves")
+            #expect(try await run("sync", "--device", b, "--remote", "saves").stdout.contains("downloaded version 1"))
+            _ = try await run("play", "--device", a, "--level", "1-2", "--stars", "3", "--score", "300")
+            _ = try await run("play", "--device", b, "--level", "1-1", "--stars", "3", "--score", "50")
+            _ = try await run("sync", "--device", b, "--remote", "saves")
+            #expect(try await run("status", "--device", a, "--remote", "saves").stdout.contains("both changed"))
+
+            let merge = try await run("sync", "--device", a, "--remote", "saves")
+            #expect(merge.stdout.contains("REFUSED with `conflict`"))
+            #expect(merge.stdout.contains("merged save: 1-1 ★★★ 100 · 1-2 ★★★ 300"))
+            _ = try await run("sync", "--device", b, "--remote", "saves")
+            #expect(try await run("status", "--device", b, "--remote", "saves").stdout.contains("state: in sync"))
+        }
+    }
+
+    @Test func aBadRemoteChoiceIsAClearError() async throws {
+        try await CLISandbox.with { sandbox in
+            let noFile = try await sandbox.saveSync(["sync", "--device", sandbox.path("A").path, "--remote", "nope"])
+            #expect(noFile.status == 1)
+            #expect(noFile.stderr.contains("\(sandbox.configFile.path) does not exist"))
+
+            _ = try await sandbox.stratus("remote", "add", "saves", "--type", "local", "--option", "root=\(sandbox.path("cloud").path)")
+            let unknown = try await sandbox.saveSync(["sync", "--device", sandbox.path("A").path, "--remote", "nope"])
+            #expect(unknown.status == 1)
+            #expect(unknown.stderr.contains("There is no remote named 'nope'; configured remotes: saves"))
+            let badOption = try await sandbox.saveSync(["demo", "--type", "local", "--option", "rot=/tmp"])
+            #expect(badOption.status == 1)
+            #expect(badOption.stderr.contains("the valid options are chunk_size, max_versions, root"))
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Stratus
+import StratusDigest
+@testable import StratusS3
+import Testing
+
+/// What the adapter relies on from the server, and its integrity checks, against moto.
+@Suite(.enabled(if: MotoServer.shouldRun, MotoServer.skipReason))
+struct MotoBehaviourTests {
+    func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-s3-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// A raw `PutObject`, bypassing the adapter's own checks.
+    func rawPut(_ service: S3Service, key: String, _ data: Data, headers: [(String, String)] = []) async throws {
+        _ = try await service.transport.send(
+            S3Transport.Request(method: .put, key: key, headers: headers, body: .bytes(data), payloadHash: Hex.encode(Digest.sha256(data)), action: "PutObject"),
+            repetition: .onlyWhenRefused
+        )
+    }
+
+    @Test("the server itself refuses If-None-Match: * on an existing key and a stale If-Match")
+    func serverHonoursConditionalWrites() async throws {
+        let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("cond"))
+        let written = try await service.upload(from: .bytes(Data("first".utf8)), to: try RemotePath("slot.json"))
+        let key = service.key(for: written.path)
+        await #expect(throws: ServiceError.self) {
+            try await rawPut(service, key: key, Data("second".utf8), headers: [("If-None-Match", "*")])
+        }
+        do {
+            try await rawPut(service, key: key, Data("third".utf8), headers: [("If-Match", "\"0123456789abcdef0123456789abcdef\"")])
+            Issue.record("a PutObject with a stale If-Match was accepted")
+        } catch let error as ServiceError {
+            #expect(error.code == .conflict)
+            #expect(error.providerError == "PreconditionFailed")
+        }
+        #expect(try await service.metadata(of: written.path).version == written.version)
+    }
+
+    @Test("a download whose content does not match the recorded SHA-256 is refused and leaves the destination alone")
+    func corruptContentIsRefused() async throws {
+        let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("corrupt"))
+        let path = try RemotePath("bad.bin")
+        let lie = Hex.encode(Digest.sha256(Data("something else".utf8)))
+        try await rawPut(service, key: service.key(for: path), Data("actual bytes".utf8), headers: [("x-amz-meta-stratus-sha256", lie)])
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = folder.appending(path: "keep.bin")
+        try Data("precious".utf8).write(to: destination)
+        do {
+            _ = try await service.download(path, to: destination)
+            Issue.record("the corrupt download was accepted")
+        } catch let error as ServiceError {
+            #expect(error.code == .integrityMismatch)
+        }
+        #expect(try Data(contentsOf: destination) == Data("precious".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["keep.bin"])
+    }
+
+    @Test("an object written by another tool has no hash but downloads checked against its MD5 ETag")
+    func foreignObject() async throws {
+        let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("foreign"))
+        let path = try RemotePath("other/tool.txt")
+        let data = Data("written elsewhere".utf8)
+        try await rawPut(service, key: service.key(for: path), data, headers: [("x-amz-meta-owner", "someone")])
+        let described = try await service.metadata(of: path)
+        #expect(described.contentHash == nil)
+        #expect(described.metadata == ["owner": "someone"])
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try await service.download(path, to: folder.appending(path: "copy.txt"))
+        #expect(try Data(contentsOf: folder.appending(path: "copy.txt")) == data)
+    }
+
+    @Test("a root prefix keeps the remote to its keys and hides the adapter's own records")
+    func rootPrefix() async throws {
+        let bucket = MotoServer.uniqueBucket("root")
+        let inside = try await MotoServer.makeService(bucket: bucket, root: "games/one")
+        let outside = try await MotoServer.makeService(bucket: bucket)
+        _ = try await inside.upload(from: .bytes(Data("a".utf8)), to: try RemotePath("save.json"))
+        _ = try await outside.upload(from: .bytes(Data("b".utf8)), to: try RemotePath("elsewhere.json"))
+        let listedInside = try await inside.list(.root).map(\.path.string)
+        #expect(listedInside == ["save.json"])
+        #expect(Set(try await outside.list(.root).map(\.path.string)) == ["games/one/save.json", "elsewhere.json"])
+        await #expect(throws: ServiceError.self) {
+            try await inside.upload(from: .bytes(Data()), to: try RemotePath(".stratus/uploads/x.json"))
+        }
+    }
+
+    @Test("a missing bucket is a configuration error, and versioning = on refuses an unversioned bucket")
+    func bucketProblems() async throws {
+        let endpoint = try await MotoServer.endpoint()
+        let missing = try S3Service(configuration: MotoServer.configuration(endpoint: endpoint, bucket: MotoServer.uniqueBucket("none")), credentials: MotoServer.credentials)
+        do {
+            _ = try await missing.metadata(of: try RemotePath("x"))
+            Issue.record("a missing bucket was not reported")
+        } catch let error as ServiceError {
+            #expect(error.code == .invalidConfiguration || error.code == .notFound)
+        }
+        var configuration = try MotoServer.configuration(endpoint: endpoint, bucket: MotoServer.uniqueBucket("plain"))
+        configuration.versioning = .required
+        let plain = try S3Service(configuration: configuration, credentials: MotoServer.credentials)
+        try await MotoServer.createBucket(plain)
+        do {
+            _ = try await plain.latestChangeToken()
+            Issue.record("an unversioned bucket was accepted with versioning = on")
+        } catch let error as ServiceError {
+            #expect(error.code == .unsupported)
+        }
+    }
+
+    @Test("versioning = off: versions are ETags, preconditions still hold, no history")
+    func withoutVersioning() async throws {
+        let endpoint = try await MotoServer.endpoint()
+        var configuration = try MotoServer.configuration(endpoint: endpoint, bucket: MotoServer.uniqueBucket("off"))
+        configuration.versioning = .off
+        let service = try S3Service(configuration: configuration, credentials: MotoServer.credentials)
+        try await MotoServer.createBucket(service)
+        #expect(service.capabilities.supportsVersions == false)
+        #expect(service.capabilities.changeFeed == .unavailable)
+        let path = try RemotePath("slot.json")
+        let first = try await service.upload(from: .bytes(Data("one".utf8)), to: path)
+        #expect(first.version.rawValue == Hex.encode(Digest.md5(Data("one".utf8))))
+        let second = try await service.upload(from: .bytes(Data("two".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(first.version)))
+        await #expect(throws: ServiceError.self) {
+            try await service.upload(from: .bytes(Data("stale".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(first.version)))
+        }
+        #expect(try await service.metadata(of: path).version == second.version)
+        do {
+            _ = try await service.versions(of: path)
+            Issue.record("versions(of:) worked without versioning")
+        } catch let error as ServiceError {
+            #expect(error.code == .unsupported)
+        }
+    }
+
+    @Test("restore carries the old version's hash and custom metadata into a new version")
+    func restoreKeepsMetadata() async throws {
+        let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("restore"))
+        let path = try RemotePath("slot.json")
+        let first = try await service.upload(from: .bytes(Data("first".utf8)), to: path, options: UploadOptions(metadata: ["slot": "1"]))
+        _ = try await service.upload(from: .bytes(Data("second".utf8)), to: path, options: UploadOptions(metadata: ["slot": "2"]))
+        let restored = try await service.restore(path, to: first.version)
+        #expect(restored.metadata == ["slot": "1"])
+        #expect(restored.contentHash == first.contentHash)
+        #expect(restored.version != first.version)
+        #expect(try await service.versions(of: path).count == 3)
+    }
+
+    /// moto honours `If-None-Match: *` on CompleteMultipartUpload, as S3 does. It ignores
+    /// `If-Match` there (S3 honours it), so a stale mustMatch on a multipart upload is caught
+    /// only by the adapter's HeadObject check against moto, atomically only on S3.
+    @Test("a multipart upload racing a creation with mustNotExist is refused at completion")
+    func multipartMustNotExistIsAtomic() async throws {
+        let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("mpcond"))
+        let path = try RemotePath("race.bin")
+        let key = service.key(for: path)
+        let part = Data(repeating: 7, count: 1024)
+        let created = try await service.transport.sendXML(
+            S3Transport.Request(method: .post, key: key, query: [("uploads", "")], action: "CreateMultipartUpload"), repetition: .safe
+        )
+        let uploadID = try #require(created.value("UploadId"))
+        let sent = try await service.transport.send(
+            S3Transport.Request(method: .put, key: key, query: [("partNumber", "1"), ("uploadId", uploadID)], body: .bytes(part), payloadHash: Hex.encode(Digest.sha256(part)), action: "UploadPart"),
+            repetition: .safe
+        )
+        let etag = try #require(sent.headers["ETag"])
+        _ = try await service.upload(from: .bytes(Data("the winner".utf8)), to: path)
+        let body = Data("<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>\(etag)</ETag></Part></CompleteMultipartUpload>".utf8)
+        do {
+            _ = try await service.transport.send(
+                S3Transport.Request(method: .post, key: key, query: [("uploadId", uploadID)], headers: [("If-None-Match", "*")], body: .bytes(body), payloadHash: Hex.encode(Digest.sha256(body)), action: "CompleteMultipartUpload"),
+                repetition: .onlyWhenRefused
+            )
+            Issue.record("CompleteMultipartUpload with If-None-Match: * over an existing key was accepted")
+        } catch let error as ServiceError {
+            #expect(error.code == .conflict)
+        }
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try await service.download(path, to: folder.appending(path: "x"))
+        #expect(try Data(contentsOf: folder.appending(path: "x")) == Data("the winner".utf8))
+    }
+}
