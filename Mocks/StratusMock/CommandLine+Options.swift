@@ -5,7 +5,7 @@ struct MockOptions {
     /// Which mock to serve.
     enum Mode: String {
         case dropbox
-        // `drive` joins here when the Google Drive mock exists.
+        case drive
     }
 
     var mode: Mode
@@ -25,12 +25,14 @@ struct MockOptions {
 
         Modes:
           dropbox              Dropbox API v2 (files routes) with its OAuth 2 server, on one base URL
+          drive                Google Drive API v3 (files, changes, revisions, uploads) with Google's
+                               OAuth 2 token endpoint, on one base URL
 
         Options:
           --port N             Port to listen on; 0 (default) picks a free one
           --host H             Address to listen on (default 127.0.0.1)
           --data-dir DIR       Where file contents are stored (default: a new temporary folder)
-          --token-ttl SECONDS  Access token lifetime (default: the provider's, 14400 for Dropbox)
+          --token-ttl SECONDS  Access token lifetime (default: the provider's: 14400 Dropbox, 3599 Google)
           -h, --help           Show this help
 
         """
@@ -40,7 +42,7 @@ struct MockOptions {
     static func parse(_ arguments: [String]) throws -> MockOptions? {
         if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") { return nil }
         guard let mode = Mode(rawValue: arguments[0]) else {
-            throw UsageError(description: "unknown mode '\(arguments[0])'; expected 'dropbox'")
+            throw UsageError(description: "unknown mode '\(arguments[0])'; expected 'dropbox' or 'drive'")
         }
         var options = MockOptions(mode: mode)
         var rest = arguments.dropFirst()
@@ -78,5 +80,13 @@ struct MockOptions {
             }
         }
         return options
+    }
+
+    /// The data directory asked for, or a new temporary one named after `prefix`; created if needed.
+    func makeDataDirectory(prefix: String) throws -> URL {
+        let directory = dataDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
     }
 }

@@ -8,9 +8,7 @@ import MockSupport
 enum DropboxMode {
     /// Serves until SIGINT or SIGTERM.
     static func run(_ options: MockOptions) async throws {
-        let dataDirectory = options.dataDirectory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-mock-dropbox-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let dataDirectory = try options.makeDataDirectory(prefix: "stratus-mock-dropbox")
         let authorization = MockAuthorizationServer(
             configuration: .init(flavor: .dropbox, accessTokenLifetime: options.tokenLifetime)
         )

@@ -8,6 +8,8 @@ do {
     switch options.mode {
     case .dropbox:
         try await DropboxMode.run(options)
+    case .drive:
+        try await DriveMode.run(options)
     }
 } catch let error as MockOptions.UsageError {
     FileHandle.standardError.write(Data("stratus-mock: \(error)\n\n\(MockOptions.usage)".utf8))

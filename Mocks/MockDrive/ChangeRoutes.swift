@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+
+/// `changes.getStartPageToken` and `changes.list`.
+extension MockDriveServer {
+    func startPageToken(_ request: Request) throws -> Response {
+        let next = store.withState { $0.nextSequence }
+        let token: [String: Any] = ["kind": "drive#startPageToken", "startPageToken": String(next)]
+        return try answer(token, request: request, schema: .startPageToken, defaultFields: DefaultFields.startPageToken)
+    }
+
+    func listChanges(_ request: Request) throws -> Response {
+        let query = DriveQueryParameters(request)
+        guard let tokenText = query["pageToken"] else { throw DriveFailure(.requiredParameter("pageToken")) }
+        guard let token = Int64(tokenText), token >= 1 else { throw DriveFailure(.invalidParameter("pageToken")) }
+        let pageSize = try query.pageSize(default: 100, maximum: options.maximumPageSize)
+        let includeRemoved = try query.bool("includeRemoved", default: true)
+        _ = try query.bool("restrictToMyDrive", default: false)
+        _ = try query.bool("includeCorpusRemovals", default: false)
+        _ = try query.bool("includeItemsFromAllDrives", default: false)
+        var spaces: Set<DriveSpace> = []
+        for name in (query["spaces"] ?? "drive").split(separator: ",") {
+            switch name.trimmingCharacters(in: .whitespaces) {
+            case "drive": spaces.insert(.drive)
+            case "appDataFolder": spaces.insert(.appDataFolder)
+            case "photos": break
+            default: throw DriveFailure(.invalidParameter("spaces"))
+            }
+        }
+        let list: [String: Any] = try store.withState { state throws(DriveFailure) in
+            guard token <= state.nextSequence else { throw DriveFailure(.invalidParameter("pageToken")) }
+            // Each file appears once, at its newest change.
+            var newest: [String: ChangeRecord] = [:]
+            for record in state.changes where record.sequence >= token {
+                newest[record.fileID] = record
+            }
+            let pending = newest.values
+                .filter { spaces.contains($0.space) && (includeRemoved || !($0.removed || state.nodes[$0.fileID] == nil)) }
+                .sorted { $0.sequence < $1.sequence }
+            let page = pending.prefix(pageSize)
+            let changes: [[String: Any]] = page.map { record in
+                var change: [String: Any] = [
+                    "kind": "drive#change", "type": "file", "changeType": "file", "fileId": record.fileID,
+                    "time": DriveTime.format(record.time),
+                ]
+                if let node = state.nodes[record.fileID] {
+                    change["removed"] = false
+                    change["file"] = state.resource(node)
+                } else {
+                    change["removed"] = true
+                }
+                return change
+            }
+            var list: [String: Any] = ["kind": "drive#changeList", "changes": changes]
+            if page.count < pending.count, let last = page.last {
+                list["nextPageToken"] = String(last.sequence + 1)
+            } else {
+                list["newStartPageToken"] = String(state.nextSequence)
+            }
+            return list
+        }
+        return try answer(list, query: query, schema: .changeList, defaultFields: DefaultFields.changeList)
+    }
+}

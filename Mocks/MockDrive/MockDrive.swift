@@ -1,1 +1,0 @@
-// Placeholder until the Drive mock lands; replaced by the real sources.

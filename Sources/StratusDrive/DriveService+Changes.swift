@@ -1,0 +1,135 @@
+import Foundation
+import Stratus
+import StratusHTTP
+
+/// The change feed over `changes.getStartPageToken` and `changes.list`, limited to the root's
+/// subtree.
+///
+/// Drive reports changes by file id. Each changed file's path is found by walking its parents
+/// up to the root (through the path index, asking Drive for folders it does not know); files
+/// outside the root are skipped. A removed entry (`removed: true`) becomes a deletion of the
+/// path the index has for its id. A trashed file becomes a deletion of its path, preceded by an
+/// upsert of its last content when that was written after the token was issued (Drive reports
+/// each file once, at its newest change, so an upload followed by a delete would otherwise be
+/// lost); a file that moved or was renamed becomes a
+/// deletion of its old path and an upsert at the new one. Folder entries only update the
+/// index. Limits: a removal of a file this service never saw (neither listed, looked up, nor
+/// seen in the feed) cannot be named and is not reported; files below a folder that was moved
+/// or renamed are not reported one by one.
+extension DriveService {
+    /// The current start page token (`changes.getStartPageToken`).
+    public func latestChangeToken() async throws -> ChangeToken {
+        try await guarded {
+            let action = "changes.getStartPageToken"
+            let url = transport.apiURL("changes/startPageToken")
+            let response = try await transport.send(action, repetition: .safe) { HTTPRequest(method: .get, url: url) }
+            let answer = try DriveTransport.decode(DriveStartPageToken.self, from: response.body, action: action)
+            return DriveChangeCursor(issuedAt: DriveChangeCursor.serverTime(response.headers), pageToken: answer.startPageToken).token
+        }
+    }
+
+    /// One page of changes since a token (`changes.list` with `includeRemoved=true` and the
+    /// root's space).
+    public func changes(since token: ChangeToken) async throws -> ChangePage {
+        try await guarded {
+            let cursor = try DriveChangeCursor(token)
+            let query = [
+                ("pageToken", cursor.pageToken),
+                ("pageSize", String(configuration.pageSize)),
+                ("spaces", configuration.root.space),
+                ("includeRemoved", "true"),
+                ("fields", "nextPageToken,newStartPageToken,changes(changeType,fileId,removed,time,file(\(DriveFile.fields)))"),
+            ]
+            let action = "changes.list"
+            let url = transport.apiURL("changes", query)
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(action, repetition: .safe) { HTTPRequest(method: .get, url: url) }
+            } catch let error as ServiceError where error.httpStatus == 400 || error.httpStatus == 404 {
+                throw ServiceError(.invalidChangeToken, "Drive no longer accepts this change token; resync from a full listing.", httpStatus: error.httpStatus, providerError: error.providerError)
+            }
+            let page = try DriveTransport.decode(DriveChangeList.self, from: response.body, action: action)
+            guard let next = page.nextPageToken ?? page.newStartPageToken else {
+                throw DriveErrorMapping.undecodable("changes.list", "the page has neither nextPageToken nor newStartPageToken")
+            }
+            var changes: [Change] = []
+            for change in page.changes where change.changeType != "drive" {
+                guard let id = change.fileId ?? change.file?.id else { continue }
+                changes += try await interpret(change, id: id, since: cursor.issuedAt)
+            }
+            // Until the feed is read to its end, later pages still hold changes from the token's
+            // time on.
+            let hasMore = page.nextPageToken != nil
+            let issued = hasMore ? cursor.issuedAt : (DriveChangeCursor.serverTime(response.headers) ?? cursor.issuedAt)
+            return ChangePage(changes: changes, nextToken: DriveChangeCursor(issuedAt: issued, pageToken: next).token, hasMore: hasMore)
+        }
+    }
+
+    /// The feed entries for one Drive change.
+    private func interpret(_ change: DriveChange, id: String, since issuedAt: Int64?) async throws -> [Change] {
+        let known = await index.path(of: id)
+        guard !change.removed, let file = change.file else {
+            guard let known else { return [] }
+            await index.forget(id)
+            return [.deleted(known.path)]
+        }
+        if file.trashed == true {
+            await index.forget(id)
+            guard let path = try await path(of: file) ?? known?.path else { return [] }
+            var result: [Change] = []
+            if !file.isFolder, !file.isGoogleNative, file.headRevisionId != nil, wasWritten(file, since: issuedAt) {
+                result.append(.upserted(try remoteFile(file, at: path, action: "changes.list")))
+            }
+            result.append(.deleted(path))
+            return result
+        }
+        guard let path = try await path(of: file) else {
+            // Outside the root (or moved out of it).
+            guard let known else { return [] }
+            await index.forget(id)
+            return [.deleted(known.path)]
+        }
+        var result: [Change] = []
+        if let known, known.path != path {
+            result.append(.deleted(known.path))
+        }
+        await index.record(path, id: id, isFolder: file.isFolder)
+        if !file.isFolder, !file.isGoogleNative, file.headRevisionId != nil {
+            result.append(.upserted(try remoteFile(file, at: path, action: "changes.list")))
+        }
+        return result
+    }
+
+    /// Whether a file's content was written at or after a token's time (a second early, as the
+    /// clocks have one-second resolution); `true` when the token's time is unknown.
+    private func wasWritten(_ file: DriveFile, since issuedAt: Int64?) -> Bool {
+        guard let issuedAt, let modified = file.modifiedTime else { return true }
+        return Int64(modified.timeIntervalSince1970) >= issuedAt - 1
+    }
+
+    /// The path of a file below the root, or `nil` when it lies outside.
+    private func path(of file: DriveFile) async throws -> RemotePath? {
+        guard let parentID = file.parents?.first, let folder = try await folderPath(id: parentID, depth: 0) else { return nil }
+        return try? folder.appending(file.name)
+    }
+
+    /// The path of a folder below the root (`.root` for the root itself), or `nil` when it lies
+    /// outside or no longer exists.
+    private func folderPath(id: String, depth: Int) async throws -> RemotePath? {
+        guard depth < 64 else { return nil }
+        if let rootID = try await rootFolderID(create: false), rootID == id { return .root }
+        if let known = await index.path(of: id), known.isFolder { return known.path }
+        let folder: DriveFile
+        do {
+            folder = try await transport.json("files.get", .get, transport.apiURL("files/\(id)", [("fields", DriveFile.fields)]), as: DriveFile.self)
+        } catch let error as ServiceError where error.code == .notFound {
+            return nil
+        }
+        guard folder.isFolder, folder.trashed != true, let parentID = folder.parents?.first,
+              let parentPath = try await folderPath(id: parentID, depth: depth + 1),
+              let path = try? parentPath.appending(folder.name)
+        else { return nil }
+        await index.record(path, id: id, isFolder: true)
+        return path
+    }
+}

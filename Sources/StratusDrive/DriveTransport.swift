@@ -1,0 +1,119 @@
+import Foundation
+import Stratus
+import StratusDigest
+import StratusHTTP
+
+/// Sends Drive API requests with authorization, retries and error mapping.
+struct DriveTransport: Sendable {
+    /// Whether a request may be sent again after a failure.
+    enum Repetition: Sendable {
+        /// Repeating cannot change the outcome (reads, idempotent writes): retried on every
+        /// transient failure.
+        case safe
+        /// The outcome of a failed attempt may be unknown: retried only when Drive said it did
+        /// not act (a rate limit). Callers that must repeat such a request check first.
+        case onlyWhenRefused
+    }
+
+    let http: HTTPClient
+    let credentials: DriveCredentials
+    let configuration: DriveConfiguration
+
+    /// `<apiURL>/drive/v3/<path>?<query>`.
+    func apiURL(_ path: String, _ query: [(String, String)] = []) -> URL {
+        DriveTransport.url(configuration.apiURL, "drive/v3/" + path, query)
+    }
+
+    /// `<uploadURL>/upload/drive/v3/<path>?<query>`.
+    func uploadURL(_ path: String, _ query: [(String, String)] = []) -> URL {
+        DriveTransport.url(configuration.uploadURL, "upload/drive/v3/" + path, query)
+    }
+
+    /// A URL with every query value percent-encoded except RFC 3986's unreserved characters
+    /// (so `+`, `&`, `=` and `'` inside a `q` survive every server's decoding).
+    static func url(_ base: URL, _ path: String, _ query: [(String, String)]) -> URL {
+        let url = base.appending(path: path)
+        guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.percentEncodedQuery = query.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
+        return components.url ?? url
+    }
+
+    /// Percent-encodes everything but `A-Z a-z 0-9 - . _ ~`.
+    static func encode(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E:
+                result.unicodeScalars.append(UnicodeScalar(byte))
+            default:
+                result += String(format: "%%%02X", byte)
+            }
+        }
+        return result
+    }
+
+    /// Sends a request and returns its answer when the status is 2xx or in `accepted`; every
+    /// other status, and transport failures, are thrown as ``Stratus/ServiceError`` after the
+    /// retries `repetition` allows.
+    /// - Parameters:
+    ///   - action: The method's name for messages, such as `files.get`.
+    ///   - repetition: Whether the request may be repeated.
+    ///   - accepted: Non-2xx statuses that are answers rather than errors (such as 308).
+    ///   - destination: Where the body goes.
+    ///   - progress: Transfer progress.
+    ///   - makeRequest: Builds the request; called again for each attempt.
+    func send(
+        _ action: String,
+        repetition: Repetition,
+        accepted: Set<Int> = [],
+        destination: HTTPResponseDestination = .memory(limit: 16 * 1_048_576),
+        progress: (@Sendable (HTTPProgress) -> Void)? = nil,
+        _ makeRequest: @escaping @Sendable () throws -> HTTPRequest
+    ) async throws -> HTTPResponse {
+        let isRetryable: @Sendable (any Error) -> Bool = switch repetition {
+        case .safe: RetryPolicy.isTransient
+        case .onlyWhenRefused: { ($0 as? ServiceError)?.code == .rateLimited }
+        }
+        let (credentials, http) = (credentials, http)
+        return try await configuration.retryPolicy.run(isRetryable: isRetryable) { _ in
+            try Task.checkCancellation()
+            let response = try await credentials.send(makeRequest, http: http, into: destination, action: action, progress: progress)
+            if response.isSuccess || accepted.contains(response.status) { return response }
+            throw DriveErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: action)
+        }
+    }
+
+    /// Sends a request with an optional JSON body and decodes the JSON answer.
+    func json<Result: Decodable>(
+        _ action: String,
+        _ method: HTTPMethod,
+        _ url: URL,
+        body: Data? = nil,
+        as type: Result.Type,
+        repetition: Repetition = .safe
+    ) async throws -> Result {
+        let response = try await send(action, repetition: repetition) {
+            DriveTransport.request(method, url, json: body)
+        }
+        return try DriveTransport.decode(type, from: response.body, action: action)
+    }
+
+    /// A request with an optional JSON body.
+    static func request(_ method: HTTPMethod, _ url: URL, json: Data?) -> HTTPRequest {
+        var request = HTTPRequest(method: method, url: url)
+        if let json {
+            request.headers.set("Content-Type", "application/json; charset=UTF-8")
+            request.body = .bytes(json)
+        }
+        return request
+    }
+
+    /// Decodes a JSON answer; anything unreadable is ``Stratus/ServiceError/Code/invalidResponse``.
+    static func decode<Result: Decodable>(_ type: Result.Type, from data: Data, action: String) throws -> Result {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw DriveErrorMapping.undecodable(action, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Stratus
+import StratusDigest
+import StratusHTTP
+
+/// The content of an upload, read in ranges for request bodies and for its MD5.
+struct DriveUploadContent: Sendable {
+    let source: UploadSource
+    let size: Int64
+
+    /// Opens a source and learns its size.
+    /// - Throws: ``Stratus/ServiceError/Code/localFile`` when a file cannot be read.
+    init(_ source: UploadSource) throws {
+        self.source = source
+        switch source {
+        case .bytes(let data):
+            size = Int64(data.count)
+        case .file(let url):
+            do {
+                let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+                guard (attributes[.type] as? FileAttributeType) != .typeDirectory,
+                      let number = attributes[.size] as? NSNumber
+                else {
+                    throw ServiceError(.localFile, "\(url.path) is not a readable file.")
+                }
+                size = number.int64Value
+            } catch let error as ServiceError {
+                throw error
+            } catch {
+                throw ServiceError(.localFile, "\(url.path) cannot be read: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// The request body for a range of the content.
+    func body(_ range: Range<Int64>) -> HTTPRequestBody {
+        switch source {
+        case .bytes(let data):
+            return .bytes(data.subdata(in: (data.startIndex + Int(range.lowerBound))..<(data.startIndex + Int(range.upperBound))))
+        case .file(let url):
+            return .file(url, range: range)
+        }
+    }
+
+    /// The lowercase hex MD5 of the whole content, read in one streaming pass.
+    /// - Throws: ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or changed
+    ///   size.
+    func md5() throws -> String {
+        switch source {
+        case .bytes(let data):
+            return Hex.encode(Digest.compute(.md5, over: data))
+        case .file(let url):
+            let hashes: [DigestAlgorithm: String]
+            do {
+                hashes = try Digest.hash(fileAt: url, algorithms: [.md5])
+            } catch {
+                throw ServiceError(.localFile, "\(url.path) cannot be read: \(error)")
+            }
+            guard let md5 = hashes[.md5] else {
+                throw ServiceError(.localFile, "\(url.path) could not be hashed.")
+            }
+            return md5
+        }
+    }
+
+    /// A `multipart/related` body: the metadata part, the whole content, the closing delimiter.
+    /// A file's bytes are streamed, never held whole; call again for each attempt.
+    func multipartBody(metadata: Data, boundary: String) -> HTTPRequestBody {
+        let head = Data((
+            "--\(boundary)\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n"
+        ).utf8) + metadata + Data("\r\n--\(boundary)\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+        let tail = Data("\r\n--\(boundary)--\r\n".utf8)
+        switch source {
+        case .bytes(let data):
+            return .bytes(head + data + tail)
+        case .file(let url):
+            let length = Int64(head.count) + size + Int64(tail.count)
+            let expected = size
+            let stream = AsyncThrowingStream<Data, any Error> { continuation in
+                let reader = Task {
+                    do {
+                        continuation.yield(head)
+                        let handle = try FileHandle(forReadingFrom: url)
+                        defer { try? handle.close() }
+                        var sent: Int64 = 0
+                        while sent < expected {
+                            try Task.checkCancellation()
+                            let want = Int(min(Int64(Digest.fileReadSize), expected - sent))
+                            guard let piece = try handle.read(upToCount: want), !piece.isEmpty else {
+                                throw ServiceError(.localFile, "\(url.path) became shorter while it was being uploaded.")
+                            }
+                            sent += Int64(piece.count)
+                            continuation.yield(piece)
+                        }
+                        continuation.yield(tail)
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in reader.cancel() }
+            }
+            return .stream(stream, length: length)
+        }
+    }
+}

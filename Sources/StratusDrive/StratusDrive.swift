@@ -1,1 +1,0 @@
-// Placeholder until the Drive adapter lands; replaced by the real sources.

@@ -1,0 +1,142 @@
+import Foundation
+import Hummingbird
+import MockDrive
+import MockOAuth
+import MockSupport
+import StratusHTTP
+import Testing
+
+/// In this test module, `HTTPResponse` is the client's answer.
+typealias HTTPResponse = StratusHTTP.HTTPResponse
+/// The client's request, not the HTTPTypes value.
+typealias HTTPRequest = StratusHTTP.HTTPRequest
+
+/// A Drive mock on a loopback port with a fresh temporary folder, a client, and a token.
+struct DriveHarness: Sendable {
+    let server: MockDriveServer
+    let authorization: MockAuthorizationServer
+    let baseURL: URL
+    let client: HTTPClient
+    let token: String
+
+    static func with<Result: Sendable>(
+        options: MockDriveServer.Options = .init(),
+        _ body: @Sendable (DriveHarness) async throws -> Result
+    ) async throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockdrive-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let authorization = MockAuthorizationServer(configuration: .init(flavor: .google))
+        let server = try MockDriveServer(storageDirectory: folder, authorization: authorization, options: options)
+        let router = Router()
+        server.addRoutes(to: router)
+        let client = try HTTPClient()
+        let token = authorization.issueTokens().accessToken
+        do {
+            let result = try await MockServer.withRunning(router) { url in
+                try await body(DriveHarness(server: server, authorization: authorization, baseURL: url, client: client, token: token))
+            }
+            await client.shutdown()
+            return result
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+
+    /// A URL under the base URL: `path` such as `/drive/v3/files`, with query parameters.
+    func url(_ path: String, _ query: [(String, String)] = []) -> URL {
+        var fields = FormFields()
+        for (name, value) in query { fields.append(name, value) }
+        let suffix = query.isEmpty ? "" : "?" + fields.encoded
+        return URL(string: baseURL.absoluteString + path + suffix) ?? baseURL
+    }
+
+    /// Sends a request with the harness's token (or `token`, or none).
+    func send(
+        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: [String: Any]? = nil,
+        body: Data? = nil, headers extra: [(String, String)] = [], token: String?? = .none
+    ) async throws -> HTTPResponse {
+        var headers: HTTPHeaders = [:]
+        if let token = token ?? self.token { headers.set("Authorization", "Bearer \(token)") }
+        var payload = body ?? Data()
+        if let json {
+            payload = try JSONSerialization.data(withJSONObject: json)
+            headers.set("Content-Type", "application/json; charset=UTF-8")
+        }
+        for (name, value) in extra { headers.set(name, value) }
+        return try await client.execute(HTTPRequest(method: method, url: url(path, query), headers: headers, body: .bytes(payload)))
+    }
+
+    /// Sends to an absolute URL (a resumable session URI).
+    func send(_ method: HTTPMethod, absolute url: URL, body: Data = Data(), headers extra: [(String, String)] = []) async throws -> HTTPResponse {
+        var headers: HTTPHeaders = ["Authorization": "Bearer \(token)"]
+        for (name, value) in extra { headers.set(name, value) }
+        return try await client.execute(HTTPRequest(method: method, url: url, headers: headers, body: .bytes(body)))
+    }
+
+    /// Creates a file with content through a multipart upload; returns its resource (all fields).
+    @discardableResult
+    func createFile(
+        _ name: String, _ content: Data, parent: String? = nil, mimeType: String = "text/plain",
+        appProperties: [String: String]? = nil
+    ) async throws -> [String: Any] {
+        var metadata: [String: Any] = ["name": name]
+        if let parent { metadata["parents"] = [parent] }
+        if let appProperties { metadata["appProperties"] = appProperties }
+        let (body, contentType) = try Self.multipart(metadata: metadata, content: content, mimeType: mimeType)
+        let response = try await send(
+            .post, "/upload/drive/v3/files", query: [("uploadType", "multipart"), ("fields", "*")],
+            body: body, headers: [("Content-Type", contentType)]
+        )
+        #expect(response.status == 200, "create \(name): \(Self.text(response))")
+        return try Self.object(response)
+    }
+
+    /// Creates a folder; returns its id.
+    func createFolder(_ name: String, parent: String? = nil) async throws -> String {
+        var metadata: [String: Any] = ["name": name, "mimeType": "application/vnd.google-apps.folder"]
+        if let parent { metadata["parents"] = [parent] }
+        let response = try await send(.post, "/drive/v3/files", json: metadata)
+        #expect(response.status == 200, "folder \(name): \(Self.text(response))")
+        return try #require(try Self.object(response)["id"] as? String)
+    }
+
+    /// A `multipart/related` body: JSON metadata, then the media.
+    static func multipart(
+        metadata: [String: Any], content: Data, mimeType: String, boundary: String = "stratus-boundary-42", lineBreak: String = "\r\n"
+    ) throws -> (Data, String) {
+        var body = Data()
+        let json = try JSONSerialization.data(withJSONObject: metadata)
+        body.append(Data("--\(boundary)\(lineBreak)Content-Type: application/json; charset=UTF-8\(lineBreak)\(lineBreak)".utf8))
+        body.append(json)
+        body.append(Data("\(lineBreak)--\(boundary)\(lineBreak)Content-Type: \(mimeType)\(lineBreak)\(lineBreak)".utf8))
+        body.append(content)
+        body.append(Data("\(lineBreak)--\(boundary)--\(lineBreak)".utf8))
+        return (body, "multipart/related; boundary=\"\(boundary)\"")
+    }
+
+    static func object(_ response: HTTPResponse) throws -> [String: Any] {
+        let value = try JSONSerialization.jsonObject(with: response.body)
+        return try #require(value as? [String: Any])
+    }
+
+    static func text(_ response: HTTPResponse) -> String {
+        String(decoding: response.body, as: UTF8.self)
+    }
+
+    /// The first entry of a Google error body: (code, reason, location).
+    static func error(_ response: HTTPResponse) throws -> (code: Int, reason: String, location: String?, status: String?) {
+        let body = try object(response)
+        let error = try #require(body["error"] as? [String: Any])
+        let first = try #require((error["errors"] as? [[String: Any]])?.first)
+        return (
+            try #require(error["code"] as? Int), try #require(first["reason"] as? String),
+            first["location"] as? String, error["status"] as? String
+        )
+    }
+
+    /// Deterministic bytes of a given length.
+    static func bytes(_ count: Int, seed: UInt8 = 7) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) })
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import MockDrive
+import MockOAuth
+import MockSupport
+import Stratus
+import StratusDrive
+
+/// A mock Drive (with its Google-flavoured authorization server) on one base URL, and services
+/// pointed at it.
+struct MockFixture: Sendable {
+    /// The server of the running check, for the contract suite's factory.
+    @TaskLocal static var current: MockFixture?
+
+    let server: MockDriveServer
+    let baseURL: URL
+    let accessToken: String
+    let storage: URL
+    /// Fault rules for the Drive routes (the fixture mounts the shared fault middleware in front
+    /// of the mock's routes; the mock itself has no fault hooks yet).
+    let faults: FaultInjector
+
+    /// Runs `body` while a fresh mock server runs on a port the OS picks, with its own storage.
+    static func withRunning<Result: Sendable>(
+        options: MockDriveServer.Options = .init(),
+        _ body: @Sendable (MockFixture) async throws -> Result
+    ) async throws -> Result {
+        let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-drive-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: storage) }
+        let authorization = MockAuthorizationServer(configuration: .init(flavor: .google))
+        let server = try MockDriveServer(storageDirectory: storage, authorization: authorization, options: options)
+        let faults = FaultInjector(hooks: FaultInjector.ProviderHooks(
+            errorResponse: { status, _ in googleError(status) },
+            expireTokens: { authorization.expireAllAccessTokens() }
+        ))
+        let router = Router()
+        router.add(middleware: FaultInjectionMiddleware(injector: faults))
+        server.addRoutes(to: router)
+        let token = authorization.issueTokens().accessToken
+        return try await MockServer.withRunning(router) { url in
+            try await body(MockFixture(server: server, baseURL: url, accessToken: token, storage: storage, faults: faults))
+        }
+    }
+
+    /// Google's error body for an injected status: `rateLimitExceeded` for 403 and 429,
+    /// `backendError` otherwise.
+    private static func googleError(_ status: Int) -> Response {
+        let reason = status == 403 || status == 429 ? "rateLimitExceeded" : "backendError"
+        let text = #"{"error": {"code": \#(status), "message": "Injected \#(reason).", "errors": [{"domain": "global", "reason": "\#(reason)", "message": "Injected \#(reason)."}]}}"#
+        return .json(text: text, status: HTTPResponse.Status(code: status))
+    }
+
+    /// A service against this server: 256 KiB chunks and a 64 KiB single-upload limit, so
+    /// every boundary is crossed with little data.
+    func makeService(
+        root: DriveRoot = .appDataFolder,
+        pageSize: Int = 100,
+        singleUploadLimit: Int64 = 64 * 1024,
+        deleteMode: DriveConfiguration.DeleteMode? = nil
+    ) throws -> DriveService {
+        try DriveService(
+            configuration: DriveConfiguration(
+                apiURL: baseURL,
+                uploadURL: baseURL,
+                root: root,
+                chunkSize: 256 * 1024,
+                singleUploadLimit: singleUploadLimit,
+                pageSize: pageSize,
+                deleteMode: deleteMode,
+                retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10))
+            ),
+            credentials: .accessToken(accessToken)
+        )
+    }
+}
