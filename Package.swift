@@ -135,8 +135,8 @@ let package = Package(
         .target(
             name: "FaultMatrix",
             dependencies: [
-                "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox",
-                "MockSupport", "MockOAuth", "MockDropbox",
+                "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox", "StratusDrive",
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Mocks/FaultMatrix",
@@ -153,6 +153,7 @@ let package = Package(
             dependencies: [
                 "MockSupport", "MockOAuth", "MockDropbox", "MockDrive",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Mocks/StratusMock",
             swiftSettings: strict

@@ -72,8 +72,9 @@ public struct DropboxMatrixProvider: MatrixProvider {
                 requestLog: server.requestLog,
                 smallSize: 48 * 1024,
                 chunkedSize: 9 * 1_048_576,
+                keepsVersionsOfDeletedFiles: true,
                 route: { operation in
-                    switch operation {
+                    let path = switch operation {
                     case .smallUpload: "/2/files/upload"
                     case .chunkedUpload: "/2/files/upload_session/append_v2"
                     case .download: "/2/files/download"
@@ -82,6 +83,7 @@ public struct DropboxMatrixProvider: MatrixProvider {
                     case .restore: "/2/files/restore"
                     case .delete: "/2/files/delete_v2"
                     }
+                    return (path, "POST")
                 }
             ))
         }

@@ -14,11 +14,11 @@ public enum MatrixFault: String, CaseIterable, Sendable, Hashable {
 
     /// The rule that injects this fault once into a route.
     /// - Parameters:
-    ///   - route: The route's path.
+    ///   - route: The route's path pattern and method.
     ///   - sendsBody: Whether the operation's request to the route carries content (an upload),
     ///     so a dropped connection cuts the request rather than the answer.
     ///   - bodySize: The size of that content, or of the answer's body for a download.
-    func rule(route: String, sendsBody: Bool, bodySize: Int) -> FaultRule {
+    func rule(route: (path: String, method: String), sendsBody: Bool, bodySize: Int) -> FaultRule {
         let fault: Fault = switch self {
         case .serverError: .status(503)
         case .rateLimited: .status(429, retryAfter: 1)
@@ -27,6 +27,6 @@ public enum MatrixFault: String, CaseIterable, Sendable, Hashable {
         case .stall: .delay(milliseconds: 4_000)
         case .corruptedBody: .corruptBody
         }
-        return FaultRule(route: route, times: 1, fault: fault)
+        return FaultRule(route: route.path, method: route.method, times: 1, fault: fault)
     }
 }

@@ -15,8 +15,11 @@ public struct MatrixHarness: Sendable {
     public var smallSize: Int
     /// The size of the chunked upload (several requests).
     public var chunkedSize: Int
-    /// The route each operation's main request goes to.
-    public var route: @Sendable (MatrixOperation) -> String
+    /// The route each operation's main request goes to: a path pattern (see
+    /// ``MockSupport/FaultRule/route``) and a method.
+    public var route: @Sendable (MatrixOperation) -> (path: String, method: String)
+    /// Whether a deleted file's versions can still be listed through the service.
+    public var keepsVersionsOfDeletedFiles: Bool
 
     /// Creates a harness.
     public init(
@@ -25,13 +28,15 @@ public struct MatrixHarness: Sendable {
         requestLog: RequestLog,
         smallSize: Int,
         chunkedSize: Int,
-        route: @escaping @Sendable (MatrixOperation) -> String
+        keepsVersionsOfDeletedFiles: Bool,
+        route: @escaping @Sendable (MatrixOperation) -> (path: String, method: String)
     ) {
         self.service = service
         self.faults = faults
         self.requestLog = requestLog
         self.smallSize = smallSize
         self.chunkedSize = chunkedSize
+        self.keepsVersionsOfDeletedFiles = keepsVersionsOfDeletedFiles
         self.route = route
     }
 }

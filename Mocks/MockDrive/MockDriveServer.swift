@@ -51,6 +51,9 @@ public final class MockDriveServer: Sendable {
     public let requestLog: RequestLog
     /// The options.
     public let options: Options
+    /// The fault rules: add one to make the mock fail the way Drive can (see ``FaultRule``);
+    /// also reachable over HTTP on `/__stratus/faults`.
+    public let faults: FaultInjector
     let blobs: BlobStore
     let store = DriveStore()
     let uploads: ResumableSessions
@@ -72,6 +75,7 @@ public final class MockDriveServer: Sendable {
         self.authorization = authorization
         self.options = options
         self.requestLog = requestLog
+        self.faults = FaultInjector(hooks: DriveFaultAnswers.hooks(authorization: authorization))
         self.blobs = try BlobStore(root: storageDirectory)
         self.uploads = ResumableSessions(directory: blobs.scratchDirectory)
     }
@@ -98,10 +102,17 @@ public final class MockDriveServer: Sendable {
     /// - `GET /drive/v3/about` (`fields` required, as on Drive)
     /// - `GET /drive/v3/changes/startPageToken`, `GET /drive/v3/changes`
     /// - `GET /drive/v3/files/{fileId}/revisions`, `GET|PATCH|DELETE .../revisions/{revisionId}`
+    /// - the fault control routes (`/__stratus/...`, see ``FaultControlRoutes``)
+    ///
+    /// Every route sits behind the request log and fault injection. Call it on a fresh router:
+    /// the log and the faults apply to routes added after them.
     /// - Parameter router: The router.
     public func addRoutes(to router: Router<BasicRequestContext>) {
+        router.add(middleware: RequestLogMiddleware(log: requestLog))
+        router.add(middleware: FaultInjectionMiddleware(injector: faults))
+        FaultControlRoutes.add(to: router, injector: faults, requestLog: requestLog)
         authorization.addRoutes(to: router)
-        let routes = router.group().add(middleware: RequestLogMiddleware(log: requestLog))
+        let routes = router
         typealias Handler = @Sendable (inout Request, BasicRequestContext) async throws -> Response
         func mount(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
             routes.on(RouterPath(path), method: method) { request, context in

@@ -9,9 +9,10 @@
 ///  "fault": {"kind": "status", "status": 503}}
 /// ```
 public struct FaultRule: Sendable, Hashable, Codable {
-    /// The request path the rule matches: exact, or a prefix when it ends with `*`; `*` alone
-    /// (the default) matches every route. The mock's control routes (`/__stratus/...`) are
-    /// never matched.
+    /// The request path the rule matches, where `*` stands for any run of characters (so
+    /// `/2/files/*` is a prefix and `/drive/v3/files/*/revisions` names every file's
+    /// revisions); `*` alone (the default) matches every route. The mock's control routes
+    /// (`/__stratus/...`) are never matched.
     public var route: String
     /// The method the rule matches (any case), or `nil` for any.
     public var method: String?
@@ -28,7 +29,7 @@ public struct FaultRule: Sendable, Hashable, Codable {
 
     /// Creates a rule.
     /// - Parameters:
-    ///   - route: The path to match: exact, a prefix ending in `*`, or `*` for all.
+    ///   - route: The path to match, `*` standing for any run of characters.
     ///   - method: The method to match, or `nil` for any.
     ///   - nth: The first match to inject, from 1.
     ///   - times: How many injections; 0 for no limit.
@@ -80,8 +81,20 @@ public struct FaultRule: Sendable, Hashable, Codable {
     /// Whether the rule's route and method match a request.
     func matches(method requestMethod: String, path: String) -> Bool {
         if let method, method.uppercased() != requestMethod.uppercased() { return false }
-        if route == "*" { return true }
-        if route.hasSuffix("*") { return path.hasPrefix(route.dropLast()) }
-        return path == route
+        return Self.glob(Array(route.utf8)[...], matches: Array(path.utf8)[...])
+    }
+
+    /// Whether a pattern whose `*` stands for any run of bytes matches a whole text.
+    private static func glob(_ pattern: ArraySlice<UInt8>, matches text: ArraySlice<UInt8>) -> Bool {
+        guard let star = pattern.firstIndex(of: UInt8(ascii: "*")) else { return pattern.elementsEqual(text) }
+        let head = pattern[pattern.startIndex..<star]
+        guard text.starts(with: head) else { return false }
+        let rest = pattern[(star + 1)...]
+        var start = text.startIndex + head.count
+        while start <= text.endIndex {
+            if glob(rest, matches: text[start...]) { return true }
+            start += 1
+        }
+        return false
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import MockSupport
+import NIOSSL
 
 /// The options of `stratus-mock`, parsed by hand from argv (no ArgumentParser in Mocks/).
 struct MockOptions {
@@ -13,6 +15,13 @@ struct MockOptions {
     var port = 0
     var dataDirectory: URL?
     var tokenLifetime: Duration?
+    /// Whether to serve HTTPS.
+    var tls = false
+    /// A certificate chain and key to serve HTTPS with, instead of made ones.
+    var certificate: URL?
+    var privateKey: URL?
+    /// Where to write the made CA certificate.
+    var caOutput: URL?
 
     /// Why the arguments were refused.
     struct UsageError: Error, CustomStringConvertible {
@@ -33,6 +42,11 @@ struct MockOptions {
           --host H             Address to listen on (default 127.0.0.1)
           --data-dir DIR       Where file contents are stored (default: a new temporary folder)
           --token-ttl SECONDS  Access token lifetime (default: the provider's: 14400 Dropbox, 3599 Google)
+          --tls                Serve HTTPS with a certificate the mock makes, signed by a CA of its own
+                               whose certificate is written to DATA-DIR/tls/ca.pem (or --ca-out)
+          --ca-out FILE        Where --tls writes the CA certificate clients should trust
+          --cert FILE --key FILE
+                               Serve HTTPS with this certificate chain and private key (PEM)
           -h, --help           Show this help
 
         """
@@ -75,9 +89,23 @@ struct MockOptions {
                     throw UsageError(description: "--token-ttl must be a positive number of seconds, not '\(text)'")
                 }
                 options.tokenLifetime = .seconds(seconds)
+            case "--tls":
+                options.tls = true
+            case "--ca-out":
+                options.caOutput = URL(fileURLWithPath: try next())
+            case "--cert":
+                options.certificate = URL(fileURLWithPath: try next())
+            case "--key":
+                options.privateKey = URL(fileURLWithPath: try next())
             default:
                 throw UsageError(description: "unknown option '\(flag)'")
             }
+        }
+        guard (options.certificate == nil) == (options.privateKey == nil) else {
+            throw UsageError(description: "--cert and --key go together")
+        }
+        if options.certificate != nil, options.caOutput != nil {
+            throw UsageError(description: "--ca-out is for the certificate --tls makes, not one given with --cert")
         }
         return options
     }
@@ -88,5 +116,21 @@ struct MockOptions {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
+    }
+
+    /// The TLS configuration asked for, if any, and the CA certificate clients should trust
+    /// when the mock made its own.
+    func makeTLS(dataDirectory: URL) throws -> (TLSConfiguration?, URL?) {
+        if let certificate, let privateKey {
+            return (try MockCertificates.serverConfiguration(certificate: certificate, privateKey: privateKey), nil)
+        }
+        guard tls else { return (nil, nil) }
+        var hosts = ["localhost", "127.0.0.1", "::1"]
+        if !hosts.contains(host), host != "0.0.0.0", host != "::" { hosts.append(host) }
+        let made = try MockCertificates.make(in: dataDirectory.appendingPathComponent("tls", isDirectory: true), hosts: hosts)
+        guard let caOutput else { return (try made.serverConfiguration(), made.caCertificate) }
+        try? FileManager.default.removeItem(at: caOutput)
+        try FileManager.default.copyItem(at: made.caCertificate, to: caOutput)
+        return (try made.serverConfiguration(), caOutput)
     }
 }

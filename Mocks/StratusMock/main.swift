@@ -5,12 +5,7 @@ do {
         print(MockOptions.usage)
         exit(0)
     }
-    switch options.mode {
-    case .dropbox:
-        try await DropboxMode.run(options)
-    case .drive:
-        try await DriveMode.run(options)
-    }
+    try await MockMode.run(options)
 } catch let error as MockOptions.UsageError {
     FileHandle.standardError.write(Data("stratus-mock: \(error)\n\n\(MockOptions.usage)".utf8))
     exit(2)

@@ -1,27 +1,18 @@
 """Drives `stratus-mock dropbox` with the official Dropbox Python SDK.
 
-Usage: dropbox_sdk_check.py BASE_URL ACCESS_TOKEN REFRESH_TOKEN (run-dropbox-sdk-check.sh does it).
-The SDK only builds https:// URLs and the mock has no TLS yet, so a requests adapter sends them
-over plain http to the loopback mock; everything else is the SDK as users run it.
+Usage: dropbox_sdk_check.py BASE_URL ACCESS_TOKEN REFRESH_TOKEN CA_FILE (run-dropbox-sdk-check.sh
+does it). The mock serves HTTPS (`stratus-mock dropbox --tls`); the SDK reaches it through its
+host variables and trusts the mock's CA through its `ca_certs` option, exactly as a user would.
 """
 import os, sys
-base, token, refresh = sys.argv[1], sys.argv[2], sys.argv[3]
+base, token, refresh, ca = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 hostport = base.split("://", 1)[1]
 for name in ("DROPBOX_API_HOST", "DROPBOX_API_CONTENT_HOST", "DROPBOX_API_NOTIFY_HOST"):
     os.environ[name] = hostport
-import requests
-from requests.adapters import HTTPAdapter
 import dropbox
 from dropbox.files import WriteMode
 
-class PlainHTTP(HTTPAdapter):
-    """The SDK always builds https:// URLs; send them over http to the loopback mock."""
-    def send(self, request, **kwargs):
-        request.url = request.url.replace("https://", "http://", 1)
-        return super().send(request, **kwargs)
-
-session = requests.Session()
-session.mount("https://", PlainHTTP())
+session = dropbox.create_session(ca_certs=ca)
 dbx = dropbox.Dropbox(oauth2_access_token=token, session=session)
 meta = dbx.files_upload(b"hello sdk", "/SDK/Caf\u00e9.txt", mode=WriteMode.add)
 print("upload", meta.rev, meta.content_hash, meta.size)
@@ -75,4 +66,13 @@ except dropbox.exceptions.AuthError as e:
     print("bad token ->", e.error)
 refreshing = dropbox.Dropbox(oauth2_refresh_token=refresh, app_key="stratus-test-client", app_secret="stratus-test-secret", session=session)
 print("refresh-token client lists", len(refreshing.files_list_folder("").entries))
+
+# A client that does not trust the mock's CA is refused by TLS, as against a spoofed host.
+untrusting = dropbox.Dropbox(oauth2_access_token=token)
+try:
+    untrusting.files_list_folder("")
+    print("FAIL: a client without the CA was served"); sys.exit(1)
+except Exception as e:
+    assert "SSL" in repr(e) or "certificate" in repr(e).lower(), repr(e)
+    print("untrusted CA -> refused")
 print("OK")

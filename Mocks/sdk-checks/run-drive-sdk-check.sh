@@ -2,11 +2,11 @@
 # Starts stratus-mock drive on a free loopback port and drives it with Google's official Python
 # client (google-api-python-client and google-auth from PyPI, in a virtualenv under
 # .build-drive-venv). Exits non-zero when any call does not behave as against Google Drive.
-# SCRATCH_PATH picks the SwiftPM scratch folder (default .build-drivemock).
+# SCRATCH_PATH picks the SwiftPM scratch folder (default .build).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-scratch="${SCRATCH_PATH:-.build-drivemock}"
+scratch="${SCRATCH_PATH:-.build}"
 swift build --scratch-path "$scratch" --product stratus-mock
 venv=.build-drive-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Starts stratus-mock dropbox on a free loopback port and drives it with the official Dropbox
-# Python SDK (installed from PyPI into a virtualenv under .build-sdk-venv). Exits non-zero when
+# Starts stratus-mock dropbox over HTTPS (--tls) on a free loopback port and drives it with the
+# official Dropbox Python SDK (installed from PyPI into a virtualenv under .build-sdk-venv). Exits non-zero when
 # any call does not behave as against Dropbox.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,7 +12,7 @@ venv=.build-sdk-venv
 
 log=$(mktemp)
 data=$(mktemp -d)
-.build/debug/stratus-mock dropbox --port 0 --data-dir "$data" >"$log" 2>&1 &
+.build/debug/stratus-mock dropbox --port 0 --tls --data-dir "$data" >"$log" 2>&1 &
 mock=$!
 trap 'kill "$mock" 2>/dev/null || true; wait "$mock" 2>/dev/null || true; rm -rf "$log" "$data"' EXIT
 
@@ -29,4 +29,6 @@ if [ -z "$base" ] || [ -z "$token" ]; then
     exit 1
 fi
 
-"$venv/bin/python" Mocks/sdk-checks/dropbox_sdk_check.py "$base" "$token" "$refresh"
+# requests lets REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE override the CA a session is given; unset them
+# so the SDK's own ca_certs option decides, as on a machine without them.
+env -u REQUESTS_CA_BUNDLE -u CURL_CA_BUNDLE "$venv/bin/python" Mocks/sdk-checks/dropbox_sdk_check.py "$base" "$token" "$refresh" "$data/tls/ca.pem"

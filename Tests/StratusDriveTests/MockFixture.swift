@@ -16,9 +16,8 @@ struct MockFixture: Sendable {
     let baseURL: URL
     let accessToken: String
     let storage: URL
-    /// Fault rules for the Drive routes (the fixture mounts the shared fault middleware in front
-    /// of the mock's routes; the mock itself has no fault hooks yet).
-    let faults: FaultInjector
+    /// The mock's fault rules.
+    var faults: FaultInjector { server.faults }
 
     /// Runs `body` while a fresh mock server runs on a port the OS picks, with its own storage.
     static func withRunning<Result: Sendable>(
@@ -29,25 +28,12 @@ struct MockFixture: Sendable {
         defer { try? FileManager.default.removeItem(at: storage) }
         let authorization = MockAuthorizationServer(configuration: .init(flavor: .google))
         let server = try MockDriveServer(storageDirectory: storage, authorization: authorization, options: options)
-        let faults = FaultInjector(hooks: FaultInjector.ProviderHooks(
-            errorResponse: { status, _ in googleError(status) },
-            expireTokens: { authorization.expireAllAccessTokens() }
-        ))
         let router = Router()
-        router.add(middleware: FaultInjectionMiddleware(injector: faults))
         server.addRoutes(to: router)
         let token = authorization.issueTokens().accessToken
         return try await MockServer.withRunning(router) { url in
-            try await body(MockFixture(server: server, baseURL: url, accessToken: token, storage: storage, faults: faults))
+            try await body(MockFixture(server: server, baseURL: url, accessToken: token, storage: storage))
         }
-    }
-
-    /// Google's error body for an injected status: `rateLimitExceeded` for 403 and 429,
-    /// `backendError` otherwise.
-    private static func googleError(_ status: Int) -> Response {
-        let reason = status == 403 || status == 429 ? "rateLimitExceeded" : "backendError"
-        let text = #"{"error": {"code": \#(status), "message": "Injected \#(reason).", "errors": [{"domain": "global", "reason": "\#(reason)", "message": "Injected \#(reason)."}]}}"#
-        return .json(text: text, status: HTTPResponse.Status(code: status))
     }
 
     /// A service against this server: 256 KiB chunks and a 64 KiB single-upload limit, so

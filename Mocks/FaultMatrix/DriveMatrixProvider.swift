@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import MockDrive
+import MockOAuth
+import MockSupport
+import Stratus
+import StratusDrive
+import StratusHTTP
+import StratusOAuth
+
+/// The matrix against ``MockDrive``: 256 KiB resumable chunks, multipart uploads up to 64 KiB,
+/// the hidden app folder as root (where a delete is permanent), tokens refreshed through the
+/// mock's authorization server.
+public struct DriveMatrixProvider: MatrixProvider {
+    /// Creates the provider.
+    public init() {}
+
+    /// `drive`.
+    public var name: String { "drive" }
+
+    /// Runs `body` against a fresh mock Drive in a temporary folder.
+    public func withHarness(_ body: @Sendable (MatrixHarness) async throws -> Void) async throws {
+        let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-matrix-drive-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: storage) }
+        let authorization = MockAuthorizationServer(configuration: .init(flavor: .google))
+        let server = try MockDriveServer(storageDirectory: storage, authorization: authorization)
+        let router = Router()
+        server.addRoutes(to: router)
+        let http = try HTTPClient(configuration: .init(timeouts: .init(stall: MatrixFault.clientStallTimeout)))
+        do {
+            try await MockServer.withRunning(router) { url in
+                let issued = authorization.issueTokens()
+                let store = InMemoryTokenStore(OAuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken))
+                let oauth = OAuthClient(
+                    provider: .google(
+                        clientID: authorization.configuration.clientID,
+                        clientSecret: authorization.configuration.clientSecret,
+                        baseURL: url
+                    ),
+                    http: http
+                )
+                let service = try DriveService(
+                    configuration: DriveConfiguration(
+                        apiURL: url,
+                        uploadURL: url,
+                        chunkSize: 256 * 1024,
+                        singleUploadLimit: 64 * 1024,
+                        retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
+                    ),
+                    credentials: .provider(CredentialProvider(client: oauth, store: store)),
+                    http: http
+                )
+                try await body(MatrixHarness(
+                    service: service,
+                    faults: server.faults,
+                    requestLog: server.requestLog,
+                    smallSize: 48 * 1024,
+                    chunkedSize: 1_300_000,
+                    keepsVersionsOfDeletedFiles: false,
+                    route: { operation in
+                        switch operation {
+                        case .smallUpload: ("/upload/drive/v3/files", "POST")
+                        case .chunkedUpload: ("/upload/drive/v3/files", "PUT")
+                        case .download: ("/drive/v3/files/*", "GET")
+                        case .changeFeed: ("/drive/v3/changes", "GET")
+                        case .versions: ("/drive/v3/files/*/revisions", "GET")
+                        case .restore: ("/upload/drive/v3/files/*", "PATCH")
+                        case .delete: ("/drive/v3/files/*", "DELETE")
+                        }
+                    }
+                ))
+            }
+            await http.shutdown()
+        } catch {
+            await http.shutdown()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import MockDrive
+import MockDropbox
+import MockOAuth
+import MockSupport
+
+/// What `stratus-mock` serves for one mode: the routes, and the lines it prints on start.
+struct ServedMock {
+    /// The router with every route of the mock.
+    var router: Router<BasicRequestContext>
+    /// The authorization server whose tokens the mock accepts.
+    var authorization: MockAuthorizationServer
+    /// The mode's own lines for the start banner, given the base URL.
+    var describe: @Sendable (URL) -> [String]
+}
+
+extension MockOptions.Mode {
+    /// The flavour of OAuth server the mode's provider uses.
+    var flavor: MockAuthorizationServer.Flavor {
+        switch self {
+        case .dropbox: .dropbox
+        case .drive: .google
+        }
+    }
+
+    /// Builds the mode's mock over a data directory.
+    func makeMock(dataDirectory: URL, authorization: MockAuthorizationServer) throws -> ServedMock {
+        let router = Router()
+        switch self {
+        case .dropbox:
+            let dropbox = try MockDropboxServer(storageDirectory: dataDirectory, authorization: authorization)
+            dropbox.addRoutes(to: router)
+            return ServedMock(router: router, authorization: authorization) { base in
+                ["  base URL (api, content and notify hosts): \(base.absoluteString)"]
+            }
+        case .drive:
+            let drive = try MockDriveServer(storageDirectory: dataDirectory, authorization: authorization)
+            drive.addRoutes(to: router)
+            let root = drive.rootFolderID
+            return ServedMock(router: router, authorization: authorization) { base in
+                [
+                    "  base URL (api and upload): \(base.absoluteString)",
+                    "  API:             \(base.absoluteString)/drive/v3/",
+                    "  uploads:         \(base.absoluteString)/upload/drive/v3/files",
+                    "  root folder id:  \(root)",
+                ]
+            }
+        }
+    }
+}
+
+/// Serves a mode until SIGINT or SIGTERM, over HTTPS when asked, and prints how to reach it.
+enum MockMode {
+    static func run(_ options: MockOptions) async throws {
+        let dataDirectory = try options.makeDataDirectory(prefix: "stratus-mock-\(options.mode.rawValue)")
+        let authorization = MockAuthorizationServer(
+            configuration: .init(flavor: options.mode.flavor, accessTokenLifetime: options.tokenLifetime)
+        )
+        let mock = try options.mode.makeMock(dataDirectory: dataDirectory, authorization: authorization)
+        let (tls, trust) = try options.makeTLS(dataDirectory: dataDirectory)
+        let tokens = authorization.issueTokens()
+        let configuration = authorization.configuration
+        let mode = options.mode.rawValue
+        let describe = mock.describe
+        try await MockServer.run(mock.router, tls: tls, host: options.host, port: options.port) { baseURL in
+            var lines = ["stratus-mock \(mode) listening on \(baseURL.absoluteString)"]
+            lines += describe(baseURL)
+            lines += [
+                "  token endpoint:  \(baseURL.absoluteString)\(authorization.paths.token)",
+                "  access token:    \(tokens.accessToken)  (expires in \(tokens.lifetime.components.seconds) s)",
+                "  refresh token:   \(tokens.refreshToken)",
+                "  client id:       \(configuration.clientID)",
+                "  client secret:   \(configuration.clientSecret ?? "(none; public client)")",
+                "  data directory:  \(dataDirectory.path)",
+                "  fault control:   \(baseURL.absoluteString)/__stratus/faults",
+            ]
+            if let trust { lines.append("  CA certificate:  \(trust.path)  (tell clients to trust this file)") }
+            lines += ["Press Ctrl-C to stop.", ""]
+            // Written straight to the file descriptor, so a parent process reading a pipe sees it at once.
+            FileHandle.standardOutput.write(Data(lines.joined(separator: "\n").utf8))
+        }
+    }
+}
