@@ -1,15 +1,17 @@
 import Foundation
 import Stratus
+import StratusDrive
 import StratusDropbox
 import StratusHTTP
 import StratusLocal
 import StratusOAuth
+import StratusS3
 
 /// The backends the `stratus` tool knows, and how each signs in. Adding a backend is one line
 /// in ``registry`` (and one case in ``signInProfile(for:)`` when it uses OAuth).
 enum Backends {
     /// Every backend the tool can build by type name.
-    static let registry = ServiceRegistry(backends: [LocalBackend.self, DropboxBackend.self])
+    static let registry = ServiceRegistry(backends: [LocalBackend.self, DropboxBackend.self, DriveBackend.self, S3Backend.self])
 
     /// How `stratus login` signs in to a remote: the OAuth profile and where the token goes.
     struct SignInProfile {
@@ -33,6 +35,18 @@ enum Backends {
                 .dropbox(clientID: appKey, clientSecret: secret)
             }
             return SignInProfile(provider: provider, tokenStore: expandedFile(store), scopes: [])
+        case DriveBackend.typeName:
+            let clientID = try options.requiredString("client_id")
+            let store = try options.requiredString("token_store")
+            let secret = options.string("client_secret").flatMap { $0.isEmpty ? nil : $0 }
+            let provider: OAuthProvider = if let oauthURL = try options.url("oauth_url") ?? options.url("api_url") {
+                .google(clientID: clientID, clientSecret: secret, baseURL: oauthURL)
+            } else {
+                .google(clientID: clientID, clientSecret: secret)
+            }
+            // The hidden app folder, and files the app itself created in My Drive.
+            let scopes = ["https://www.googleapis.com/auth/drive.appdata", "https://www.googleapis.com/auth/drive.file"]
+            return SignInProfile(provider: provider, tokenStore: expandedFile(store), scopes: scopes)
         default:
             return nil
         }

@@ -1,8 +1,10 @@
 import Stratus
+import StratusDrive
 import StratusDropbox
 import StratusLocal
+import StratusS3
 
 /// The backends the save-sync example can use by type name.
 enum Backends {
-    static let registry = ServiceRegistry(backends: [LocalBackend.self, DropboxBackend.self])
+    static let registry = ServiceRegistry(backends: [LocalBackend.self, DropboxBackend.self, DriveBackend.self, S3Backend.self])
 }
