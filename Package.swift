@@ -67,15 +67,21 @@ let package = Package(
         ),
         .target(name: "StratusLocal", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
         .target(name: "StratusContract", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
+        // Plumbing the HTTP adapters share (package access only, not a product).
+        .target(
+            name: "StratusTransfer",
+            dependencies: ["Stratus", "StratusHTTP", "StratusDigest"],
+            swiftSettings: strict
+        ),
         .target(
             name: "StratusOAuth",
-            dependencies: ["Stratus", "StratusHTTP", "StratusDigest", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Stratus", "StratusHTTP", "StratusDigest", "StratusTransfer", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
             name: "StratusDropbox",
             dependencies: [
-                "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest",
+                "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest", "StratusTransfer",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -83,7 +89,7 @@ let package = Package(
         .target(
             name: "StratusDrive",
             dependencies: [
-                "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest",
+                "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest", "StratusTransfer",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -91,7 +97,7 @@ let package = Package(
         .target(
             name: "StratusS3",
             dependencies: [
-                "Stratus", "StratusHTTP", "StratusDigest",
+                "Stratus", "StratusHTTP", "StratusDigest", "StratusTransfer",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -230,7 +236,7 @@ let package = Package(
         .testTarget(
             name: "StratusDropboxTests",
             dependencies: [
-                "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth",
+                "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth", "StratusTransfer",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
@@ -260,7 +266,7 @@ let package = Package(
         .testTarget(
             name: "StratusDriveTests",
             dependencies: [
-                "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth",
+                "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth", "StratusTransfer",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict

@@ -1,6 +1,5 @@
 import Foundation
 import Stratus
-import StratusHTTP
 
 /// What a Drive change token holds: the `changes.list` page token, and the server's time when
 /// the feed was last read to its end.
@@ -34,15 +33,5 @@ struct DriveChangeCursor: Sendable, Equatable {
         }
         issuedAt = Int64(parts[1])
         pageToken = String(parts[2])
-    }
-
-    /// The server time of an answer, from its `Date` header, as Unix seconds.
-    static func serverTime(_ headers: HTTPHeaders) -> Int64? {
-        guard let value = headers["Date"] else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { Int64($0.timeIntervalSince1970) }
     }
 }

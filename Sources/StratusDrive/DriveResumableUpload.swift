@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
+import StratusTransfer
 
 /// One resumable upload session (`uploadType=resumable`): initiated with the file's metadata,
 /// then fed in chunks of `chunkSize` bytes (a multiple of 256 KiB), each a
@@ -24,9 +25,9 @@ struct DriveResumableUpload: Sendable {
     struct SessionExpired: Error, Sendable {}
 
     let transport: DriveTransport
-    let content: DriveUploadContent
+    let content: UploadContent
     let chunkSize: Int64
-    let progress: DriveProgress
+    let progress: MonotonicProgress
 
     /// Opens a session: `POST` (new file) or `PATCH` (new content for a file) of the upload URL
     /// with the metadata as JSON; Drive answers 200 with the session URI in `Location`.

@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
+import StratusTransfer
 
 /// The change feed over `changes.getStartPageToken` and `changes.list`, limited to the root's
 /// subtree.
@@ -24,7 +25,7 @@ extension DriveService {
             let url = transport.apiURL("changes/startPageToken")
             let response = try await transport.send(action, repetition: .safe) { HTTPRequest(method: .get, url: url) }
             let answer = try DriveTransport.decode(DriveStartPageToken.self, from: response.body, action: action)
-            return DriveChangeCursor(issuedAt: DriveChangeCursor.serverTime(response.headers), pageToken: answer.startPageToken).token
+            return DriveChangeCursor(issuedAt: HTTPDate.serverTime(response.headers), pageToken: answer.startPageToken).token
         }
     }
 
@@ -60,7 +61,7 @@ extension DriveService {
             // Until the feed is read to its end, later pages still hold changes from the token's
             // time on.
             let hasMore = page.nextPageToken != nil
-            let issued = hasMore ? cursor.issuedAt : (DriveChangeCursor.serverTime(response.headers) ?? cursor.issuedAt)
+            let issued = hasMore ? cursor.issuedAt : (HTTPDate.serverTime(response.headers) ?? cursor.issuedAt)
             return ChangePage(changes: changes, nextToken: DriveChangeCursor(issuedAt: issued, pageToken: next).token, hasMore: hasMore)
         }
     }

@@ -2,11 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import StratusTransfer
 
 /// Downloads through `files.get?alt=media` (or `revisions.get?alt=media`), verified against
 /// Drive's `md5Checksum` before the destination is replaced.
@@ -20,7 +16,7 @@ extension DriveService {
     /// metadata read and the download, the download is repeated once with the new metadata.
     public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
         try await guarded {
-            let progress = DriveProgress(options.progress, total: nil)
+            let progress = MonotonicProgress(options.progress, total: nil)
             var file = try await requireFile(at: path)
             if let version {
                 return try await downloadRevision(of: file, at: path, revision: version.rawValue, to: destination, progress: progress)
@@ -42,7 +38,7 @@ extension DriveService {
     }
 
     /// Downloads one revision of a file, checked against the revision's `md5Checksum`.
-    func downloadRevision(of file: DriveFile, at path: RemotePath, revision: String, to destination: URL, progress: DriveProgress) async throws -> RemoteFile {
+    func downloadRevision(of file: DriveFile, at path: RemotePath, revision: String, to destination: URL, progress: MonotonicProgress) async throws -> RemoteFile {
         let meta: DriveRevision
         do {
             meta = try await transport.json(
@@ -70,31 +66,18 @@ extension DriveService {
 
     /// Streams a media URL to a temporary file, checks size and MD5, and renames it over the
     /// destination.
-    private func fetch(_ url: URL, action: String, expecting file: RemoteFile, to destination: URL, progress: DriveProgress) async throws {
+    private func fetch(_ url: URL, action: String, expecting file: RemoteFile, to destination: URL, progress: MonotonicProgress) async throws {
         guard let expected = file.contentHash?.value else {
             throw DriveErrorMapping.undecodable(action, "Drive reports no md5Checksum to check the content against")
         }
-        let folder = destination.deletingLastPathComponent()
-        let temporary = folder.appending(path: ".\(destination.lastPathComponent).\(UUID().uuidString).drive-download")
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        let staging = DownloadStaging(for: destination, service: "drive")
+        defer { staging.discard() }
         // Safe to repeat: a download changes nothing.
-        let response = try await transport.send(action, repetition: .safe, destination: .file(temporary), progress: progress.download()) {
+        let response = try await transport.send(action, repetition: .safe, destination: .file(staging.temporary), progress: progress.download()) {
             HTTPRequest(method: .get, url: url, responseDigests: [.md5])
         }
-        guard let actual = response.bodyDigests[.md5] else {
-            throw ServiceError(.integrityMismatch, "The downloaded content of \(file.path) could not be hashed; the destination was left as it was.")
-        }
-        guard actual == expected, response.bodyLength == file.size else {
-            throw ServiceError(
-                .integrityMismatch,
-                "The content of \(file.path) received from Drive (\(response.bodyLength) bytes, MD5 \(actual)) does not match what Drive reports (\(file.size) bytes, md5Checksum \(expected)); the destination was left as it was."
-            )
-        }
-        try Task.checkCancellation()
-        guard rename(temporary.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw ServiceError(.localFile, "The download could not be moved into place at \(destination.path): \(reason).")
-        }
+        try response.checkDownload(.md5, expected: expected, size: file.size, path: file.path, service: "Drive", digestName: "MD5")
+        try staging.moveIntoPlace()
         progress.report(file.size)
     }
 }

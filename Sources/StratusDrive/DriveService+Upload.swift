@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusTransfer
 
 /// Uploads: one `uploadType=multipart` request up to the single-upload limit, a resumable
 /// session above it; `files.create` for a new file, `files.update` for new content of an
@@ -30,9 +31,9 @@ extension DriveService {
                 throw ServiceError(.invalidPath, "Cannot upload to the root folder; give a file name.")
             }
             try DriveService.pathRules.validate(path)
-            let content = try DriveUploadContent(source)
+            let content = try UploadContent(source)
             let md5 = try content.md5()
-            let progress = DriveProgress(options.progress, total: content.size)
+            let progress = MonotonicProgress(options.progress, total: content.size)
             for attempt in 1...2 {
                 do {
                     let file = try await write(content, md5: md5, to: path, options: options, progress: progress)
@@ -49,7 +50,7 @@ extension DriveService {
     }
 
     private func write(
-        _ content: DriveUploadContent, md5: String, to path: RemotePath, options: UploadOptions, progress: DriveProgress
+        _ content: UploadContent, md5: String, to path: RemotePath, options: UploadOptions, progress: MonotonicProgress
     ) async throws -> RemoteFile {
         guard let parent = path.parent, let parentID = try await folderID(parent, create: true) else {
             throw ServiceError(.conflict, "The folder of \(path) could not be created.")
@@ -143,8 +144,8 @@ extension DriveService {
     /// head revision) is taken as the result instead of being sent again, so a retried create
     /// never leaves a duplicate.
     private func uploadMultipart(
-        _ content: DriveUploadContent, md5: String, target: UploadTarget, name: String, parentID: String,
-        metadata: Data, progress: DriveProgress
+        _ content: UploadContent, md5: String, target: UploadTarget, name: String, parentID: String,
+        metadata: Data, progress: MonotonicProgress
     ) async throws -> DriveFile {
         let (method, url, action) = uploadEndpoint(target, uploadType: "multipart")
         let size = content.size
@@ -166,8 +167,8 @@ extension DriveService {
     /// A resumable session; a session that expired is replaced once, after checking that the
     /// content did not land meanwhile.
     private func uploadResumable(
-        _ content: DriveUploadContent, md5: String, target: UploadTarget, name: String, parentID: String,
-        metadata: Data, progress: DriveProgress
+        _ content: UploadContent, md5: String, target: UploadTarget, name: String, parentID: String,
+        metadata: Data, progress: MonotonicProgress
     ) async throws -> DriveFile {
         let (method, url, action) = uploadEndpoint(target, uploadType: "resumable")
         let upload = DriveResumableUpload(transport: transport, content: content, chunkSize: configuration.chunkSize, progress: progress)

@@ -3,6 +3,7 @@ import Logging
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusTransfer
 import Synchronization
 
 /// A ``Stratus/Service`` over the Google Drive API v3, rooted at the app's hidden application
@@ -68,16 +69,7 @@ public final class DriveService: Service {
     ) throws {
         self.configuration = configuration
         self.rootComponents = try configuration.root.components()
-        let client: HTTPClient
-        if let http {
-            client = http
-        } else {
-            do {
-                client = try HTTPClient()
-            } catch {
-                throw ServiceError(.invalidConfiguration, "The HTTP client for Drive could not be created: \(error)")
-            }
-        }
+        let client = try HTTPClient.forService(http, named: "Drive")
         self.transport = DriveTransport(http: client, credentials: credentials, configuration: configuration)
         self.logger = logger
     }
@@ -219,7 +211,7 @@ public final class DriveService: Service {
             let folder = FileManager.default.temporaryDirectory
             let temporary = folder.appending(path: "stratus-drive-restore-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: temporary) }
-            _ = try await downloadRevision(of: file, at: path, revision: version.rawValue, to: temporary, progress: DriveProgress(nil, total: nil))
+            _ = try await downloadRevision(of: file, at: path, revision: version.rawValue, to: temporary, progress: MonotonicProgress(nil, total: nil))
             return try await upload(from: .file(temporary), to: path, options: UploadOptions())
         }
     }
@@ -250,15 +242,7 @@ public final class DriveService: Service {
 
     /// Runs a call so that it throws ``Stratus/ServiceError`` only.
     func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
-        do {
-            return try await body()
-        } catch let error as ServiceError {
-            throw error
-        } catch is CancellationError {
-            throw ServiceError(.cancelled, "The Drive call was cancelled.")
-        } catch {
-            throw ServiceError(.server, "The Drive call failed unexpectedly: \(error)")
-        }
+        try await ServiceError.guarding("Drive", body)
     }
 }
 

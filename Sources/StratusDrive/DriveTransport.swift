@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusOAuth
 
 /// Sends Drive API requests with authorization, retries and error mapping.
 struct DriveTransport: Sendable {
@@ -77,7 +78,7 @@ struct DriveTransport: Sendable {
         let (credentials, http) = (credentials, http)
         return try await configuration.retryPolicy.run(isRetryable: isRetryable) { _ in
             try Task.checkCancellation()
-            let response = try await credentials.send(makeRequest, http: http, into: destination, action: action, progress: progress)
+            let response = try await credentials.send(makeRequest, http: http, into: destination, action: "The Drive request \(action)", progress: progress)
             if response.isSuccess || accepted.contains(response.status) { return response }
             throw DriveErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: action)
         }

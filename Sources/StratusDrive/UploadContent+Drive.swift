@@ -2,46 +2,10 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusTransfer
 
-/// The content of an upload, read in ranges for request bodies and for its MD5.
-struct DriveUploadContent: Sendable {
-    let source: UploadSource
-    let size: Int64
-
-    /// Opens a source and learns its size.
-    /// - Throws: ``Stratus/ServiceError/Code/localFile`` when a file cannot be read.
-    init(_ source: UploadSource) throws {
-        self.source = source
-        switch source {
-        case .bytes(let data):
-            size = Int64(data.count)
-        case .file(let url):
-            do {
-                let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-                guard (attributes[.type] as? FileAttributeType) != .typeDirectory,
-                      let number = attributes[.size] as? NSNumber
-                else {
-                    throw ServiceError(.localFile, "\(url.path) is not a readable file.")
-                }
-                size = number.int64Value
-            } catch let error as ServiceError {
-                throw error
-            } catch {
-                throw ServiceError(.localFile, "\(url.path) cannot be read: \(error.localizedDescription)")
-            }
-        }
-    }
-
-    /// The request body for a range of the content.
-    func body(_ range: Range<Int64>) -> HTTPRequestBody {
-        switch source {
-        case .bytes(let data):
-            return .bytes(data.subdata(in: (data.startIndex + Int(range.lowerBound))..<(data.startIndex + Int(range.upperBound))))
-        case .file(let url):
-            return .file(url, range: range)
-        }
-    }
-
+/// What Drive needs of an upload's content: its MD5, and a `multipart/related` body.
+extension UploadContent {
     /// The lowercase hex MD5 of the whole content, read in one streaming pass.
     /// - Throws: ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or changed
     ///   size.

@@ -1,6 +1,5 @@
 import Foundation
 import Stratus
-import StratusHTTP
 
 /// What a Dropbox change token holds: the `list_folder` cursor, whether it covers the root or
 /// the whole account, and the server's time when the feed was last read to its end.
@@ -40,15 +39,5 @@ struct DropboxChangeCursor: Sendable, Equatable {
         isAccountWide = parts[0] == "v1a"
         issuedAt = Int64(parts[1])
         cursor = String(parts[2])
-    }
-
-    /// The server time of an answer, from its `Date` header, as Unix seconds.
-    static func serverTime(_ headers: HTTPHeaders) -> Int64? {
-        guard let value = headers["Date"] else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { Int64($0.timeIntervalSince1970) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusTransfer
 
 /// The change feed over `files/list_folder/get_latest_cursor` and `files/list_folder/continue`.
 ///
@@ -30,7 +31,7 @@ extension DropboxService {
         ]
         if let limit = configuration.pageSize { arguments.append(("limit", .integer(Int64(limit)))) }
         let (result, response) = try await transport.rpcWithResponse(route, .object(arguments), as: DropboxCursorResult.self)
-        return (result.cursor, DropboxChangeCursor.serverTime(response.headers))
+        return (result.cursor, HTTPDate.serverTime(response.headers))
     }
 
     /// One page of changes since a token: files added or changed, and deleted paths (a deleted
@@ -63,7 +64,7 @@ extension DropboxService {
             }
             // Until the feed is read to its end, the next pages still hold changes from the
             // token's time on.
-            let issued = page.hasMore ? since.issuedAt : (DropboxChangeCursor.serverTime(response.headers) ?? since.issuedAt)
+            let issued = page.hasMore ? since.issuedAt : (HTTPDate.serverTime(response.headers) ?? since.issuedAt)
             let next = DropboxChangeCursor(isAccountWide: since.isAccountWide, issuedAt: issued, cursor: page.cursor)
             return ChangePage(changes: changes, nextToken: next.token, hasMore: page.hasMore)
         }

@@ -2,11 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import StratusTransfer
 
 /// Downloads through `files/download`, verified against the `content_hash` in
 /// `Dropbox-API-Result` before the destination is replaced.
@@ -29,19 +25,14 @@ extension DropboxService {
                 throw ServiceError(.notFound, "\(version) is not a Dropbox revision of \(path).")
             }
             let target = version.map { "rev:" + $0.rawValue } ?? paths.dropboxPath(path)
-            let folder = destination.deletingLastPathComponent()
-            let temporary = folder.appending(path: ".\(destination.lastPathComponent).\(UUID().uuidString).dropbox-download")
-            defer { try? FileManager.default.removeItem(at: temporary) }
+            let staging = DownloadStaging(for: destination, service: "dropbox")
+            defer { staging.discard() }
             let progress = MonotonicProgress(options.progress, total: nil)
             var attempt = 1
             while true {
                 do {
-                    let file = try await fetchVerified(path, target: target, into: temporary, progress: progress)
-                    try Task.checkCancellation()
-                    guard rename(temporary.path, destination.path) == 0 else {
-                        let reason = String(cString: strerror(errno))
-                        throw ServiceError(.localFile, "The download could not be moved into place at \(destination.path): \(reason).")
-                    }
+                    let file = try await fetchVerified(path, target: target, into: staging.temporary, progress: progress)
+                    try staging.moveIntoPlace()
                     progress.report(file.size)
                     return file
                 } catch let error as ServiceError where error.code == .integrityMismatch && attempt < 2 {
@@ -75,15 +66,7 @@ extension DropboxService {
         guard let expected = file.contentHash?.value else {
             throw DropboxErrorMapping.undecodable(route: route, "the result has no content_hash to check the content against")
         }
-        guard let actual = response.bodyDigests[.dropboxContentHash] else {
-            throw ServiceError(.integrityMismatch, "The downloaded content of \(path) could not be hashed; the destination was left as it was.")
-        }
-        guard actual == expected, response.bodyLength == file.size else {
-            throw ServiceError(
-                .integrityMismatch,
-                "The content of \(path) received from Dropbox (\(response.bodyLength) bytes, content_hash \(actual)) does not match what Dropbox reports (\(file.size) bytes, \(expected)); the destination was left as it was."
-            )
-        }
+        try response.checkDownload(.dropboxContentHash, expected: expected, size: file.size, path: path, service: "Dropbox", digestName: "content_hash")
         return file
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusTransfer
 
 /// Uploads: one `files/upload` request up to the single-upload limit, an upload session
 /// (`start` → `append_v2` … → `finish`) above it.

@@ -3,6 +3,7 @@ import Logging
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusTransfer
 
 /// A ``Stratus/Service`` over the Dropbox API v2, rooted at a folder of the account.
 ///
@@ -42,16 +43,7 @@ public final class DropboxService: Service {
     ) throws {
         self.configuration = configuration
         self.paths = try DropboxPathMapper(root: configuration.root)
-        let client: HTTPClient
-        if let http {
-            client = http
-        } else {
-            do {
-                client = try HTTPClient()
-            } catch {
-                throw ServiceError(.invalidConfiguration, "The HTTP client for Dropbox could not be created: \(error)")
-            }
-        }
+        let client = try HTTPClient.forService(http, named: "Dropbox")
         self.transport = DropboxTransport(http: client, credentials: credentials, configuration: configuration)
         self.templates = PropertyTemplateRegistry(transport: transport)
         self.logger = logger
@@ -283,14 +275,6 @@ public final class DropboxService: Service {
 
     /// Runs a call so that it throws ``Stratus/ServiceError`` only.
     func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
-        do {
-            return try await body()
-        } catch let error as ServiceError {
-            throw error
-        } catch is CancellationError {
-            throw ServiceError(.cancelled, "The Dropbox call was cancelled.")
-        } catch {
-            throw ServiceError(.server, "The Dropbox call failed unexpectedly: \(error)")
-        }
+        try await ServiceError.guarding("Dropbox", body)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusOAuth
 
 /// Sends Dropbox API requests: RPC (JSON body), upload and download (JSON in
 /// `Dropbox-API-Arg`), with authorization, retries and error mapping.
@@ -63,7 +64,7 @@ struct DropboxTransport: Sendable {
         let (credentials, http) = (credentials, http)
         return try await configuration.retryPolicy.run(isRetryable: isRetryable) { [request] _ in
             try Task.checkCancellation()
-            let response = try await credentials.send(request, http: http, into: destination, route: route, progress: progress)
+            let response = try await credentials.send({ request }, http: http, into: destination, action: "The request to \(route)", progress: progress)
             if response.isSuccess { return response }
             let error = DropboxErrorMapping.error(status: response.status, headers: response.headers, body: response.body, route: route)
             if response.status == 409, error.code != .rateLimited { return response }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Stratus
 import StratusHTTP
+import StratusTransfer
 import Synchronization
 
 /// Hands out valid access tokens to every request of an adapter, refreshing them when needed.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Stratus
 import StratusHTTP
+import StratusTransfer
 
 /// The OAuth 2 calls of one app at one provider: the authorization URL (with PKCE and `state`),
 /// the code exchange, refresh and revocation.

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusTransfer
 
 #if canImport(Glibc)
 import Glibc
@@ -173,12 +174,6 @@ enum TokenFile {
     }
 
     struct NoSuchFile: Error {}
-}
-
-/// Carries a non-`Sendable` error's text as a `Sendable` cause.
-struct SendableError: Error, Sendable, CustomStringConvertible {
-    let description: String
-    init(_ error: any Error) { description = String(describing: error) }
 }
 
 // The C library's calls, named apart from TokenFile's own `read`, `write` and `open`.

@@ -69,25 +69,6 @@ enum S3ErrorMapping {
         }
     }
 
-    /// The error for an exchange that did not complete.
-    ///
-    /// The same mapping as StratusOAuth's `ServiceError.transportFailure(_:action:)`, which
-    /// StratusS3 does not depend on.
-    static func transportFailure(_ error: any Error, action: String) -> ServiceError {
-        if let error = error as? ServiceError { return error }
-        if error is CancellationError { return ServiceError(.cancelled, "\(action) was cancelled.") }
-        guard let error = error as? HTTPClientError else {
-            return ServiceError(.network, "\(action) did not complete: \(error)")
-        }
-        let code: ServiceError.Code = switch error.code {
-        case .cancelled: .cancelled
-        case .timeout, .stalled: .timeout
-        case .localFile: .localFile
-        default: .network
-        }
-        return ServiceError(code, "\(action) did not complete: \(error.message)", underlying: error)
-    }
-
     /// An answer the adapter could not read.
     static func undecodable(_ action: String, _ reason: String) -> ServiceError {
         ServiceError(.invalidResponse, "\(action) gave an answer that could not be read: \(reason).")

@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusTransfer
 
 /// What S3 says about one object version in `HEAD`/`GET` answer headers.
 struct S3ObjectDescription: Sendable {
@@ -35,7 +36,7 @@ struct S3ObjectDescription: Sendable {
         }
         guard let size else { throw S3ErrorMapping.undecodable(action, "the answer has no Content-Length") }
         guard let etag = headers["ETag"] else { throw S3ErrorMapping.undecodable(action, "the answer has no ETag") }
-        guard let modifiedText = headers["Last-Modified"], let modified = S3Dates.httpDate(modifiedText) else {
+        guard let modifiedText = headers["Last-Modified"], let modified = HTTPDate.parse(modifiedText) else {
             throw S3ErrorMapping.undecodable(action, "the answer has no readable Last-Modified")
         }
         self.size = size
@@ -104,17 +105,8 @@ enum S3MetadataCoding {
     }
 }
 
-/// The date forms S3 uses.
+/// The ISO 8601 dates of S3's XML answers (`Last-Modified` headers are ``HTTPDate``s).
 enum S3Dates {
-    /// Parses an RFC 1123 date such as `Sun, 22 Nov 2026 06:28:09 GMT`.
-    static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
-    }
-
     /// Parses an ISO 8601 date such as `2026-11-22T06:28:09.123Z`, with or without fractions.
     static func isoDate(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()

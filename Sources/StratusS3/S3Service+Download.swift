@@ -2,11 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import StratusTransfer
 
 /// Downloads through `GetObject`, streamed to a temporary file beside the destination, resumed
 /// with `Range` after a dropped connection, and checked before the destination is replaced.
@@ -35,17 +31,16 @@ extension S3Service {
                     versionParameter = version.rawValue
                 }
             }
-            let folder = destination.deletingLastPathComponent()
-            let temporary = folder.appending(path: ".\(destination.lastPathComponent).\(UUID().uuidString).s3-download")
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw ServiceError(.localFile, "A temporary file could not be created in \(folder.path).")
+            let staging = DownloadStaging(for: destination, service: "s3")
+            guard FileManager.default.createFile(atPath: staging.temporary.path, contents: nil) else {
+                throw ServiceError(.localFile, "A temporary file could not be created in \(destination.deletingLastPathComponent().path).")
             }
-            defer { try? FileManager.default.removeItem(at: temporary) }
+            defer { staging.discard() }
             let handle: FileHandle
             do {
-                handle = try FileHandle(forWritingTo: temporary)
+                handle = try FileHandle(forWritingTo: staging.temporary)
             } catch {
-                throw ServiceError(.localFile, "\(temporary.path) could not be opened: \(error.localizedDescription)")
+                throw ServiceError(.localFile, "\(staging.temporary.path) could not be opened: \(error.localizedDescription)")
             }
             defer { try? handle.close() }
 
@@ -67,15 +62,8 @@ extension S3Service {
             } catch {
                 throw ServiceError(.localFile, "The download could not be flushed to disk: \(error.localizedDescription)")
             }
-            guard rename(temporary.path, destination.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                throw ServiceError(.localFile, "The download could not be moved into place at \(destination.path): \(reason).")
-            }
-            let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if directory >= 0 {
-                fsync(directory)
-                close(directory)
-            }
+            try staging.moveIntoPlace()
+            staging.syncFolder()
             return try file(path, from: description)
         }
     }
@@ -96,7 +84,7 @@ extension S3Service {
         var description: S3ObjectDescription?
         var attempt = 1
         let action = "GetObject of \(path)"
-        let progress = S3Progress(handler, total: nil)
+        let progress = MonotonicProgress(handler, total: nil)
         while true {
             var request = S3Transport.Request(method: .get, key: key(for: path), action: action)
             if let pinned = description?.versionID.flatMap({ $0 == "null" ? nil : $0 }) ?? version {
@@ -140,7 +128,7 @@ extension S3Service {
                 guard let description else { throw S3ErrorMapping.undecodable(action, "no answer") }
                 return Received(description: description, bytes: received, sha256: Hex.encode(sha.finalize()), md5: Hex.encode(md5.finalize()))
             } catch {
-                let failure = S3ErrorMapping.transportFailure(error, action: action)
+                let failure = ServiceError.transportFailure(error, action: action)
                 guard failure.code.isTransient, attempt < configuration.retryPolicy.maximumAttempts else { throw failure }
                 logger.debug("Resuming a download", metadata: ["path": "\(path)", "received": "\(received)"])
                 do {

@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusTransfer
 
 /// What the adapter keeps about an unfinished multipart upload, in
 /// `<root>/.stratus/uploads/<sha256 of the key>.json`, so a later upload of the same content
@@ -23,12 +24,12 @@ extension S3Service {
     /// - Returns: The new version id, when the bucket keeps versions.
     func multipartUpload(
         _ path: RemotePath,
-        content: S3UploadContent,
+        content: UploadContent,
         sha256: String,
-        parts: [S3UploadContent.RangeDigests],
+        parts: [UploadContent.RangeDigests],
         partSize: Int64,
         headers: [(String, String)],
-        progress: S3Progress
+        progress: MonotonicProgress
     ) async throws -> String? {
         let key = key(for: path)
         let recordKey = reservedKey("uploads/" + Hex.encode(Digest.sha256(Data(key.utf8))) + ".json")

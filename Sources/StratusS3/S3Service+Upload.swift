@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusTransfer
 
 /// Uploads: one `PutObject` up to ``S3Configuration/singleUploadLimit``, a multipart upload
 /// above it. Every request carries the SHA-256 of its bytes (signed, so S3 checks it) and
@@ -26,7 +27,7 @@ extension S3Service {
                 }
             }
             try await ensureVersioning()
-            let content = try S3UploadContent(source)
+            let content = try UploadContent(source)
             try await checkNoFolderConflict(path)
             // The current file matters for a precondition, and for metadata nil (which keeps it).
             let current = options.precondition == .none && options.metadata != nil ? nil : try await headIfPresent(path)
@@ -46,7 +47,7 @@ extension S3Service {
                 conditions.append(("If-Match", "\"\(current.etag)\""))
             }
             let metadata = options.metadata ?? current?.metadata ?? [:]
-            let progress = S3Progress(options.progress, total: content.size)
+            let progress = MonotonicProgress(options.progress, total: content.size)
             let multipart = content.size > configuration.singleUploadLimit
             let partSize = multipart ? effectivePartSize(for: content.size) : max(content.size, 1)
             let (sha256, parts) = try content.digests(partSize: partSize)
@@ -114,11 +115,11 @@ extension S3Service {
     /// - Returns: The new version id, when the bucket keeps versions.
     private func putObject(
         _ path: RemotePath,
-        content: S3UploadContent,
-        digests: S3UploadContent.RangeDigests,
+        content: UploadContent,
+        digests: UploadContent.RangeDigests,
         headers: [(String, String)],
         isConditional: Bool,
-        progress: S3Progress
+        progress: MonotonicProgress
     ) async throws -> String? {
         var fields = headers
         fields.append(("Content-MD5", digests.md5Base64))
@@ -136,7 +137,7 @@ extension S3Service {
     }
 
     /// Compares an answer's ETag with the MD5 sent, when the ETag is an MD5.
-    func checkETag(_ response: HTTPResponse, expected: S3UploadContent.RangeDigests, action: String) throws {
+    func checkETag(_ response: HTTPResponse, expected: UploadContent.RangeDigests, action: String) throws {
         guard let etag = response.headers["ETag"].map(S3ObjectDescription.unquoted) else {
             throw S3ErrorMapping.undecodable(action, "the answer has no ETag")
         }

@@ -3,6 +3,7 @@ import Logging
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusTransfer
 import Synchronization
 
 /// A ``Stratus/Service`` over an S3 bucket (AWS or any S3-compatible server), rooted at a key
@@ -46,18 +47,8 @@ public final class S3Service: Service {
         logger: Logger = Logger(label: "stratus.s3", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.configuration = configuration
-        let client: HTTPClient
-        if let http {
-            client = http
-        } else {
-            do {
-                client = try HTTPClient()
-            } catch {
-                throw ServiceError(.invalidConfiguration, "The HTTP client for S3 could not be created: \(error)")
-            }
-        }
         self.transport = S3Transport(
-            http: client,
+            http: try HTTPClient.forService(http, named: "S3"),
             signer: SigV4Signer(credentials: credentials, region: configuration.region),
             configuration: configuration
         )
@@ -311,14 +302,6 @@ public final class S3Service: Service {
 
     /// Runs a call so that it throws ``Stratus/ServiceError`` only.
     func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
-        do {
-            return try await body()
-        } catch let error as ServiceError {
-            throw error
-        } catch is CancellationError {
-            throw ServiceError(.cancelled, "The S3 call was cancelled.")
-        } catch {
-            throw ServiceError(.server, "The S3 call failed unexpectedly: \(error)")
-        }
+        try await ServiceError.guarding("S3", body)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusTransfer
 
 /// Builds, signs and sends S3 requests, with retries and error mapping.
 struct S3Transport: Sendable {
@@ -94,7 +95,7 @@ struct S3Transport: Sendable {
             do {
                 response = try await http.execute(signed, into: destination, progress: progress)
             } catch {
-                throw S3ErrorMapping.transportFailure(error, action: request.action)
+                throw ServiceError.transportFailure(error, action: request.action)
             }
             guard response.isSuccess else {
                 throw S3ErrorMapping.error(status: response.status, body: response.body, action: request.action)

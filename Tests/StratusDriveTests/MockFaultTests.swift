@@ -3,6 +3,7 @@ import MockSupport
 import Stratus
 import StratusDigest
 import StratusHTTP
+import StratusTransfer
 import Synchronization
 import Testing
 @testable import StratusDrive
@@ -120,15 +121,15 @@ import Testing
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService()
             let bytes = Self.content(4 * 262_144 + 3)
-            let content = try DriveUploadContent(.bytes(bytes))
+            let content = try UploadContent(.bytes(bytes))
             let metadata = try DriveJSONBody.encode(["name": .string("resumed-later.bin"), "parents": .array([.string("appDataFolder")])])
             let url = service.transport.uploadURL("files", [("uploadType", "resumable"), ("fields", DriveFile.fields)])
-            let first = DriveResumableUpload(transport: service.transport, content: content, chunkSize: 262_144, progress: DriveProgress(nil, total: nil))
+            let first = DriveResumableUpload(transport: service.transport, content: content, chunkSize: 262_144, progress: MonotonicProgress(nil, total: nil))
             let session = try await first.initiate(method: .post, url: url, metadata: metadata, action: "files.create")
 
             // The first uploader is cancelled once the first chunk has gone out.
             let canceller = CancelAfter(bytes: 262_144)
-            let cancelled = DriveResumableUpload(transport: service.transport, content: content, chunkSize: 262_144, progress: DriveProgress(canceller.handler, total: nil))
+            let cancelled = DriveResumableUpload(transport: service.transport, content: content, chunkSize: 262_144, progress: MonotonicProgress(canceller.handler, total: nil))
             let task = Task { try await cancelled.send(to: session, from: 0) }
             canceller.attach(task)
             let outcome = await task.result

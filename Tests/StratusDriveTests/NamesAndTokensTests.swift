@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusTransfer
 import Testing
 @testable import StratusDrive
 
@@ -72,9 +73,9 @@ import Testing
     }
 
     @Test func serverTimeFromTheDateHeader() {
-        #expect(DriveChangeCursor.serverTime(["Date": "Sun, 06 Nov 1994 08:49:37 GMT"]) == 784_111_777)
-        #expect(DriveChangeCursor.serverTime(["Date": "yesterday"]) == nil)
-        #expect(DriveChangeCursor.serverTime([:]) == nil)
+        #expect(HTTPDate.serverTime(["Date": "Sun, 06 Nov 1994 08:49:37 GMT"]) == 784_111_777)
+        #expect(HTTPDate.serverTime(["Date": "yesterday"]) == nil)
+        #expect(HTTPDate.serverTime([:]) == nil)
     }
 
     @Test func resumableRangeHeader() {

@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
+import StratusTransfer
 import Testing
 @testable import StratusDropbox
 
@@ -29,8 +30,8 @@ import Testing
 
     @Test func serverTimeFromTheDateHeader() {
         let headers: HTTPHeaders = ["Date": "Sun, 06 Nov 1994 08:49:37 GMT"]
-        #expect(DropboxChangeCursor.serverTime(headers) == 784_111_777)
-        #expect(DropboxChangeCursor.serverTime(["Date": "yesterday"]) == nil)
-        #expect(DropboxChangeCursor.serverTime([:]) == nil)
+        #expect(HTTPDate.serverTime(headers) == 784_111_777)
+        #expect(HTTPDate.serverTime(["Date": "yesterday"]) == nil)
+        #expect(HTTPDate.serverTime([:]) == nil)
     }
 }

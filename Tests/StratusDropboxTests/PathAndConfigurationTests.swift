@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusDigest
+import StratusTransfer
 import Testing
 @testable import StratusDropbox
 

@@ -1,0 +1,14 @@
+import StratusDigest
+import StratusTransfer
+
+extension UploadContent {
+    /// The Dropbox `content_hash` of a range, read in one streaming pass.
+    /// - Parameter range: The bytes to hash.
+    /// - Throws: ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or is
+    ///   shorter than it was.
+    func contentHash(_ range: Range<Int64>) throws -> String {
+        let digest = DropboxContentHash()
+        try read(range) { _, bytes in digest.update(bytes) }
+        return Hex.encode(digest.finalize())
+    }
+}

@@ -1,0 +1,53 @@
+import Stratus
+import StratusHTTP
+
+extension ServiceError {
+    /// The error for an HTTP exchange that did not complete (no answer, or an answer cut short),
+    /// shared by every adapter that sends requests through StratusHTTP.
+    ///
+    /// A ``Stratus/ServiceError`` passes through unchanged, and a `CancellationError` becomes
+    /// `cancelled`. An ``StratusHTTP/HTTPClientError`` keeps its message and becomes
+    /// `cancelled`, `timeout` (also for stalls), `localFile`, `invalidResponse` (a body larger
+    /// than the client keeps), or `network`.
+    /// - Parameters:
+    ///   - error: What the HTTP client (or the code around it) threw.
+    ///   - action: What was being done, such as "The request to files/upload".
+    package static func transportFailure(_ error: any Error, action: String) -> ServiceError {
+        if let error = error as? ServiceError { return error }
+        if error is CancellationError { return ServiceError(.cancelled, "\(action) was cancelled.") }
+        guard let error = error as? HTTPClientError else {
+            return ServiceError(.network, "\(action) did not complete.", underlying: SendableError(error))
+        }
+        let code: ServiceError.Code = switch error.code {
+        case .cancelled: .cancelled
+        case .timeout, .stalled: .timeout
+        case .localFile: .localFile
+        // A server that answers with more than the client keeps in memory is broken, not busy.
+        case .bodyTooLarge: .invalidResponse
+        default: .network
+        }
+        return ServiceError(code, "\(action) did not complete: \(error.message)", underlying: error)
+    }
+
+    /// Runs an adapter's call so that it throws ``Stratus/ServiceError`` only: a
+    /// `CancellationError` becomes `cancelled`, anything else unexpected becomes `server`.
+    /// - Parameters:
+    ///   - service: The service's name for messages, such as "Dropbox".
+    ///   - body: The call.
+    /// - Returns: What the call returns.
+    /// - Throws: ``Stratus/ServiceError`` only.
+    package static func guarding<Result: Sendable>(
+        _ service: String,
+        _ body: () async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as ServiceError {
+            throw error
+        } catch is CancellationError {
+            throw ServiceError(.cancelled, "The \(service) call was cancelled.")
+        } catch {
+            throw ServiceError(.server, "The \(service) call failed unexpectedly: \(error)")
+        }
+    }
+}
