@@ -23,8 +23,7 @@ extension DriveService {
         try await guarded {
             let action = "changes.getStartPageToken"
             let url = transport.apiURL("changes/startPageToken")
-            let response = try await transport.send(action, repetition: .safe) { HTTPRequest(method: .get, url: url) }
-            let answer = try DriveTransport.decode(DriveStartPageToken.self, from: response.body, action: action)
+            let (answer, response) = try await transport.decoded(action, as: DriveStartPageToken.self) { HTTPRequest(method: .get, url: url) }
             return DriveChangeCursor(issuedAt: HTTPDate.serverTime(response.headers), pageToken: answer.startPageToken).token
         }
     }
@@ -43,13 +42,13 @@ extension DriveService {
             ]
             let action = "changes.list"
             let url = transport.apiURL("changes", query)
+            let page: DriveChangeList
             let response: HTTPResponse
             do {
-                response = try await transport.send(action, repetition: .safe) { HTTPRequest(method: .get, url: url) }
+                (page, response) = try await transport.decoded(action, as: DriveChangeList.self) { HTTPRequest(method: .get, url: url) }
             } catch let error as ServiceError where error.httpStatus == 400 || error.httpStatus == 404 {
                 throw ServiceError(.invalidChangeToken, "Drive no longer accepts this change token; resync from a full listing.", httpStatus: error.httpStatus, providerError: error.providerError)
             }
-            let page = try DriveTransport.decode(DriveChangeList.self, from: response.body, action: action)
             guard let next = page.nextPageToken ?? page.newStartPageToken else {
                 throw DriveErrorMapping.undecodable("changes.list", "the page has neither nextPageToken nor newStartPageToken")
             }

@@ -21,19 +21,21 @@ extension DriveService {
             if let version {
                 return try await downloadRevision(of: file, at: path, revision: version.rawValue, to: destination, progress: progress)
             }
-            for attempt in 1...2 {
+            var attempt = 1
+            while true {
                 let url = transport.apiURL("files/\(file.id)", [("alt", "media")])
                 let described = try remoteFile(file, at: path, action: "files.get")
                 do {
                     try await fetch(url, action: "files.get", expecting: described, to: destination, progress: progress)
                     return described
                 } catch let error as ServiceError where error.code == .integrityMismatch && attempt == 1 {
-                    let now = try await requireFile(at: path)
-                    guard now.headRevisionId != file.headRevisionId else { throw error }
-                    file = now
+                    // The file changed while it was read, or the bytes were damaged on the way:
+                    // read the current head once more.
+                    logger.warning("A Drive download failed its MD5 check; fetching it again.")
+                    file = try await requireFile(at: path)
+                    attempt += 1
                 }
             }
-            throw ServiceError(.integrityMismatch, "The content of \(path) kept changing while it was downloaded; try again.")
         }
     }
 

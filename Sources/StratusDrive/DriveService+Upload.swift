@@ -149,7 +149,9 @@ extension DriveService {
     ) async throws -> DriveFile {
         let (method, url, action) = uploadEndpoint(target, uploadType: "multipart")
         let size = content.size
-        return try await configuration.retryPolicy.run { attempt in
+        // An unreadable answer leaves the outcome unknown too: the content may have landed.
+        let isRetryable: @Sendable (any Error) -> Bool = { RetryPolicy.isTransient($0) || ($0 as? ServiceError)?.code == .invalidResponse }
+        return try await configuration.retryPolicy.run(isRetryable: isRetryable) { attempt in
             if attempt > 1, let landed = try await landedUpload(named: name, in: parentID, md5: md5, size: size, target: target) {
                 return landed
             }

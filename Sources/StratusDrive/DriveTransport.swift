@@ -93,10 +93,27 @@ struct DriveTransport: Sendable {
         as type: Result.Type,
         repetition: Repetition = .safe
     ) async throws -> Result {
-        let response = try await send(action, repetition: repetition) {
-            DriveTransport.request(method, url, json: body)
+        try await decoded(action, as: type, repetition: repetition) { DriveTransport.request(method, url, json: body) }.result
+    }
+
+    /// Sends a request and decodes its JSON answer, keeping the answer for its headers. A safe
+    /// request whose answer cannot be read is sent once more (an answer damaged on the way
+    /// rarely is twice).
+    func decoded<Result: Decodable>(
+        _ action: String,
+        as type: Result.Type,
+        repetition: Repetition = .safe,
+        _ makeRequest: @escaping @Sendable () throws -> HTTPRequest
+    ) async throws -> (result: Result, response: HTTPResponse) {
+        var attempt = 1
+        while true {
+            let response = try await send(action, repetition: repetition, makeRequest)
+            do {
+                return (try DriveTransport.decode(type, from: response.body, action: action), response)
+            } catch let error as ServiceError where error.code == .invalidResponse && repetition == .safe && attempt < 2 {
+                attempt += 1
+            }
         }
-        return try DriveTransport.decode(type, from: response.body, action: action)
     }
 
     /// A request with an optional JSON body.
