@@ -28,8 +28,18 @@ struct S3XMLElement: Sendable, Equatable {
     }
 
     /// Parses a document.
-    /// - Throws: ``S3XMLError`` when the bytes are not well-formed XML.
+    ///
+    /// S3 answers in UTF-8 only, and Foundation's `XMLParser` crashes the process on a name
+    /// that is not valid UTF-8 (found by fuzzing), so anything else is refused before parsing.
+    /// Documents that declare another encoding are refused for the same reason.
+    /// - Throws: ``S3XMLError`` when the bytes are not well-formed UTF-8 XML.
     static func parse(_ data: Data) throws(S3XMLError) -> S3XMLElement {
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw S3XMLError(reason: "the answer is not UTF-8 text")
+        }
+        if let declaration = declaredEncoding(data), !["utf-8", "utf8"].contains(declaration.lowercased()) {
+            throw S3XMLError(reason: "the answer declares the encoding \(declaration), not UTF-8")
+        }
         let builder = TreeBuilder()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -38,6 +48,17 @@ struct S3XMLElement: Sendable, Equatable {
             throw S3XMLError(reason: parser.parserError.map { "\($0.localizedDescription)" } ?? "the document is empty")
         }
         return root
+    }
+
+    /// The `encoding` of an XML declaration at the start of a document, if any.
+    private static func declaredEncoding(_ data: Data) -> String? {
+        let head = String(decoding: data.prefix(200), as: UTF8.self)
+        guard head.hasPrefix("<?xml"), let end = head.range(of: "?>") else { return nil }
+        let declaration = head[..<end.lowerBound]
+        guard let key = declaration.range(of: "encoding") else { return nil }
+        let rest = declaration[key.upperBound...].drop { $0 == " " || $0 == "=" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote })
     }
 }
 

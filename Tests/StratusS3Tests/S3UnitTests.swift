@@ -152,6 +152,16 @@ struct S3UnitTests {
         }
     }
 
+    @Test("XML that is not UTF-8 is refused, never handed to the parser (a fuzzer's crash input)")
+    func xmlThatIsNotUTF8IsRefused() {
+        // Foundation's XMLParser crashed the process on this element name (Fuzz/run-fuzz.sh s3XML).
+        let crashing = Data([0x0A, 0x3C, 0x4A, 0xFF, 0xFF, 0xFF, 0xFF, 0x0A])
+        #expect(throws: S3XMLError.self) { try S3XMLElement.parse(crashing) }
+        let latin1 = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><Error><Code>NoSuchKey</Code></Error>".utf8)
+        #expect(throws: S3XMLError.self) { try S3XMLElement.parse(latin1) }
+        #expect(S3ErrorMapping.error(status: 404, body: crashing, action: "x").code == .notFound)
+    }
+
     @Test("the XML reader reads a version listing in document order")
     func xmlListing() throws {
         let document = try S3XMLElement.parse(Data("""

@@ -1,0 +1,1 @@
+// The declaration lives in include/CFuzzerDriver.h; libFuzzer provides the definition.
