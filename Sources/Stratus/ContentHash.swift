@@ -2,8 +2,8 @@ import StratusDigest
 
 /// A content hash as a provider reports it: the algorithm and its lowercase hex value.
 ///
-/// Dropbox reports ``DigestAlgorithm/dropboxContentHash``, Drive ``DigestAlgorithm/md5``, the
-/// local backend ``DigestAlgorithm/sha256``.
+/// Dropbox reports `DigestAlgorithm.dropboxContentHash`, Drive `DigestAlgorithm.md5`, the
+/// local backend and S3 `DigestAlgorithm.sha256`.
 public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The algorithm that produced ``value``.
     public var algorithm: DigestAlgorithm

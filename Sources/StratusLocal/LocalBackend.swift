@@ -3,11 +3,8 @@ import Stratus
 
 /// The `local` backend: builds a ``LocalService`` from a remote's options.
 ///
-/// ```toml
-/// [remotes.saves]
-/// type = "local"
-/// root = "~/GameSaves"
-/// max_versions = "20"
+/// ```json
+/// { "remotes": { "saves": { "type": "local", "options": { "root": "~/GameSaves", "max_versions": "20" } } } }
 /// ```
 public enum LocalBackend: ServiceBackend {
     /// `"local"`.
