@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusHTTP
 import StratusOAuth
+import StratusTransfer
 
 /// Registers the Google Drive adapter with a ``Stratus/ServiceRegistry`` under the type
 /// `drive`.
@@ -26,6 +27,7 @@ public enum DriveBackend: ServiceBackend {
         BackendOption("single_upload_limit", summary: "Files up to this many bytes go up in one multipart request (default 5 MiB, at most 64 MiB)."),
         BackendOption("delete_mode", summary: "trash (the default for a My Drive folder) or permanent (the default for appDataFolder)."),
         BackendOption("page_size", summary: "Entries per page of listings, changes and revisions, 1 to 1000 (default 100)."),
+        HTTPClient.caFileOption,
     ]
 
     /// Builds a Drive service from a remote's options.
@@ -45,12 +47,7 @@ public enum DriveBackend: ServiceBackend {
             pageSize: try options.integer("page_size").map { Int(clamping: $0) } ?? defaults.pageSize,
             deleteMode: try deleteMode(options)
         )
-        let http: HTTPClient
-        do {
-            http = try HTTPClient()
-        } catch {
-            throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)': the HTTP client could not be created: \(error)")
-        }
+        let http = try HTTPClient.forRemote(options)
         let credentials: DriveCredentials
         if let token = options.string("access_token"), !token.isEmpty {
             credentials = .accessToken(token)

@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusHTTP
 import StratusOAuth
+import StratusTransfer
 
 /// Registers the Dropbox adapter with a ``Stratus/ServiceRegistry`` under the type `dropbox`.
 ///
@@ -24,6 +25,7 @@ public enum DropboxBackend: ServiceBackend {
         BackendOption("chunk_size", summary: "The upload-session chunk size in bytes, a multiple of 4 MiB (default 8 MiB)."),
         BackendOption("single_upload_limit", summary: "Files up to this many bytes go up in one request (default 8 MiB, at most 150 MiB)."),
         BackendOption("page_size", summary: "Entries per listing page, 1 to 2000 (Dropbox's default when unset)."),
+        HTTPClient.caFileOption,
     ]
 
     /// Builds a Dropbox service from a remote's options.
@@ -43,12 +45,7 @@ public enum DropboxBackend: ServiceBackend {
             singleUploadLimit: try options.integer("single_upload_limit") ?? defaults.singleUploadLimit,
             pageSize: try options.integer("page_size").map { Int(clamping: $0) }
         )
-        let http: HTTPClient
-        do {
-            http = try HTTPClient()
-        } catch {
-            throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)': the HTTP client could not be created: \(error)")
-        }
+        let http = try HTTPClient.forRemote(options)
         let credentials: DropboxCredentials
         if let token = options.string("access_token"), !token.isEmpty {
             credentials = .accessToken(token)
