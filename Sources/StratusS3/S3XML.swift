@@ -29,16 +29,20 @@ struct S3XMLElement: Sendable, Equatable {
 
     /// Parses a document.
     ///
-    /// S3 answers in UTF-8 only, and Foundation's `XMLParser` crashes the process on a name
-    /// that is not valid UTF-8 (found by fuzzing), so anything else is refused before parsing.
-    /// Documents that declare another encoding are refused for the same reason.
-    /// - Throws: ``S3XMLError`` when the bytes are not well-formed UTF-8 XML.
+    /// S3 answers are plain UTF-8 documents: elements and text, an XML declaration at most.
+    /// Foundation's `XMLParser` crashes the process on a name that is not valid UTF-8 and on a
+    /// processing instruction without data (both found by fuzzing), and a document type could
+    /// ask for entity expansion, so anything outside that subset is refused before parsing.
+    /// - Throws: ``S3XMLError`` when the bytes are not well-formed UTF-8 XML of that subset.
     static func parse(_ data: Data) throws(S3XMLError) -> S3XMLElement {
-        guard String(validating: data, as: UTF8.self) != nil else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw S3XMLError(reason: "the answer is not UTF-8 text")
         }
         if let declaration = declaredEncoding(data), !["utf-8", "utf8"].contains(declaration.lowercased()) {
             throw S3XMLError(reason: "the answer declares the encoding \(declaration), not UTF-8")
+        }
+        guard !afterDeclaration(text).contains("<?"), !text.contains("<!DOCTYPE"), !text.contains("<!ENTITY") else {
+            throw S3XMLError(reason: "the answer holds a processing instruction or a document type, which S3 never sends")
         }
         let builder = TreeBuilder()
         let parser = XMLParser(data: data)
@@ -48,6 +52,18 @@ struct S3XMLElement: Sendable, Equatable {
             throw S3XMLError(reason: parser.parserError.map { "\($0.localizedDescription)" } ?? "the document is empty")
         }
         return root
+    }
+
+    /// The text after an XML declaration (`<?xml version="1.0" ...?>`) at the start, or the
+    /// whole text when there is none. Anything else that starts with `<?xml` (such as
+    /// `<?xml?>`) is not a declaration, and stays in.
+    private static func afterDeclaration(_ text: String) -> Substring {
+        guard text.hasPrefix("<?xml"), let end = text.range(of: "?>") else { return Substring(text) }
+        let inside = text[text.index(text.startIndex, offsetBy: 5)..<end.lowerBound]
+        guard let first = inside.first, first == " " || first == "\t" || first == "\r" || first == "\n",
+              inside.contains("version"), !inside.contains("<"), !inside.contains(">")
+        else { return Substring(text) }
+        return text[end.upperBound...]
     }
 
     /// The `encoding` of an XML declaration at the start of a document, if any.

@@ -160,6 +160,12 @@ struct S3UnitTests {
         let latin1 = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><Error><Code>NoSuchKey</Code></Error>".utf8)
         #expect(throws: S3XMLError.self) { try S3XMLElement.parse(latin1) }
         #expect(S3ErrorMapping.error(status: 404, body: crashing, action: "x").code == .notFound)
+        // A processing instruction without data crashed it too (a null pointer in FoundationXML).
+        let instruction = Data("<Js<Js<J]</<?JClose?>/<J]</<?J<<</J?><J</".utf8)
+        #expect(throws: S3XMLError.self) { try S3XMLElement.parse(instruction) }
+        #expect(throws: S3XMLError.self) { try S3XMLElement.parse(Data("<?xml?><J:z".utf8)) }
+        let doctype = Data("<?xml version=\"1.0\"?><!DOCTYPE a [<!ENTITY b \"c\">]><Error>&b;</Error>".utf8)
+        #expect(throws: S3XMLError.self) { try S3XMLElement.parse(doctype) }
     }
 
     @Test("the XML reader reads a version listing in document order")
