@@ -29,6 +29,7 @@ let package = Package(
         .executable(name: "stratus-save-sync", targets: ["SaveSync"]),
         .executable(name: "stratus-fault-matrix", targets: ["FaultMatrixCommand"]),
         .executable(name: "stratus-http-benchmark", targets: ["HTTPBenchmark"]),
+        .executable(name: "stratus-adapter-benchmark", targets: ["AdapterBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -198,6 +199,12 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Benchmarks/HTTPBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "AdapterBenchmark",
+            dependencies: ["Stratus", "StratusDropbox", "StratusDrive", "StratusHTTP"],
+            path: "Benchmarks/AdapterBenchmark",
             swiftSettings: strict
         ),
 

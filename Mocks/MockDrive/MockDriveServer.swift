@@ -32,13 +32,23 @@ public final class MockDriveServer: Sendable {
         /// The largest page `files.list`, `changes.list` and `revisions.list` answer; larger
         /// `pageSize` values are lowered to it, as Drive lowers them to 1000.
         public var maximumPageSize: Int
+        /// The scheme of the URLs the mock hands out (resumable session URIs): `https` when it
+        /// is served over TLS (the server cannot tell from an HTTP/1.1 request).
+        public var scheme: String
 
         /// Creates options.
         /// - Parameters:
         ///   - maxUploadBytes: The largest content of one file (default 5 GiB).
         ///   - maximumPageSize: The largest page (default 1000, like Drive).
         ///   - storageQuotaLimit: The quota `about.get` reports (default 15 GiB, a free account's).
-        public init(maxUploadBytes: Int64 = 5 * 1024 * 1024 * 1024, maximumPageSize: Int = 1000, storageQuotaLimit: Int64? = 15 * 1024 * 1024 * 1024) {
+        ///   - scheme: `http`, or `https` when the mock is served over TLS.
+        public init(
+            maxUploadBytes: Int64 = 5 * 1024 * 1024 * 1024,
+            maximumPageSize: Int = 1000,
+            storageQuotaLimit: Int64? = 15 * 1024 * 1024 * 1024,
+            scheme: String = "http"
+        ) {
+            self.scheme = scheme
             self.maxUploadBytes = maxUploadBytes
             self.maximumPageSize = max(1, maximumPageSize)
             self.storageQuotaLimit = storageQuotaLimit

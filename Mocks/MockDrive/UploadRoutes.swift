@@ -110,7 +110,7 @@ extension MockDriveServer {
         let id = try uploads.start(fileID: fileID, metadata: metadata, query: forwarded.encoded, contentType: contentType, total: total)
         var location = forwarded
         location.append("upload_id", id)
-        let scheme = request.head.scheme ?? "http"
+        let scheme = options.scheme
         let authority = request.head.authority ?? "127.0.0.1"
         let path = fileID.map { "/upload/drive/v3/files/\($0)" } ?? "/upload/drive/v3/files"
         var headers: HTTPFields = [.location: "\(scheme)://\(authority)\(path)?\(location.encoded)"]

@@ -25,7 +25,8 @@ extension MockOptions.Mode {
     }
 
     /// Builds the mode's mock over a data directory.
-    func makeMock(dataDirectory: URL, authorization: MockAuthorizationServer) throws -> ServedMock {
+    /// - Parameter secure: Whether it is served over TLS (the URLs it hands out say `https`).
+    func makeMock(dataDirectory: URL, authorization: MockAuthorizationServer, secure: Bool) throws -> ServedMock {
         let router = Router()
         switch self {
         case .dropbox:
@@ -35,7 +36,11 @@ extension MockOptions.Mode {
                 ["  base URL (api, content and notify hosts): \(base.absoluteString)"]
             }
         case .drive:
-            let drive = try MockDriveServer(storageDirectory: dataDirectory, authorization: authorization)
+            let drive = try MockDriveServer(
+                storageDirectory: dataDirectory,
+                authorization: authorization,
+                options: MockDriveServer.Options(scheme: secure ? "https" : "http")
+            )
             drive.addRoutes(to: router)
             let root = drive.rootFolderID
             return ServedMock(router: router, authorization: authorization) { base in
@@ -57,8 +62,8 @@ enum MockMode {
         let authorization = MockAuthorizationServer(
             configuration: .init(flavor: options.mode.flavor, accessTokenLifetime: options.tokenLifetime)
         )
-        let mock = try options.mode.makeMock(dataDirectory: dataDirectory, authorization: authorization)
         let (tls, trust) = try options.makeTLS(dataDirectory: dataDirectory)
+        let mock = try options.mode.makeMock(dataDirectory: dataDirectory, authorization: authorization, secure: tls != nil)
         let tokens = authorization.issueTokens()
         let configuration = authorization.configuration
         let mode = options.mode.rawValue

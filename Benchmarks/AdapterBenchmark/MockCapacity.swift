@@ -1,0 +1,58 @@
+import Foundation
+import StratusHTTP
+
+/// What one mock sustains: many small metadata requests, or whole downloads read and thrown
+/// away, `concurrency` at a time over one bare `HTTPClient` (no adapter work on top).
+struct MockCapacity {
+    let endpoint: MockEndpoint
+    let http: HTTPClient
+
+    /// - Parameter target: Dropbox: the file's path; Drive: the file's id.
+    /// - Returns: The body bytes received.
+    func run(pulling: Bool, count: Int, concurrency: Int, target: String) async throws -> Int64 {
+        let request = try self.request(pulling: pulling, target: target)
+        let next = Counter()
+        return try await withThrowingTaskGroup(of: Int64.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var received: Int64 = 0
+                    while next.take(below: count) != nil {
+                        if pulling {
+                            let response = try await http.stream(request)
+                            guard (200..<300).contains(response.status) else {
+                                throw BenchmarkFailure("\(request) answered \(response.status)")
+                            }
+                            for try await piece in response.body { received += Int64(piece.count) }
+                        } else {
+                            let response = try await http.execute(request)
+                            guard response.isSuccess else { throw BenchmarkFailure("\(request) answered \(response.status)") }
+                            received += Int64(response.body.count)
+                        }
+                    }
+                    return received
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+    }
+
+    private func request(pulling: Bool, target: String) throws -> HTTPRequest {
+        let authorization = ("Authorization", "Bearer \(endpoint.accessToken)")
+        let base = endpoint.baseURL
+        let argument = "{\"path\":\"\(target)\"}"
+        let (method, address, headers, body): (HTTPMethod, String, HTTPHeaders, HTTPRequestBody) =
+            switch (endpoint.provider, pulling) {
+            case (.dropbox, false):
+                (.post, "\(base)/2/files/get_metadata", HTTPHeaders([authorization, ("Content-Type", "application/json")]),
+                 .bytes(Data(argument.utf8)))
+            case (.dropbox, true):
+                (.post, "\(base)/2/files/download", HTTPHeaders([authorization, ("Dropbox-API-Arg", argument)]), .empty)
+            case (.drive, false):
+                (.get, "\(base)/drive/v3/files/\(target)?fields=id,name,size", HTTPHeaders([authorization]), .empty)
+            case (.drive, true):
+                (.get, "\(base)/drive/v3/files/\(target)?alt=media", HTTPHeaders([authorization]), .empty)
+            }
+        guard let url = URL(string: address) else { throw BenchmarkFailure("'\(address)' is not a URL") }
+        return HTTPRequest(method: method, url: url, headers: headers, body: body)
+    }
+}

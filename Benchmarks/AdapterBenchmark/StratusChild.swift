@@ -1,0 +1,86 @@
+import Foundation
+import Stratus
+import StratusHTTP
+
+/// The child side: one workload through a Stratus service (or, for the mock's capacity, its
+/// bare HTTP client), timed inside the process; the report goes to standard output.
+///
+///     child upload LOCAL-FILE REMOTE-PATH
+///     child download REMOTE-PATH LOCAL-FILE
+///     child small COUNT CONCURRENCY FOLDER BYTES
+///     child token
+///     child feed TOKEN
+///     child fill COUNT CONCURRENCY DRIVE-FILE-ID (bare HTTP client)
+///     child rpc COUNT CONCURRENCY FILE-ID-OR-PATH
+///     child pull COUNT CONCURRENCY FILE-ID-OR-PATH
+enum StratusChild {
+    static func run(_ arguments: [String]) async throws -> String {
+        let endpoint = try MockEndpoint.fromEnvironment()
+        let http = try StratusClients.http(endpoint)
+        let service = try StratusClients.service(endpoint, http: http)
+        let start = ContinuousClock.now
+        var fields: [(String, String)]
+        switch (arguments.first ?? "", arguments.count) {
+        case ("upload", 3):
+            let file = try await service.upload(from: .file(URL(fileURLWithPath: arguments[1])), to: RemotePath(arguments[2]))
+            fields = [("bytes", String(file.size)), ("id", file.id)]
+        case ("download", 3):
+            let file = try await service.download(try RemotePath(arguments[1]), to: URL(fileURLWithPath: arguments[2]))
+            fields = [("bytes", String(file.size))]
+        case ("small", 5):
+            let count = try integer(arguments[1]), concurrency = try integer(arguments[2]), size = try integer(arguments[4])
+            try await uploadSmallFiles(service, count: count, concurrency: concurrency, folder: arguments[3], size: size)
+            fields = [("count", String(count))]
+        case ("token", 1):
+            fields = [("token", try await service.latestChangeToken().rawValue)]
+        case ("feed", 2):
+            var token = ChangeToken(rawValue: arguments[1])
+            var count = 0
+            var pages = 0
+            while true {
+                let page = try await service.changes(since: token)
+                count += page.changes.count
+                pages += 1
+                token = page.nextToken
+                if !page.hasMore { break }
+            }
+            fields = [("count", String(count)), ("pages", String(pages))]
+        case ("fill", 4):
+            let count = try integer(arguments[1]), concurrency = try integer(arguments[2])
+            try await FeedFiller(endpoint: endpoint, http: http).fill(count: count, concurrency: concurrency, anchor: arguments[3])
+            fields = [("count", String(count))]
+        case ("rpc", 4), ("pull", 4):
+            let count = try integer(arguments[1]), concurrency = try integer(arguments[2])
+            let bytes = try await MockCapacity(endpoint: endpoint, http: http)
+                .run(pulling: arguments[0] == "pull", count: count, concurrency: concurrency, target: arguments[3])
+            fields = [("count", String(count)), ("bytes", String(bytes))]
+        default:
+            throw BenchmarkFailure("unknown child command \(arguments)")
+        }
+        await http.shutdown()
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return ChildReport.render([("seconds", String(seconds))] + fields)
+    }
+
+    /// `count` uploads of `size` bytes each to FOLDER/i.bin, `concurrency` at a time.
+    private static func uploadSmallFiles(_ service: any Service, count: Int, concurrency: Int, folder: String, size: Int) async throws {
+        let content = Data((0..<size).map { UInt8($0 % 251) })
+        let next = Counter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    while let index = next.take(below: count) {
+                        _ = try await service.upload(from: .bytes(content), to: RemotePath("\(folder)/\(index).bin"))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private static func integer(_ text: String) throws -> Int {
+        guard let value = Int(text), value > 0 else { throw BenchmarkFailure("'\(text)' is not a positive number") }
+        return value
+    }
+}

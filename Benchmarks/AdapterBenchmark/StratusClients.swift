@@ -1,0 +1,34 @@
+import Foundation
+import Stratus
+import StratusDrive
+import StratusDropbox
+import StratusHTTP
+
+/// The Stratus side, built as an application would build it, pointed at a mock over HTTPS.
+enum StratusClients {
+    /// The folder (Drive) the Drive service is rooted at; Dropbox's root is the account's top.
+    static let driveRootFolder = "Bench"
+
+    /// An HTTP client that trusts the mock's CA (when it serves HTTPS) and otherwise has the defaults.
+    static func http(_ endpoint: MockEndpoint) throws -> HTTPClient {
+        guard !endpoint.caFile.isEmpty else { return try HTTPClient() }
+        return try HTTPClient(configuration: .init(trustRoots: .caFile(URL(fileURLWithPath: endpoint.caFile))))
+    }
+
+    /// The provider's service with its default configuration, except the endpoints and (Drive)
+    /// the largest page, 1,000 entries, which the SDK runs use too.
+    static func service(_ endpoint: MockEndpoint, http: HTTPClient) throws -> any Service {
+        guard let base = URL(string: endpoint.baseURL) else {
+            throw BenchmarkFailure("'\(endpoint.baseURL)' is not a URL")
+        }
+        switch endpoint.provider {
+        case .dropbox:
+            let configuration = try DropboxConfiguration(apiURL: base, contentURL: base, notifyURL: base)
+            return try DropboxService(configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
+        case .drive:
+            let configuration = try DriveConfiguration(
+                apiURL: base, uploadURL: base, root: .folder(driveRootFolder), pageSize: 1000)
+            return try DriveService(configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
+        }
+    }
+}

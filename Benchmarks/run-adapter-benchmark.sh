@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the adapter benchmark and stratus-mock in release mode and runs it: Stratus's Dropbox
+# and Drive adapters against their mocks (HTTPS, each in a process of its own), next to the
+# curl tool and the official Python SDKs; one Markdown table on standard output.
+#
+#   Benchmarks/run-adapter-benchmark.sh                                      # 1 GiB, 1,000 files, 100,000 changes
+#   Benchmarks/run-adapter-benchmark.sh --size-mib 256 --feed-entries 20000  # shorter
+#   Benchmarks/run-adapter-benchmark.sh --help                               # every option
+#
+# Needs curl and python3 on PATH and about 5 × --size-mib free in TMPDIR. The SDKs live in the
+# virtualenvs .build-sdk-venv (dropbox) and .build-drive-venv (google-api-python-client), made
+# here when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scratch="${STRATUS_BENCH_SCRATCH:-.build-adapterbench}"
+
+make_venv() {
+    local venv=$1; shift
+    if [ ! -x "$venv/bin/python" ]; then
+        python3 -m venv "$venv" >&2
+        "$venv/bin/pip" install -q "$@" >&2
+    fi
+}
+make_venv .build-sdk-venv dropbox
+make_venv .build-drive-venv google-api-python-client google-auth google-auth-httplib2
+
+# Build output goes to standard error so that standard output carries only the report.
+swift build -c release --scratch-path "$scratch" --product stratus-mock >&2
+swift build -c release --scratch-path "$scratch" --product stratus-adapter-benchmark >&2
+bin_path="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
+exec "$bin_path/stratus-adapter-benchmark" --mock "$bin_path/stratus-mock" \
+    --dropbox-python "$PWD/.build-sdk-venv/bin/python" --drive-python "$PWD/.build-drive-venv/bin/python" "$@"
