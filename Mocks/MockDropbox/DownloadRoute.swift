@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HTTPTypes
+import MockSupport
 
 /// `files/download`: metadata in `Dropbox-API-Result`, bytes streamed from the blob store,
 /// with `Range` support (206).
@@ -24,7 +25,7 @@ extension MockDropboxServer {
         var status: HTTPResponse.Status = .ok
         var range: Range<Int64> = 0..<size
         if let header = request.headers[.range] {
-            guard let requested = Self.byteRange(header, size: size) else {
+            guard let requested = ByteRangeHeader.range(header, size: size) else {
                 headers[.contentRange] = "bytes */\(size)"
                 return Response(status: .rangeNotSatisfiable, headers: headers)
             }
@@ -33,23 +34,5 @@ extension MockDropboxServer {
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
         }
         return Response(status: status, headers: headers, body: blobs.responseBody(ofBlob: revision.blob.sha256, range: range))
-    }
-
-    /// The byte range of a `Range: bytes=a-b`, `bytes=a-` or `bytes=-n` header, or `nil`
-    /// when it cannot be satisfied.
-    static func byteRange(_ header: String, size: Int64) -> Range<Int64>? {
-        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
-        let spec = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard spec.count == 2 else { return nil }
-        let first = spec[0].trimmingCharacters(in: .whitespaces)
-        let last = spec[1].trimmingCharacters(in: .whitespaces)
-        if first.isEmpty {
-            guard let suffix = Int64(last), suffix > 0, size > 0 else { return nil }
-            return max(0, size - suffix)..<size
-        }
-        guard let start = Int64(first), start >= 0, start < size else { return nil }
-        if last.isEmpty { return start..<size }
-        guard let end = Int64(last), end >= start else { return nil }
-        return start..<min(end + 1, size)
     }
 }
