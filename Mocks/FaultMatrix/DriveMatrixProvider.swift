@@ -20,60 +20,47 @@ public struct DriveMatrixProvider: MatrixProvider {
 
     /// Runs `body` against a fresh mock Drive in a temporary folder.
     public func withHarness(_ body: @Sendable (MatrixHarness) async throws -> Void) async throws {
-        let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-matrix-drive-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: storage) }
-        let authorization = MockAuthorizationServer(configuration: .init(flavor: .google))
-        let server = try MockDriveServer(storageDirectory: storage, authorization: authorization)
-        let router = Router()
-        server.addRoutes(to: router)
-        let http = try HTTPClient(configuration: .init(timeouts: .init(stall: MatrixFault.clientStallTimeout)))
-        do {
-            try await MockServer.withRunning(router) { url in
-                let issued = authorization.issueTokens()
-                let store = InMemoryTokenStore(OAuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken))
-                let oauth = OAuthClient(
-                    provider: .google(
-                        clientID: authorization.configuration.clientID,
-                        clientSecret: authorization.configuration.clientSecret,
-                        baseURL: url
-                    ),
-                    http: http
-                )
-                let service = try DriveService(
-                    configuration: DriveConfiguration(
-                        apiURL: url,
-                        uploadURL: url,
-                        chunkSize: 256 * 1024,
-                        singleUploadLimit: 64 * 1024,
-                        retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
-                    ),
-                    credentials: .provider(CredentialProvider(client: oauth, store: store)),
-                    http: http
-                )
-                try await body(MatrixHarness(
-                    service: service,
-                    faults: server.faults,
-                    requestLog: server.requestLog,
-                    smallSize: 48 * 1024,
-                    chunkedSize: 1_300_000,
-                    keepsVersionsOfDeletedFiles: false,
-                    route: { operation in
-                        switch operation {
-                        case .smallUpload: ("/upload/drive/v3/files", "POST")
-                        case .chunkedUpload: ("/upload/drive/v3/files", "PUT")
-                        case .download: ("/drive/v3/files/*", "GET")
-                        case .changeFeed: ("/drive/v3/changes", "GET")
-                        case .versions: ("/drive/v3/files/*/revisions", "GET")
-                        case .restore: ("/upload/drive/v3/files/*", "PATCH")
-                        case .delete: ("/drive/v3/files/*", "DELETE")
-                        }
+        try await MatrixMock.run(flavor: .google) { mock in
+            let server = try MockDriveServer(storageDirectory: mock.storage, authorization: mock.authorization)
+            let router = Router()
+            server.addRoutes(to: router)
+            return (server, router)
+        } serve: { mock, server, url in
+            let authorization = mock.authorization
+            let service = try DriveService(
+                configuration: DriveConfiguration(
+                    apiURL: url,
+                    uploadURL: url,
+                    chunkSize: 256 * 1024,
+                    singleUploadLimit: 64 * 1024,
+                    retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
+                ),
+                credentials: mock.refreshingCredentials(.google(
+                    clientID: authorization.configuration.clientID,
+                    clientSecret: authorization.configuration.clientSecret,
+                    baseURL: url
+                )),
+                http: mock.http
+            )
+            try await body(MatrixHarness(
+                service: service,
+                faults: server.faults,
+                requestLog: server.requestLog,
+                smallSize: 48 * 1024,
+                chunkedSize: 1_300_000,
+                keepsVersionsOfDeletedFiles: false,
+                route: { operation in
+                    switch operation {
+                    case .smallUpload: ("/upload/drive/v3/files", "POST")
+                    case .chunkedUpload: ("/upload/drive/v3/files", "PUT")
+                    case .download: ("/drive/v3/files/*", "GET")
+                    case .changeFeed: ("/drive/v3/changes", "GET")
+                    case .versions: ("/drive/v3/files/*/revisions", "GET")
+                    case .restore: ("/upload/drive/v3/files/*", "PATCH")
+                    case .delete: ("/drive/v3/files/*", "DELETE")
                     }
-                ))
-            }
-            await http.shutdown()
-        } catch {
-            await http.shutdown()
-            throw error
+                }
+            ))
         }
     }
 }

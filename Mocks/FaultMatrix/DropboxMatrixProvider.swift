@@ -19,40 +19,13 @@ public struct DropboxMatrixProvider: MatrixProvider {
 
     /// Runs `body` against a fresh mock Dropbox in a temporary folder.
     public func withHarness(_ body: @Sendable (MatrixHarness) async throws -> Void) async throws {
-        let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-matrix-dropbox-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: storage) }
-        let authorization = MockAuthorizationServer(configuration: .init(flavor: .dropbox))
-        let server = try MockDropboxServer(storageDirectory: storage, authorization: authorization)
-        let router = Router()
-        server.addRoutes(to: router)
-        let http = try HTTPClient(configuration: .init(timeouts: .init(stall: MatrixFault.clientStallTimeout)))
-        do {
-            try await run(router: router, server: server, authorization: authorization, http: http, body)
-            await http.shutdown()
-        } catch {
-            await http.shutdown()
-            throw error
-        }
-    }
-
-    private func run(
-        router: Router<BasicRequestContext>,
-        server: MockDropboxServer,
-        authorization: MockAuthorizationServer,
-        http: HTTPClient,
-        _ body: @Sendable (MatrixHarness) async throws -> Void
-    ) async throws {
-        try await MockServer.withRunning(router) { url in
-            let issued = authorization.issueTokens()
-            let store = InMemoryTokenStore(OAuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken))
-            let oauth = OAuthClient(
-                provider: .dropbox(
-                    clientID: authorization.configuration.clientID,
-                    clientSecret: authorization.configuration.clientSecret,
-                    baseURL: url
-                ),
-                http: http
-            )
+        try await MatrixMock.run(flavor: .dropbox) { mock in
+            let server = try MockDropboxServer(storageDirectory: mock.storage, authorization: mock.authorization)
+            let router = Router()
+            server.addRoutes(to: router)
+            return (server, router)
+        } serve: { mock, server, url in
+            let authorization = mock.authorization
             let service = try DropboxService(
                 configuration: DropboxConfiguration(
                     apiURL: url,
@@ -63,8 +36,12 @@ public struct DropboxMatrixProvider: MatrixProvider {
                     singleUploadLimit: 64 * 1024,
                     retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
                 ),
-                credentials: .provider(CredentialProvider(client: oauth, store: store)),
-                http: http
+                credentials: mock.refreshingCredentials(.dropbox(
+                    clientID: authorization.configuration.clientID,
+                    clientSecret: authorization.configuration.clientSecret,
+                    baseURL: url
+                )),
+                http: mock.http
             )
             try await body(MatrixHarness(
                 service: service,
