@@ -118,14 +118,11 @@ public final class MockDriveServer: Sendable {
     /// the log and the faults apply to routes added after them.
     /// - Parameter router: The router.
     public func addRoutes(to router: Router<BasicRequestContext>) {
-        router.add(middleware: RequestLogMiddleware(log: requestLog))
-        router.add(middleware: FaultInjectionMiddleware(injector: faults))
-        FaultControlRoutes.add(to: router, injector: faults, requestLog: requestLog)
+        router.addMockInfrastructure(requestLog: requestLog, faults: faults)
         authorization.addRoutes(to: router)
-        let routes = router
         typealias Handler = @Sendable (inout Request, BasicRequestContext) async throws -> Response
         func mount(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
-            routes.on(RouterPath(path), method: method) { request, context in
+            router.on(RouterPath(path), method: method) { request, context in
                 var request = request
                 return try await DriveFailure.answer {
                     try self.authorize(request)

@@ -86,11 +86,8 @@ public final class MockDropboxServer: Sendable {
     /// log and the faults apply to routes added after them.
     /// - Parameter router: The router.
     public func addRoutes(to router: Router<BasicRequestContext>) {
-        router.add(middleware: RequestLogMiddleware(log: requestLog))
-        router.add(middleware: FaultInjectionMiddleware(injector: faults))
-        FaultControlRoutes.add(to: router, injector: faults, requestLog: requestLog)
+        router.addMockInfrastructure(requestLog: requestLog, faults: faults)
         authorization.addRoutes(to: router)
-        let routes = router
         let table: [(String, @Sendable (inout Request) async throws -> Response)] = [
             ("upload", { try await self.upload(&$0) }),
             ("upload_session/start", { try await self.uploadSessionStart(&$0) }),
@@ -112,13 +109,13 @@ public final class MockDropboxServer: Sendable {
             ("templates/list_for_user", { try await self.listTemplates(&$0) }),
         ]
         for (name, handler) in properties {
-            routes.post(RouterPath("/2/file_properties/" + name)) { request, _ in
+            router.post(RouterPath("/2/file_properties/" + name)) { request, _ in
                 var request = request
                 return try await Self.answer { try await handler(&request) }
             }
         }
         for (name, handler) in table {
-            routes.post(RouterPath("/2/files/" + name)) { request, _ in
+            router.post(RouterPath("/2/files/" + name)) { request, _ in
                 var request = request
                 return try await Self.answer { try await handler(&request) }
             }
