@@ -48,22 +48,19 @@ public enum DriveBackend: ServiceBackend {
             deleteMode: try deleteMode(options)
         )
         let http = try HTTPClient.forRemote(options)
-        let credentials: DriveCredentials
-        if let token = options.string("access_token"), !token.isEmpty {
-            credentials = .accessToken(token)
-        } else {
-            let clientID = try options.requiredString("client_id")
-            let storePath = try options.requiredString("token_store")
-            let secret = options.string("client_secret").flatMap { $0.isEmpty ? nil : $0 }
-            let oauthBase = try options.url("oauth_url") ?? apiURL
-            let profile: OAuthProvider = if let oauthBase {
+        let oauthBase = try options.url("oauth_url") ?? apiURL
+        let credentials = try DriveCredentials.forRemote(
+            options,
+            clientIDOption: "client_id",
+            clientSecretOption: "client_secret",
+            http: http,
+            signInHint: "Sign in to Google again for remote '\(options.remoteName)'."
+        ) { clientID, secret in
+            if let oauthBase {
                 .google(clientID: clientID, clientSecret: secret, baseURL: oauthBase)
             } else {
                 .google(clientID: clientID, clientSecret: secret)
             }
-            let client = OAuthClient(provider: profile, http: http, signInHint: "Sign in to Google again for remote '\(options.remoteName)'.")
-            let store = FileTokenStore(url: URL(filePath: NSString(string: storePath).expandingTildeInPath))
-            credentials = .provider(CredentialProvider(client: client, store: store))
         }
         return try DriveService(configuration: configuration, credentials: credentials, http: http)
     }

@@ -46,21 +46,18 @@ public enum DropboxBackend: ServiceBackend {
             pageSize: try options.integer("page_size").map { Int(clamping: $0) }
         )
         let http = try HTTPClient.forRemote(options)
-        let credentials: DropboxCredentials
-        if let token = options.string("access_token"), !token.isEmpty {
-            credentials = .accessToken(token)
-        } else {
-            let appKey = try options.requiredString("app_key")
-            let storePath = try options.requiredString("token_store")
-            let secret = options.string("app_secret").flatMap { $0.isEmpty ? nil : $0 }
-            let profile: OAuthProvider = if let apiURL {
-                .dropbox(clientID: appKey, clientSecret: secret, baseURL: apiURL)
+        let credentials = try DropboxCredentials.forRemote(
+            options,
+            clientIDOption: "app_key",
+            clientSecretOption: "app_secret",
+            http: http,
+            signInHint: "Sign in to Dropbox again for remote '\(options.remoteName)'."
+        ) { clientID, secret in
+            if let apiURL {
+                .dropbox(clientID: clientID, clientSecret: secret, baseURL: apiURL)
             } else {
-                .dropbox(clientID: appKey, clientSecret: secret)
+                .dropbox(clientID: clientID, clientSecret: secret)
             }
-            let client = OAuthClient(provider: profile, http: http, signInHint: "Sign in to Dropbox again for remote '\(options.remoteName)'.")
-            let store = FileTokenStore(url: URL(filePath: NSString(string: storePath).expandingTildeInPath))
-            credentials = .provider(CredentialProvider(client: client, store: store))
         }
         return try DropboxService(configuration: configuration, credentials: credentials, http: http)
     }
