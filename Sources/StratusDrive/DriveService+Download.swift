@@ -4,16 +4,19 @@ import StratusDigest
 import StratusHTTP
 import StratusTransfer
 
-/// Downloads through `files.get?alt=media` (or `revisions.get?alt=media`), verified against
-/// Drive's `md5Checksum` before the destination is replaced.
+/// Downloads through `files.get?alt=media` (or `revisions.get?alt=media`), continued with
+/// `Range` after a dropped connection and verified against Drive's `md5Checksum` before the
+/// destination is replaced.
 extension DriveService {
     /// Reads a file (or one of its revisions) into a local file. See
     /// ``Stratus/Service/download(_:version:to:options:)``.
     ///
-    /// The body goes to a temporary file beside the destination while its MD5 is computed;
-    /// only a verified file is renamed over the destination, and the temporary file is removed
-    /// on every failure and on cancellation. When the current content changes between the
-    /// metadata read and the download, the download is repeated once with the new metadata.
+    /// The body goes to a temporary file beside the destination while its MD5 is computed.
+    /// When the connection drops midway, the retry asks for the rest with `Range` instead of
+    /// starting over. Only a verified file is renamed over the destination, and the temporary
+    /// file is removed on every failure and on cancellation. When the check fails (the content
+    /// changed between the metadata read and the download, or was damaged on the way), the
+    /// download is repeated once from the start with fresh metadata.
     public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
         try await guarded {
             let progress = MonotonicProgress(options.progress, total: nil)
@@ -74,8 +77,8 @@ extension DriveService {
         }
         let staging = DownloadStaging(for: destination, service: "drive")
         defer { staging.discard() }
-        // Safe to repeat: a download changes nothing.
-        let response = try await transport.send(action, repetition: .safe, destination: .file(staging.temporary), progress: progress.download()) {
+        // Safe to repeat: a download changes nothing, and each retry continues the file.
+        let response = try await transport.send(action, repetition: .safe, destination: .resumableFile(staging.temporary), progress: progress.download()) {
             HTTPRequest(method: .get, url: url, responseDigests: [.md5])
         }
         try response.checkDownload(.md5, expected: expected, size: file.size, path: file.path, service: "Drive", digestName: "MD5")

@@ -4,17 +4,20 @@ import StratusDigest
 import StratusHTTP
 import StratusTransfer
 
-/// Downloads through `files/download`, verified against the `content_hash` in
-/// `Dropbox-API-Result` before the destination is replaced.
+/// Downloads through `files/download`, continued with `Range` after a dropped connection and
+/// verified against the `content_hash` in `Dropbox-API-Result` before the destination is
+/// replaced.
 extension DropboxService {
     /// Reads a file (or one of its versions, as `rev:<rev>`) into a local file. See
     /// ``Stratus/Service/download(_:version:to:options:)``.
     ///
     /// The body goes to a temporary file beside the destination while its content hash is
-    /// computed; only a verified file is renamed over the destination, and the temporary file
-    /// is removed on every failure and on cancellation. Content that fails the check is
-    /// fetched once more (a corruption on the way is rarely repeated) before the call throws
-    /// ``Stratus/ServiceError/Code/integrityMismatch``.
+    /// computed. When the connection drops midway, the retry asks for the rest with `Range`
+    /// instead of starting over (Dropbox's content routes take range requests). Only a
+    /// verified file is renamed over the destination, and the temporary file is removed on
+    /// every failure and on cancellation. Content that fails the check (damaged on the way, or
+    /// changed between the two parts of a resumed download) is fetched once more from the start
+    /// before the call throws ``Stratus/ServiceError/Code/integrityMismatch``.
     public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
         try await guarded {
             guard !path.isRoot else {
@@ -37,6 +40,7 @@ extension DropboxService {
                     return file
                 } catch let error as ServiceError where error.code == .integrityMismatch && attempt < 2 {
                     logger.warning("A Dropbox download failed its content check; fetching it again.", metadata: ["path": "\(path)"])
+                    staging.discard()
                     attempt += 1
                 }
             }
@@ -47,12 +51,12 @@ extension DropboxService {
     /// size Dropbox reports.
     private func fetchVerified(_ path: RemotePath, target: String, into temporary: URL, progress: MonotonicProgress) async throws -> RemoteFile {
         let route = "files/download"
-        // Safe to repeat: a download changes nothing.
+        // Safe to repeat: a download changes nothing, and each retry continues the file.
         let response = try await transport.send(
             route: route,
             host: .content,
             headerArgument: .object([("path", .string(target))]),
-            destination: .file(temporary),
+            destination: .resumableFile(temporary),
             responseDigests: [.dropboxContentHash],
             repetition: .safe,
             progress: progress.download()

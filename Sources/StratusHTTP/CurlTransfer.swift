@@ -41,6 +41,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var headersDelivered = false
     private var followsRedirects = false
     private var bodyLength: Int64 = 0
+    /// Bytes of a resumed body that were in place before this answer (added to progress).
+    private var resumedLength: Int64 = 0
     private var lastProgress: HTTPProgress?
 
     /// Why a callback stopped the transfer, which libcurl reports only as "aborted".
@@ -180,12 +182,9 @@ final class CurlTransfer: @unchecked Sendable {
         } else if line.isEmpty {
             let isInterim = status < 200
             let isFollowedRedirect = followsRedirects && (300..<400).contains(status) && headers.contains("Location")
-            if !isInterim, !isFollowedRedirect, !headersDelivered {
-                headersDelivered = true
-                if let error = sink.headersComplete(status: status, headers: headers) {
-                    failure = error
-                    return 0
-                }
+            if !isInterim, !isFollowedRedirect, !headersDelivered, let error = deliverHeaders() {
+                failure = error
+                return 0
             }
         } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
             let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self)
@@ -196,6 +195,19 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private static let statusLinePrefix = Array("HTTP/".utf8)
+
+    /// Hands the final header block to the sink once; a body that continues content already in
+    /// place counts that content in its length, digests and progress.
+    private func deliverHeaders() -> HTTPClientError? {
+        headersDelivered = true
+        if let error = sink.headersComplete(status: status, headers: headers) { return error }
+        if let resumed = sink.resumedContent {
+            responseDigests = resumed.digests
+            bodyLength = resumed.length
+            resumedLength = resumed.length
+        }
+        return nil
+    }
 
     /// The bytes without leading and trailing spaces, tabs, CR and LF.
     private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
@@ -209,12 +221,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = .now
-        if !headersDelivered {
-            headersDelivered = true
-            if let error = sink.headersComplete(status: status, headers: headers) {
-                failure = error
-                return 0
-            }
+        if !headersDelivered, let error = deliverHeaders() {
+            failure = error
+            return 0
         }
         switch sink.receive(bytes) {
         case .accepted:
@@ -265,10 +274,10 @@ final class CurlTransfer: @unchecked Sendable {
         let progress = HTTPProgress(
             bytesSent: sent,
             bytesToSend: source.length ?? (toSend > 0 ? toSend : nil),
-            bytesReceived: received,
-            bytesToReceive: toReceive > 0 ? toReceive : nil
+            bytesReceived: resumedLength + received,
+            bytesToReceive: toReceive > 0 ? resumedLength + toReceive : nil
         )
-        if let lastProgress, lastProgress.bytesSent >= sent, lastProgress.bytesReceived >= received { return }
+        if let lastProgress, lastProgress.bytesSent >= sent, lastProgress.bytesReceived >= progress.bytesReceived { return }
         lastProgress = progress
         progressHandler(progress)
     }
@@ -288,13 +297,10 @@ final class CurlTransfer: @unchecked Sendable {
             deliver(.failure(error))
             return
         }
-        if !headersDelivered {
-            headersDelivered = true
-            if let error = sink.headersComplete(status: status, headers: headers) {
-                sink.abandon()
-                deliver(.failure(error))
-                return
-            }
+        if !headersDelivered, let error = deliverHeaders() {
+            sink.abandon()
+            deliver(.failure(error))
+            return
         }
         var digests: [DigestAlgorithm: String] = [:]
         if sink.isContent {

@@ -50,14 +50,21 @@ public final class HTTPClient: Sendable {
         into destination: HTTPResponseDestination = .memory(limit: 16 * 1024 * 1024),
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
     ) async throws(HTTPClientError) -> HTTPResponse {
+        var request = request
         let sink: any ResponseSink
         switch destination {
         case .memory(let limit): sink = MemorySink(limit: limit)
         case .file(let url): sink = FileSink(destination: url, errorBodyLimit: configuration.errorBodyLimit)
+        case .resumableFile(let url):
+            let resumable = try ResumableFileSink(url: url, digests: request.responseDigests, errorBodyLimit: configuration.errorBodyLimit)
+            if resumable.existingLength > 0 {
+                request.headers.set("Range", "bytes=\(resumable.existingLength)-")
+            }
+            sink = resumable
         }
         let started = ContinuousClock.now
         let outcome = try await run(request, sink: sink, progress: progress)
-        var file: URL?
+        var file = outcome.output.file
         if let pending = outcome.output.pendingFile {
             try pending.commit()
             file = pending.destination

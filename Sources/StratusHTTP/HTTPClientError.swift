@@ -22,6 +22,9 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
         public static let cancelled = Code("cancelled")
         /// The response body exceeded the memory limit.
         public static let bodyTooLarge = Code("bodyTooLarge")
+        /// The answer does not fit the request, such as a resumed body that does not continue
+        /// where the file stopped.
+        public static let invalidResponse = Code("invalidResponse")
         /// A local file could not be read or written.
         public static let localFile = Code("localFile")
         /// The request cannot be sent as given (bad URL, bad range).

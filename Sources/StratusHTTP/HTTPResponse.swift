@@ -11,6 +11,18 @@ public enum HTTPResponseDestination: Sendable {
     /// body arrived. Any other answer leaves the destination untouched and its body (up to the
     /// client's ``HTTPClient/Configuration/errorBodyLimit``) lands in ``HTTPResponse/body``.
     case file(URL)
+    /// Into a local file that keeps what arrived, for downloads that continue after a failure.
+    ///
+    /// When the file already holds bytes, the request goes out with `Range: bytes=<length>-`:
+    /// a 206 answer whose `Content-Range` starts at that length is appended, one that starts
+    /// elsewhere fails with ``HTTPClientError/Code/invalidResponse``, and a 200 answer replaces
+    /// what the file held. Any other answer leaves the file as it was, its body in
+    /// ``HTTPResponse/body``. When a transfer fails midway, the bytes that arrived stay in the
+    /// file, so sending the same request again continues where it stopped.
+    /// ``HTTPResponse/bodyLength``, ``HTTPResponse/bodyDigests`` and progress count the whole
+    /// file. Nothing is flushed or renamed: the caller checks the content, then moves it into
+    /// place.
+    case resumableFile(URL)
 }
 
 /// A complete response.

@@ -24,12 +24,21 @@ protocol ResponseSink: AnyObject {
     func finish() -> SinkOutput
     /// The transfer failed or was cancelled: discard anything partial now.
     func abandon()
+    /// Content that was in place before this answer's body, once the header block arrived: the
+    /// body continues it, so lengths and digests count it too.
+    var resumedContent: ResumedContent? { get }
+}
+
+extension ResponseSink {
+    var resumedContent: ResumedContent? { nil }
 }
 
 /// What a sink hands to the caller once a transfer ends.
 struct SinkOutput: Sendable {
     var body = Data()
     var pendingFile: PendingFile?
+    /// A file the body is already in, with nothing left to commit.
+    var file: URL?
 }
 
 /// Collects a body in memory, up to a limit.

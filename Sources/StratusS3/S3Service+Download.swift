@@ -56,14 +56,7 @@ extension S3Service {
             } else if S3ObjectDescription.isContentMD5(description.etag), received.md5 != description.etag.lowercased() {
                 throw ServiceError(.integrityMismatch, "The content of \(path) received from S3 has MD5 \(received.md5), not its ETag \(description.etag); the destination was left as it was.")
             }
-            try Task.checkCancellation()
-            do {
-                try handle.synchronize()
-            } catch {
-                throw ServiceError(.localFile, "The download could not be flushed to disk: \(error.localizedDescription)")
-            }
             try staging.moveIntoPlace()
-            staging.syncFolder()
             return try file(path, from: description)
         }
     }

@@ -8,9 +8,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A download's temporary file, beside its destination: content lands there, is checked, and
-/// only then is renamed over the destination, so a failed or cancelled download never leaves a
-/// partial or wrong file in its place.
+/// A download's temporary file, beside its destination: content lands there (and stays there
+/// between the attempts of a resumed download), is checked, and only then is renamed over the
+/// destination, so a failed or cancelled download never leaves a partial or wrong file in its
+/// place.
 package struct DownloadStaging: Sendable {
     /// Where the verified content goes.
     package let destination: URL
@@ -33,19 +34,23 @@ package struct DownloadStaging: Sendable {
         try? FileManager.default.removeItem(at: temporary)
     }
 
-    /// Renames the temporary file over the destination, unless the task was cancelled.
+    /// Flushes the temporary file to disk and renames it over the destination, unless the task
+    /// was cancelled; then flushes the folder, so the rename survives a crash.
     /// - Throws: `CancellationError` when the task is cancelled;
-    ///   ``Stratus/ServiceError/Code/localFile`` when the rename fails.
+    ///   ``Stratus/ServiceError/Code/localFile`` when the flush or the rename fails.
     package func moveIntoPlace() throws {
         try Task.checkCancellation()
+        let file = open(temporary.path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0, fsync(file) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if file >= 0 { close(file) }
+            throw ServiceError(.localFile, "The download could not be flushed to disk at \(temporary.path): \(reason).")
+        }
+        close(file)
         guard rename(temporary.path, destination.path) == 0 else {
             let reason = String(cString: strerror(errno))
             throw ServiceError(.localFile, "The download could not be moved into place at \(destination.path): \(reason).")
         }
-    }
-
-    /// Flushes the destination's folder, so the rename survives a crash (best effort).
-    package func syncFolder() {
         let folder = open(destination.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder >= 0 {
             fsync(folder)

@@ -8,7 +8,7 @@ extension ServiceError {
     /// A ``Stratus/ServiceError`` passes through unchanged, and a `CancellationError` becomes
     /// `cancelled`. An ``StratusHTTP/HTTPClientError`` keeps its message and becomes
     /// `cancelled`, `timeout` (also for stalls), `localFile`, `invalidResponse` (a body larger
-    /// than the client keeps), or `network`.
+    /// than the client keeps, an answer that does not fit the request), or `network`.
     /// - Parameters:
     ///   - error: What the HTTP client (or the code around it) threw.
     ///   - action: What was being done, such as "The request to files/upload".
@@ -23,7 +23,7 @@ extension ServiceError {
         case .timeout, .stalled: .timeout
         case .localFile: .localFile
         // A server that answers with more than the client keeps in memory is broken, not busy.
-        case .bodyTooLarge: .invalidResponse
+        case .bodyTooLarge, .invalidResponse: .invalidResponse
         default: .network
         }
         return ServiceError(code, "\(action) did not complete: \(error.message)", underlying: error)

@@ -95,6 +95,27 @@ import Testing
         }
     }
 
+    @Test func droppedDownloadContinuesWithRange() async throws {
+        try await MockFixture.withRunning { fixture in
+            let service = try fixture.makeService()
+            let path = try RemotePath("long.bin")
+            let content = Self.content(300_000)
+            let file = try await service.upload(from: .bytes(content), to: path)
+            _ = fixture.faults.add(FaultRule(route: "/drive/v3/files/\(file.id)", method: "GET", fault: .dropAfterResponseBytes(100_000)))
+            #expect(try await Self.downloaded(service, path) == content)
+
+            // The second request asks only for what the first one did not deliver.
+            let media = fixture.server.requestLog.entries(path: "/drive/v3/files/\(file.id)")
+                .filter { $0.query.contains(NamedValue("alt", "media")) }
+            let ranges = media.map { entry in entry.headers.first { $0.name.lowercased() == "range" }?.value }
+            #expect(media.count == 2)
+            #expect(ranges.first == .some(nil))
+            let resumedAt = try #require(ranges.last.flatMap { $0 }.flatMap { Int($0.dropFirst("bytes=".count).dropLast()) })
+            #expect((1...100_000).contains(resumedAt))
+            #expect(media.last?.status == 206)
+        }
+    }
+
     @Test func corruptedDownloadIsRefusedAndTheDestinationKept() async throws {
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService()

@@ -33,6 +33,29 @@ import Testing
         }
     }
 
+    @Test func droppedDownloadContinuesWithRange() async throws {
+        try await MockFixture.withRunning { fixture in
+            let service = try fixture.makeService(root: "/range")
+            let content = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+            let file = try await service.upload(from: .bytes(content), to: try RemotePath("save.bin"))
+            fixture.server.faults.add(FaultRule(route: "/2/files/download", fault: .dropAfterResponseBytes(100_000)))
+            let destination = FileManager.default.temporaryDirectory.appending(path: "range-\(UUID().uuidString).bin")
+            defer { try? FileManager.default.removeItem(at: destination) }
+            let downloaded = try await service.download(file.path, to: destination)
+            #expect(downloaded.version == file.version)
+            #expect(try Data(contentsOf: destination) == content)
+
+            // The second request asks only for what the first one did not deliver.
+            let downloads = fixture.server.requestLog.entries(path: "/2/files/download")
+            let ranges = downloads.map { entry in entry.headers.first { $0.name.lowercased() == "range" }?.value }
+            #expect(downloads.count == 2)
+            #expect(ranges.first == .some(nil))
+            let resumedAt = try #require(ranges.last.flatMap { $0 }.flatMap { Int($0.dropFirst("bytes=".count).dropLast()) })
+            #expect((1...100_000).contains(resumedAt))
+            #expect(downloads.last?.status == 206)
+        }
+    }
+
     @Test func lostAnswerToAnUploadIsFoundInsteadOfWrittenTwice() async throws {
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService(root: "/lost")

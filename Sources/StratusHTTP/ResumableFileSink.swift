@@ -1,0 +1,134 @@
+import Foundation
+import StratusDigest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The first bytes of the content that were already in a file before this answer's body (a
+/// resumed download): how many, and their digests, which the transfer goes on updating.
+struct ResumedContent {
+    let length: Int64
+    let digests: [any IncrementalDigest]
+}
+
+/// Writes a 2xx body into a file that may already hold the content's first bytes, and keeps
+/// what arrived when a transfer fails, so the same request sent again continues from there
+/// (``HTTPResponseDestination/resumableFile(_:)``).
+///
+/// A 206 answer must continue exactly where the file stops; a 200 answer is the whole content
+/// and replaces what the file held; any other answer leaves the file as it was.
+final class ResumableFileSink: ResponseSink {
+    /// How many bytes the file held when the request was made (the `Range` it asked for).
+    let existingLength: Int64
+    private let url: URL
+    private let descriptor: Int32
+    private let existingDigests: [any IncrementalDigest]
+    private let errorBodyLimit: Int
+    private var errorBody = Data()
+    private var isClosed = false
+    private(set) var isContent = false
+    private(set) var resumedContent: ResumedContent?
+
+    /// Opens (or creates) the file and hashes the bytes it already holds, in the caller's task
+    /// so the event-loop thread never reads a file.
+    /// - Parameters:
+    ///   - url: The file.
+    ///   - digests: The algorithms the request asked for.
+    ///   - errorBodyLimit: How much of a non-2xx body to keep in memory.
+    /// - Throws: ``HTTPClientError/Code/localFile`` when the file cannot be opened or read.
+    init(url: URL, digests: Set<DigestAlgorithm>, errorBodyLimit: Int) throws(HTTPClientError) {
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw HTTPClientError(.localFile, "Cannot open \(url.path): \(String(cString: strerror(errno))).")
+        }
+        let existing = digests.map { $0.makeDigest() }
+        var length: Int64 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                throw HTTPClientError(.localFile, "Cannot read \(url.path): \(reason).")
+            }
+            if count == 0 { break }
+            let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            for digest in existing { digest.update(piece) }
+            length += Int64(count)
+        }
+        self.url = url
+        self.descriptor = descriptor
+        self.existingLength = length
+        self.existingDigests = existing
+        self.errorBodyLimit = errorBodyLimit
+    }
+
+    deinit { closeFile() }
+
+    func headersComplete(status: Int, headers: HTTPHeaders) -> HTTPClientError? {
+        isContent = (200..<300).contains(status)
+        guard isContent else { return nil }
+        if status == 206 {
+            guard let start = Self.rangeStart(headers["Content-Range"]), start == existingLength else {
+                isContent = false
+                return HTTPClientError(
+                    .invalidResponse,
+                    "A resumed download did not continue at byte \(existingLength) (Content-Range: \(headers["Content-Range"] ?? "none")); the file was left as it was."
+                )
+            }
+            resumedContent = ResumedContent(length: existingLength, digests: existingDigests)
+            return lseek(descriptor, off_t(existingLength), SEEK_SET) < 0 ? fileError("seek in") : nil
+        }
+        // The whole content: what the file held is replaced.
+        guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else { return fileError("truncate") }
+        return nil
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) -> SinkVerdict {
+        guard isContent else {
+            let room = max(0, errorBodyLimit - errorBody.count)
+            errorBody.append(contentsOf: bytes.prefix(room))
+            return .accepted
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return .fail(fileError("write"))
+            }
+            offset += written
+        }
+        return .accepted
+    }
+
+    func finish() -> SinkOutput {
+        closeFile()
+        return isContent ? SinkOutput(file: url) : SinkOutput(body: errorBody)
+    }
+
+    /// Keeps the file: what arrived is the start of the next attempt.
+    func abandon() {
+        closeFile()
+    }
+
+    private func closeFile() {
+        guard !isClosed else { return }
+        isClosed = true
+        close(descriptor)
+    }
+
+    private func fileError(_ verb: String) -> HTTPClientError {
+        HTTPClientError(.localFile, "Cannot \(verb) \(url.path): \(String(cString: strerror(errno))).")
+    }
+
+    /// The first byte of `bytes first-last/total`.
+    static func rangeStart(_ header: String?) -> Int64? {
+        guard let header, header.hasPrefix("bytes ") else { return nil }
+        let range = header.dropFirst(6).prefix { $0 != "/" }
+        guard let dash = range.firstIndex(of: "-") else { return nil }
+        return Int64(range[..<dash].trimmingCharacters(in: .whitespaces))
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import StratusDigest
+import StratusHTTP
+import Synchronization
+import Testing
+
+/// ``HTTPResponseDestination/resumableFile(_:)``: what arrived before a dropped connection stays,
+/// the next attempt asks for the rest with `Range`, and lengths and digests cover the whole file.
+@Suite struct HTTPClientResumableFileTests {
+    private static let size = 600_000
+
+    /// `/content` serves `size` deterministic bytes and honours `Range: bytes=N-` unless told to
+    /// ignore it; `/cut` sends the first `cutAt` bytes of the first request's body and then
+    /// closes the connection, and behaves like `/content` afterwards. Every `Range` header seen
+    /// is recorded.
+    private static func router(ranges: RangeLog, cutAt: Int = 250_000, startOverride: Int? = nil, ignoreRange: Bool = false) -> Router<BasicRequestContext> {
+        let router = Router()
+        let served = Mutex(0)
+        @Sendable func answer(_ request: Request, cut: Bool) -> Response {
+            let range = request.headers[.range]
+            ranges.values.withLock { $0.append(range) }
+            if cut, served.withLock({ count in count += 1; return count == 1 }) {
+                return Response(status: .ok, body: ResponseBody(contentLength: size) { writer in
+                    try await writer.write(ByteBuffer(data: TestServer.content(cutAt)))
+                    throw CancellationError()
+                })
+            }
+            guard !ignoreRange, let range, range.hasPrefix("bytes="), let start = Int(range.dropFirst(6).dropLast()) else {
+                return Response(status: .ok, body: TestServer.streamedBody(size))
+            }
+            let claimed = startOverride ?? start
+            return Response(
+                status: .partialContent,
+                headers: [.contentRange: "bytes \(claimed)-\(size - 1)/\(size)"],
+                body: ResponseBody(byteBuffer: ByteBuffer(data: TestServer.content(size - start, offset: start)))
+            )
+        }
+        router.get("/content") { request, _ in answer(request, cut: false) }
+        router.get("/cut") { request, _ in answer(request, cut: true) }
+        router.get("/missing") { _, _ in Response(status: .notFound, body: ResponseBody(byteBuffer: ByteBuffer(string: "gone"))) }
+        return router
+    }
+
+    private static var whole: Data { TestServer.content(size) }
+
+    @Test func aDroppedTransferKeepsItsBytesAndTheNextOneAsksForTheRest() async throws {
+        let folder = try TemporaryFolder()
+        let file = folder.file("download.part")
+        let ranges = RangeLog()
+        try await TestServer.with(Self.router(ranges: ranges)) { base in
+            let client = try HTTPClient()
+            let request = StratusHTTP.HTTPRequest(url: base.appending(path: "cut"), responseDigests: [.sha256, .md5])
+            await #expect(throws: HTTPClientError.self) {
+                _ = try await client.execute(request, into: .resumableFile(file))
+            }
+            let kept = try Data(contentsOf: file)
+            #expect(kept.count > 0 && kept.count <= 250_000)
+            #expect(kept == Self.whole.prefix(kept.count))
+
+            let received = Mutex<Int64>(0)
+            let response = try await client.execute(request, into: .resumableFile(file)) { progress in
+                received.withLock { $0 = max($0, progress.bytesReceived) }
+            }
+            await client.shutdown()
+            #expect(response.status == 206)
+            #expect(response.file == file)
+            #expect(try Data(contentsOf: file) == Self.whole)
+            #expect(response.bodyLength == Int64(Self.size))
+            #expect(response.bodyDigests[.sha256] == Hex.encode(Digest.sha256(Self.whole)))
+            #expect(response.bodyDigests[.md5] == Hex.encode(Digest.md5(Self.whole)))
+            #expect(received.withLock { $0 } == Int64(Self.size))
+            #expect(ranges.values.withLock { $0 } == [nil, "bytes=\(kept.count)-"])
+        }
+    }
+
+    @Test func aWholeAnswerReplacesWhatTheFileHeld() async throws {
+        let folder = try TemporaryFolder()
+        let file = folder.file("download.part")
+        try Data("stale start".utf8).write(to: file)
+        let ranges = RangeLog()
+        try await TestServer.with(Self.router(ranges: ranges, ignoreRange: true)) { base in
+            let client = try HTTPClient()
+            let response = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "content"), responseDigests: [.sha256]), into: .resumableFile(file))
+            await client.shutdown()
+            #expect(response.status == 200)
+            #expect(try Data(contentsOf: file) == Self.whole)
+            #expect(response.bodyLength == Int64(Self.size))
+            #expect(response.bodyDigests[.sha256] == Hex.encode(Digest.sha256(Self.whole)))
+            #expect(ranges.values.withLock { $0 } == ["bytes=11-"])
+        }
+    }
+
+    @Test func aPartialAnswerStartingElsewhereIsRefusedAndTheFileKept() async throws {
+        let folder = try TemporaryFolder()
+        let file = folder.file("download.part")
+        let start = Self.whole.prefix(1000)
+        try start.write(to: file)
+        let ranges = RangeLog()
+        try await TestServer.with(Self.router(ranges: ranges, startOverride: 0)) { base in
+            let client = try HTTPClient()
+            let error = await #expect(throws: HTTPClientError.self) {
+                _ = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "content")), into: .resumableFile(file))
+            }
+            await client.shutdown()
+            #expect(error?.code == .invalidResponse)
+            #expect(try Data(contentsOf: file) == start)
+        }
+    }
+
+    @Test func anErrorAnswerLeavesTheFileAndCarriesItsBody() async throws {
+        let folder = try TemporaryFolder()
+        let file = folder.file("download.part")
+        let start = Self.whole.prefix(1000)
+        try start.write(to: file)
+        try await TestServer.with(Self.router(ranges: RangeLog())) { base in
+            let client = try HTTPClient()
+            let response = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "missing")), into: .resumableFile(file))
+            await client.shutdown()
+            #expect(response.status == 404)
+            #expect(response.file == nil)
+            #expect(String(decoding: response.body, as: UTF8.self) == "gone")
+            #expect(try Data(contentsOf: file) == start)
+        }
+    }
+}
+
+/// The `Range` headers a test server saw, in order.
+private final class RangeLog: Sendable {
+    let values = Mutex<[String?]>([])
+}
