@@ -14,6 +14,7 @@ let package = Package(
             name: "DecoderFuzzer",
             dependencies: [
                 "CFuzzerDriver",
+                .product(name: "StratusHTTP", package: "Stratus"),
                 .product(name: "StratusDropbox", package: "Stratus"),
                 .product(name: "StratusDrive", package: "Stratus"),
                 .product(name: "StratusS3", package: "Stratus"),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes every decoder of server answers (the adapters) and client requests (the mocks) with
-# libFuzzer, SECONDS each (default 60), and prints one line per decoder. Crashing inputs are kept
-# in .build-fuzz/crashes/<decoder>/ (to be turned into regression tests); the corpus grows in
-# .build-fuzz/corpus/<decoder>/.
+# Fuzzes every decoder of server answers (the adapters, the HTTP client's Content-Range reader)
+# and client requests (the mocks) with libFuzzer, SECONDS each (default 60), and prints one line
+# per decoder. Crashing inputs are kept in .build-fuzz/crashes/<decoder>/ (to be turned into
+# regression tests); the corpus grows in .build-fuzz/corpus/<decoder>/.
 #
 #   bash Fuzz/run-fuzz.sh [SECONDS] [DECODER...]
 set -euo pipefail
@@ -16,7 +16,7 @@ targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
     targets=(dropboxErrorBody dropboxMetadata dropboxResultHeader dropboxChangeToken dropboxMockArguments
              driveJSON driveErrorBody driveRangeHeader driveChangeToken driveMockRange driveMockMultipart
-             s3XML s3ChangeToken)
+             s3XML s3ChangeToken contentRange)
 fi
 status=0
 printf '%-22s %12s %8s %8s %s\n' decoder executions cov features result

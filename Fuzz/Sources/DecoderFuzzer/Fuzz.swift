@@ -7,6 +7,7 @@ import NIOCore
 import Stratus
 @testable import StratusDrive
 @testable import StratusDropbox
+@testable import StratusHTTP
 @testable import StratusS3
 
 /// libFuzzer's callback. With `STRATUS_FUZZ_TARGET` set, every input goes to that decoder;
@@ -28,6 +29,7 @@ enum FuzzTarget: String, CaseIterable {
     case dropboxErrorBody, dropboxMetadata, dropboxResultHeader, dropboxChangeToken, dropboxMockArguments
     case driveJSON, driveErrorBody, driveRangeHeader, driveChangeToken, driveMockRange, driveMockMultipart
     case s3XML, s3ChangeToken
+    case contentRange
 
     /// The target named by `STRATUS_FUZZ_TARGET`, if any.
     static let chosen: FuzzTarget? = ProcessInfo.processInfo.environment["STRATUS_FUZZ_TARGET"].flatMap(FuzzTarget.init)
@@ -72,6 +74,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = S3ErrorMapping.error(status: 400, body: data, action: "fuzz")
         case .s3ChangeToken:
             _ = try? S3ChangeCursor(ChangeToken(rawValue: text), remote: "fuzz")
+        case .contentRange:
+            _ = ResumableFileSink.rangeStart(text)
         }
     }
 
