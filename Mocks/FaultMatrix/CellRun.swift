@@ -53,6 +53,13 @@ struct CellRun {
             try expect(try Self.hash(destination, algorithm) == hash, "the downloaded file does not have the content's hash")
             let left = try FileManager.default.contentsOfDirectory(atPath: downloads.path)
             try expect(left == ["file.bin"], "the download folder holds \(left)")
+            if cell.fault == .droppedMidBody {
+                // Resume, don't restart: the retry asks only for the bytes that did not arrive.
+                let routeRule = cell.fault.rule(route: route, sendsBody: false, bodySize: 0)
+                let ranges = harness.requestLog.entries(where: { routeRule.matches(method: $0.method, path: $0.path) })
+                    .compactMap { entry in entry.headers.first { $0.name.lowercased() == "range" }?.value }
+                try expect(ranges.contains { $0.hasPrefix("bytes=") && $0 != "bytes=0-" }, "the retry did not continue with Range (ranges sent: \(ranges))")
+            }
             return faulted - clean
 
         case .changeFeed:

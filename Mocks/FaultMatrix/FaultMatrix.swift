@@ -10,7 +10,8 @@ import Synchronization
 /// - uploads: the remote file has the content's hash, the folder holds that one file and no
 ///   other, and the file has one version (no duplicate write);
 /// - download: the local file has the content's hash and nothing else is in its folder (no
-///   temporary file left behind);
+///   temporary file left behind); after a body cut midway, the retry asked for the rest with
+///   `Range`;
 /// - change feed: the change made after the token is reported;
 /// - versions: both versions are listed with their hashes;
 /// - restore: the file holds the old content and history grew by exactly one version;

@@ -79,7 +79,10 @@ public struct FaultRule: Sendable, Hashable, Codable {
     }
 
     /// Whether the rule's route and method match a request.
-    func matches(method requestMethod: String, path: String) -> Bool {
+    /// - Parameters:
+    ///   - requestMethod: The request's method, in any case.
+    ///   - path: The request's path, without the query.
+    public func matches(method requestMethod: String, path: String) -> Bool {
         if let method, method.uppercased() != requestMethod.uppercased() { return false }
         return Self.glob(Array(route.utf8)[...], matches: Array(path.utf8)[...])
     }
