@@ -22,7 +22,8 @@ protocol ResponseSink: AnyObject {
     var isContent: Bool { get }
     /// The transfer ended; gives what the caller gets.
     func finish() -> SinkOutput
-    /// The transfer failed or was cancelled: discard anything partial now.
+    /// The transfer failed or was cancelled: discard anything partial now (a sink whose
+    /// destination keeps what arrived for a later attempt only lets go of its file).
     func abandon()
     /// Content that was in place before this answer's body, once the header block arrived: the
     /// body continues it, so lengths and digests count it too.
