@@ -50,6 +50,7 @@ public final class HTTPClient: Sendable {
         into destination: HTTPResponseDestination = .memory(limit: 16 * 1024 * 1024),
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
     ) async throws(HTTPClientError) -> HTTPResponse {
+        let original = request
         var request = request
         let sink: any ResponseSink
         switch destination {
@@ -64,6 +65,11 @@ public final class HTTPClient: Sendable {
         }
         let started = ContinuousClock.now
         let outcome = try await run(request, sink: sink, progress: progress)
+        if outcome.status == 416, let resumable = sink as? ResumableFileSink, resumable.existingLength > 0 {
+            // The file holds more than the content now has (it changed, or every byte had
+            // arrived before the failure): the sink emptied it, so this asks for all of it.
+            return try await execute(original, into: destination, progress: progress)
+        }
         var file = outcome.output.file
         if let pending = outcome.output.pendingFile {
             try pending.commit()

@@ -15,8 +15,10 @@ public enum HTTPResponseDestination: Sendable {
     ///
     /// When the file already holds bytes, the request goes out with `Range: bytes=<length>-`:
     /// a 206 answer whose `Content-Range` starts at that length is appended, one that starts
-    /// elsewhere fails with ``HTTPClientError/Code/invalidResponse``, and a 200 answer replaces
-    /// what the file held. Any other answer leaves the file as it was, its body in
+    /// elsewhere fails with ``HTTPClientError/Code/invalidResponse``, a 200 answer replaces
+    /// what the file held, and a 416 answer (the file holds at least as many bytes as the
+    /// content now has) empties the file and the request goes out once more without `Range`,
+    /// since those bytes cannot be trusted to be the current content. Any other answer leaves the file as it was, its body in
     /// ``HTTPResponse/body``. When a transfer fails midway, the bytes that arrived stay in the
     /// file, so sending the same request again continues where it stopped.
     /// ``HTTPResponse/bodyLength``, ``HTTPResponse/bodyDigests`` and progress count the whole

@@ -16,7 +16,8 @@ struct ResumedContent {
 /// (``HTTPResponseDestination/resumableFile(_:)``).
 ///
 /// A 206 answer must continue exactly where the file stops; a 200 answer is the whole content
-/// and replaces what the file held; any other answer leaves the file as it was.
+/// and replaces what the file held; a 416 answer (nothing after the file's bytes) empties the
+/// file for a fresh start; any other answer leaves the file as it was.
 final class ResumableFileSink: ResponseSink {
     /// How many bytes the file held when the request was made (the `Range` it asked for).
     let existingLength: Int64
@@ -69,6 +70,10 @@ final class ResumableFileSink: ResponseSink {
 
     func headersComplete(status: Int, headers: HTTPHeaders) -> HTTPClientError? {
         isContent = (200..<300).contains(status)
+        if status == 416, existingLength > 0 {
+            // Nothing follows the bytes the file holds: start over (the client asks again).
+            return ftruncate(descriptor, 0) == 0 ? nil : fileError("truncate")
+        }
         guard isContent else { return nil }
         if status == 206 {
             guard let start = Self.rangeStart(headers["Content-Range"]), start == existingLength else {

@@ -30,6 +30,9 @@ import Testing
             guard !ignoreRange, let range, range.hasPrefix("bytes="), let start = Int(range.dropFirst(6).dropLast()) else {
                 return Response(status: .ok, body: TestServer.streamedBody(size))
             }
+            guard start < size else {
+                return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)"])
+            }
             let claimed = startOverride ?? start
             return Response(
                 status: .partialContent,
@@ -89,6 +92,22 @@ import Testing
             #expect(response.bodyLength == Int64(Self.size))
             #expect(response.bodyDigests[.sha256] == Hex.encode(Digest.sha256(Self.whole)))
             #expect(ranges.values.withLock { $0 } == ["bytes=11-"])
+        }
+    }
+
+    @Test func aFileHoldingAtLeastTheWholeContentIsFetchedAgainFromTheStart() async throws {
+        let folder = try TemporaryFolder()
+        let file = folder.file("download.part")
+        try (Self.whole + Data("extra".utf8)).write(to: file)
+        let ranges = RangeLog()
+        try await TestServer.with(Self.router(ranges: ranges)) { base in
+            let client = try HTTPClient()
+            let response = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "content"), responseDigests: [.sha256]), into: .resumableFile(file))
+            await client.shutdown()
+            #expect(response.status == 200)
+            #expect(try Data(contentsOf: file) == Self.whole)
+            #expect(response.bodyDigests[.sha256] == Hex.encode(Digest.sha256(Self.whole)))
+            #expect(ranges.values.withLock { $0 } == ["bytes=\(Self.size + 5)-", nil])
         }
     }
 
