@@ -42,7 +42,8 @@ struct FileMetadata: Sendable {
     /// - Parameters:
     ///   - object: The decoded JSON object.
     ///   - isUpdate: Whether this is `files.update`, where `parents` is not writable.
-    /// - Throws: ``DriveFailure``: 400 for unknown fields, wrong types or bad values; 403
+    /// - Throws: ``DriveFailure``: 400 for unknown fields, wrong types or bad values (such as
+    ///   a `name` with a control character: `invalid` at `name`, location type `other`); 403
     ///   `fieldNotWritable` for read-only fields.
     init(json object: [String: Any], isUpdate: Bool) throws(DriveFailure) {
         for key in object.keys.sorted() where !Self.accepted.contains(key) {
@@ -65,8 +66,10 @@ struct FileMetadata: Sendable {
         }
         id = try Self.string(object, "id")
         name = try Self.string(object, "name")
-        if let name, name.unicodeScalars.contains(where: { $0.value == 0 }) {
-            throw DriveFailure(.invalidParameter("name", message: "Invalid Value"))
+        // Drive names are not paths: `/`, `.` and `..` are ordinary characters in them, but a
+        // C0 control character or DEL is refused as an invalid value of the body's `name`.
+        if let name, name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw Self.invalid("name")
         }
         mimeType = try Self.string(object, "mimeType")
         originalFilename = try Self.string(object, "originalFilename")

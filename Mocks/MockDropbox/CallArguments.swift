@@ -60,8 +60,8 @@ extension MockDropboxServer {
         }
     }
 
-    /// Parses a path argument, answering 400 for a pattern mismatch and throwing
-    /// `malformed_path` as a ``LookupProblem`` otherwise.
+    /// Parses a path argument, answering 400 for a pattern mismatch (and for `"/"` where the
+    /// root is `""`) and throwing `malformed_path` as a ``LookupProblem`` otherwise.
     func parsePath(_ raw: String, allowRoot: Bool, arguments: DropboxArguments, field: String = "path") throws -> DropboxPath {
         do {
             return try DropboxPath(parsing: raw, allowRoot: allowRoot)
@@ -70,7 +70,9 @@ extension MockDropboxServer {
                 throw arguments.fail(field, "The root folder is unsupported.")
             }
             throw arguments.fail(field, "'\(raw)' did not match pattern '(/(.|[\\r\\n])*)|(ns:[0-9]+(/(.|[\\r\\n])*)?)'")
-        } catch {
+        } catch .slashRoot {
+            throw arguments.fail(field, "Specify the root folder as an empty string rather than as \"/\".")
+        } catch .malformed {
             throw LookupProblem.malformedPath
         }
     }

@@ -44,28 +44,35 @@ struct DropboxPath: Sendable, Hashable {
     enum Problem: Error {
         /// It does not match the route's pattern (a 400 in Dropbox).
         case pattern
+        /// `"/"` on a route whose root is `""` (a 400 in Dropbox, with its own message).
+        case slashRoot
         /// It matches the pattern but is not a usable path (`malformed_path`).
         case malformed
     }
 
-    /// Parses a slash path; `""` and `"/"` are the root only when `allowRoot`.
+    /// Parses a slash path; `""` is the root only when `allowRoot`.
+    ///
+    /// A path with an empty, `.` or `..` component, a trailing `/` (also `"/"` itself where the
+    /// root is not allowed), NUL or another C0 control character, or DEL is `malformed_path`,
+    /// as Dropbox answers such paths: it refuses them rather than tidying them up, so a client
+    /// that relies on tidying finds out here and not in production.
     /// - Throws: ``Problem``.
     init(parsing raw: String, allowRoot: Bool) throws(Problem) {
-        if raw.isEmpty || raw == "/" {
+        if raw.isEmpty {
             guard allowRoot else { throw .pattern }
             display = ""
             return
         }
         guard raw.hasPrefix("/") else { throw .pattern }
-        var text = raw
-        if text.hasSuffix("/") { text.removeLast() }
-        let components = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        if raw == "/" { throw allowRoot ? .slashRoot : .malformed }
+        // A trailing slash leaves an empty last component, refused below like `//`.
+        let components = raw.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         for component in components {
             if component.isEmpty || component == "." || component == ".." { throw .malformed }
             if component.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { throw .malformed }
             if component.hasSuffix(" ") { throw .malformed }
         }
-        display = text
+        display = raw
     }
 
     private init(display: String) {

@@ -57,17 +57,16 @@ extension MockDropboxServer {
         let beforeRev = try arguments.optionalString("before_rev")
         let node: NamespaceNode
         do {
+            // In path mode an `id:` names the file's current path (PathOrId); a slash path is
+            // checked like every other route's: 400 for a pattern mismatch, else malformed_path.
+            let path = mode == "id" || raw.hasPrefix("id:") ? nil : try parsePath(raw, allowRoot: false, arguments: arguments)
             node = try namespace.withState { (state) throws(LookupProblem) -> NamespaceNode in
-                switch mode {
-                case "id":
-                    guard raw.hasPrefix("id:"), let key = state.pathOfID[raw], let node = state.nodes[key] else { throw .notFound }
-                    return node
-                default:
-                    let path: DropboxPath
-                    do { path = try DropboxPath(parsing: raw, allowRoot: false) } catch { throw .malformedPath }
+                if let path {
                     guard let node = state.nodes[path.key] else { throw .notFound }
                     return node
                 }
+                guard raw.hasPrefix("id:"), let key = state.pathOfID[raw], let node = state.nodes[key] else { throw .notFound }
+                return node
             }
         } catch let problem as LookupProblem {
             throw DropboxFailure.route(FilesError.wrap("path", problem.union))
