@@ -281,8 +281,9 @@ let package = Package(
         .testTarget(
             name: "StratusS3Tests",
             dependencies: [
-                "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus",
+                "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "MockSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),
