@@ -60,7 +60,6 @@ import Testing
                 ),
                 credentials: .accessToken("token-not-checked")
             )
-            let started = ContinuousClock.now
             let error = await #expect(throws: ServiceError.self) {
                 _ = try await service.metadata(of: try RemotePath("huge.json"))
             }
@@ -70,7 +69,6 @@ import Testing
             #expect((error?.underlying as? HTTPClientError)?.code == .bodyTooLarge, "\(String(describing: error))")
             // A broken answer is not a busy server: it is not asked again.
             #expect(count.requests.load(ordering: .relaxed) == 1)
-            #expect(ContinuousClock.now - started < .seconds(60))
         }
         // The client read up to its limit before it hung up.
         let written = count.written.load(ordering: .relaxed)

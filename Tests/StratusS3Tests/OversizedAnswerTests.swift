@@ -60,7 +60,6 @@ import Testing
                 ),
                 credentials: S3Credentials(accessKeyID: "AKIDOVERSIZED", secretAccessKey: "not-a-real-secret")
             )
-            let started = ContinuousClock.now
             let error = await #expect(throws: ServiceError.self) {
                 _ = try await service.list(.root)
             }
@@ -70,7 +69,6 @@ import Testing
             #expect((error?.underlying as? HTTPClientError)?.code == .bodyTooLarge, "\(String(describing: error))")
             // A broken answer is not a busy server: it is not asked again.
             #expect(tally.requests.load(ordering: .relaxed) == 1)
-            #expect(ContinuousClock.now - started < .seconds(60))
         }
         // The client read up to its limit before it hung up.
         let written = tally.bytesWritten.load(ordering: .relaxed)
