@@ -149,6 +149,7 @@ expect_http_error(lambda: drive.revisions().delete(fileId=small["id"], revisionI
 print("revisions", [r["id"] for r in revisions], "old content", old)
 
 expect_http_error(lambda: drive.files().get(fileId="no-such-file").execute(), 404, "notFound")
+expect_http_error(lambda: drive.files().create(body={"name": "tab\there.txt", "parents": [folder["id"]]}).execute(), 400, "invalid")
 expect_http_error(lambda: drive.files().list(q="name = 'unclosed").execute(), 400, "invalid")
 # google-auth answers a 401 by refreshing, so read the bad-token answer with the client's own transport.
 answer, content = build_http().request(base + "/drive/v3/files", "GET", headers={"Authorization": "Bearer ya29.nope"})

@@ -57,6 +57,19 @@ try:
 except dropbox.exceptions.ApiError as e:
     assert e.error.is_path() and e.error.get_path().is_not_found(), e
     print("get_metadata deleted ->", e.error)
+# Bad paths are refused as Dropbox's own malformed_path, which the SDK decodes.
+for bad_path in ("/SDK/../escape.txt", "/SDK/tab\there.txt", "/SDK/trailing/"):
+    try:
+        dbx.files_upload(b"never", bad_path, mode=WriteMode.add)
+        print("FAIL: a bad path was accepted:", repr(bad_path)); sys.exit(1)
+    except dropbox.exceptions.ApiError as e:
+        assert e.error.is_path() and e.error.get_path().reason.is_malformed_path(), e
+    try:
+        dbx.files_get_metadata(bad_path)
+        print("FAIL: a bad path was looked up:", repr(bad_path)); sys.exit(1)
+    except dropbox.exceptions.ApiError as e:
+        assert e.error.is_path() and e.error.get_path().is_malformed_path(), e
+print("bad paths -> malformed_path")
 print("longpoll", dbx.files_list_folder_longpoll(changes.cursor, timeout=30))
 bad = dropbox.Dropbox(oauth2_access_token="nope", session=session)
 try:
