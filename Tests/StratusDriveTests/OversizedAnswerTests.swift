@@ -5,28 +5,15 @@ import NIOCore
 import Stratus
 import StratusDrive
 import StratusHTTP
-import Synchronization
 import Testing
 
 /// A server whose `files.list` answer is JSON that does not end within anything a client should
 /// hold: the adapter stops reading at its 16 MiB memory limit and fails with a clear error,
 /// instead of running out of memory.
 @Suite struct OversizedAnswerTests {
-    /// How many pieces of the answer the server handed to the connection, and how often it was asked.
-    final class PieceCount: Sendable {
-        let written = Atomic<Int>(0)
-        let requests = Atomic<Int>(0)
-    }
-
-    /// 64 KiB pieces of JSON whitespace.
-    static let piece = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 * 1024)
-    /// 128 MiB in all, eight times what the client keeps. Bounded, because a write returns once
-    /// NIO has queued it: after the client hangs up, more pieces pile up in memory before the
-    /// server hears of it, and a busy machine must not queue gigabytes.
-    static let pieces = 128 * 1_048_576 / (64 * 1024)
-
     @Test func endlessFileListFailsAsInvalidResponse() async throws {
-        let count = PieceCount()
+        // Chunked, so nothing but the body itself tells the client its size; 128 MiB at most.
+        let answer = OversizedAnswer(head: #"{"kind": "drive#fileList", "files": ["#, piece: " ", total: 128 << 20, contentType: "application/json; charset=UTF-8")
         let router = Router()
         // The appDataFolder alias resolves to a real id first, with a small, valid answer.
         router.get("/drive/v3/files/{fileId}") { _, _ in
@@ -36,22 +23,7 @@ import Testing
                 body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"id": "appdata-root"}"#))
             )
         }
-        router.get("/drive/v3/files") { _, _ in
-            count.requests.add(1, ordering: .relaxed)
-            // No Content-Length: chunked, so nothing but the body itself tells the client its size.
-            return Response(
-                status: .ok,
-                headers: [.contentType: "application/json; charset=UTF-8"],
-                body: ResponseBody { writer in
-                    try await writer.write(ByteBuffer(string: #"{"kind": "drive#fileList", "files": ["#))
-                    for _ in 0..<Self.pieces {
-                        try await writer.write(Self.piece)
-                        count.written.add(1, ordering: .relaxed)
-                    }
-                    try await writer.finish(nil)
-                }
-            )
-        }
+        router.get("/drive/v3/files") { _, _ in answer.response() }
         try await MockServer.withRunning(router) { url in
             let service = try DriveService(
                 configuration: DriveConfiguration(
@@ -68,10 +40,9 @@ import Testing
             // The memory limit ended it, not the unfinished JSON (which would also be invalid).
             #expect((error?.underlying as? HTTPClientError)?.code == .bodyTooLarge, "\(String(describing: error))")
             // A broken answer is not a busy server: it is not asked again.
-            #expect(count.requests.load(ordering: .relaxed) == 1)
+            #expect(answer.requestCount == 1)
         }
         // The client read up to its limit before it hung up.
-        let written = count.written.load(ordering: .relaxed)
-        #expect(written >= 16 * 1024 * 1024 / (64 * 1024) - 1, "written \(written)")
+        #expect(answer.bytesWritten >= 16 * 1_048_576 - answer.pieceSize)
     }
 }
