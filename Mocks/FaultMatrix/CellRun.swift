@@ -57,7 +57,7 @@ struct CellRun {
                 // Resume, don't restart: the retry asks only for the bytes that did not arrive.
                 let routeRule = cell.fault.rule(route: route, sendsBody: false, bodySize: 0)
                 let ranges = harness.requestLog.entries(where: { routeRule.matches(method: $0.method, path: $0.path) })
-                    .compactMap { entry in entry.headers.first { $0.name.lowercased() == "range" }?.value }
+                    .compactMap { $0.header("Range") }
                 try expect(ranges.contains { $0.hasPrefix("bytes=") && $0 != "bytes=0-" }, "the retry did not continue with Range (ranges sent: \(ranges))")
             }
             return faulted - clean

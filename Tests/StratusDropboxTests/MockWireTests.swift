@@ -7,10 +7,6 @@ import Testing
 
 /// What the adapter puts on the wire, read back from the mock's request log.
 @Suite struct MockWireTests {
-    private static func header(_ request: RecordedRequest, _ name: String) -> String? {
-        request.headers.first { $0.name.lowercased() == name }?.value
-    }
-
     @Test func conditionalUploadSendsUpdateWithTheRev() async throws {
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService(root: "/wire")
@@ -22,7 +18,7 @@ import Testing
             )
             #expect(second.version != first.version)
             let uploads = fixture.server.requestLog.entries(path: "/2/files/upload")
-            let argument = try #require(uploads.last.flatMap { Self.header($0, "dropbox-api-arg") })
+            let argument = try #require(uploads.last.flatMap { $0.header("dropbox-api-arg") })
             #expect(argument.contains(#""mode":{".tag":"update","update":"\#(first.version.rawValue)"}"#))
             #expect(argument.contains(#""strict_conflict":true"#))
             await #expect(throws: ServiceError.self) {
@@ -53,7 +49,7 @@ import Testing
             let path = try RemotePath("Résumé 📄.txt")
             let file = try await service.upload(from: .bytes(Data("hi".utf8)), to: path)
             #expect(file.path == path)
-            let argument = try #require(fixture.server.requestLog.entries(path: "/2/files/upload").last.flatMap { Self.header($0, "dropbox-api-arg") })
+            let argument = try #require(fixture.server.requestLog.entries(path: "/2/files/upload").last.flatMap { $0.header("dropbox-api-arg") })
             // The log shows the argument as the mock decoded it: the escaped header arrived
             // intact (the escaping itself is checked in StoneEncodingTests).
             #expect(argument.contains("/Résumé 📄.txt"))
@@ -77,7 +73,7 @@ import Testing
             #expect(log.entries(path: "/2/files/upload_session/append_v2").count == 2)
             #expect(log.entries(path: "/2/files/upload_session/finish").count == 1)
             for entry in log.entries(path: "/2/files/upload_session/append_v2") {
-                #expect(Self.header(entry, "dropbox-api-arg")?.contains("content_hash") == true)
+                #expect(entry.header("dropbox-api-arg")?.contains("content_hash") == true)
             }
             let values = seen.values
             #expect(values == values.sorted())
