@@ -153,6 +153,7 @@ struct S3XMLReader {
     }
 
     private mutating func cdata() throws(S3XMLError) {
+        guard !stack.isEmpty else { throw problem("text outside the root element") }
         let start = index + 9
         guard let end = find("]]>", from: start) else { throw problem("an unterminated CDATA section") }
         appendText(String(decoding: bytes[start..<end], as: UTF8.self))

@@ -34,7 +34,7 @@ import Testing
         "<a>&#0;</a>", "<a>&#xD800;</a>", "<a>&#xFFFFFFFF;</a>", "<a>& loose</a>", "<1a/>", "<-a/>", "< a/>",
         "<a><!-- open</a>", "<a><![CDATA[open</a>", "<?xml version=\"1.0\"?>", "<?xml encoding=\"UTF-8\"?><a/>",
         "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>", "<?pi data?><a/>", "<a><?pi?></a>",
-        "<!DOCTYPE a><a/>", "<a><!ENTITY b \"c\"></a>", "<?xml version=\"1.0\"",
+        "<!DOCTYPE a><a/>", "<a><!ENTITY b \"c\"></a>", "<?xml version=\"1.0\"", "<![CDATA[x]]><a/>",
     ])
     func malformedDocumentsAreRefused(_ text: String) {
         #expect(throws: S3XMLError.self) { try parse(text) }
