@@ -55,8 +55,8 @@ struct CellRun {
             try expect(left == ["file.bin"], "the download folder holds \(left)")
             if cell.fault == .droppedMidBody {
                 // Resume, don't restart: the retry asks only for the bytes that did not arrive.
-                let routeRule = cell.fault.rule(route: route, sendsBody: false, bodySize: 0)
-                let ranges = harness.requestLog.entries(where: { routeRule.matches(method: $0.method, path: $0.path) })
+                let counter = routeCounter
+                let ranges = harness.requestLog.entries(where: { counter.matches(method: $0.method, path: $0.path) })
                     .compactMap { $0.header("Range") }
                 try expect(ranges.contains { $0.hasPrefix("bytes=") && $0 != "bytes=0-" }, "the retry did not continue with Range (ranges sent: \(ranges))")
             }
@@ -117,10 +117,15 @@ struct CellRun {
         }
     }
 
+    /// A rule that matches the cell's route and injects nothing.
+    private var routeCounter: FaultRule {
+        FaultRule(route: route.path, method: route.method, times: 1, probability: 0, fault: .delay(milliseconds: 0))
+    }
+
     /// The requests an operation sends to the cell's route, counted by a rule that injects
     /// nothing.
     private func requests(_ operation: () async throws -> Void) async throws -> Int {
-        let id = harness.faults.add(FaultRule(route: route.path, method: route.method, times: 1, probability: 0, fault: .delay(milliseconds: 0)))
+        let id = harness.faults.add(routeCounter)
         defer { harness.faults.remove(id: id) }
         try await operation()
         return harness.faults.rules.first { $0.id == id }?.matched ?? 0

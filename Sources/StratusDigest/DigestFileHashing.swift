@@ -16,31 +16,45 @@ extension Digest {
         guard url.isFileURL else {
             throw DigestError(message: "Cannot hash a URL that is not a file URL", path: url.absoluteString)
         }
-        let file = try ReadOnlyFile(opening: url)
-        defer { file.close() }
-
         let digests = Set(algorithms).map { $0.makeDigest() }
         guard !digests.isEmpty else {
             return [:]
         }
-
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: fileReadSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let readCount = try file.read(into: buffer)
-            if readCount == 0 {
-                break
-            }
-            let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<readCount])
-            for digest in digests {
-                digest.update(piece)
-            }
-        }
+        try feed(fileAt: url, into: digests)
 
         var result: [DigestAlgorithm: String] = [:]
         for digest in digests {
             result[digest.algorithm] = digest.finalizeHex()
         }
         return result
+    }
+
+    /// Feeds a whole file to digests that stay open (to go on with more bytes, as a resumed
+    /// download does), reading it in 1 MiB pieces.
+    ///
+    /// - Parameters:
+    ///   - url: A `file:` URL naming the file.
+    ///   - digests: The digests to update, in the file's byte order.
+    /// - Returns: How many bytes the file held.
+    /// - Throws: ``DigestError`` carrying the path and the `errno` value if the file cannot be
+    ///   opened or read.
+    @discardableResult
+    public static func feed(fileAt url: URL, into digests: [any IncrementalDigest]) throws(DigestError) -> Int64 {
+        let file = try ReadOnlyFile(opening: url)
+        defer { file.close() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: fileReadSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var length: Int64 = 0
+        while true {
+            let readCount = try file.read(into: buffer)
+            if readCount == 0 {
+                return length
+            }
+            let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<readCount])
+            for digest in digests {
+                digest.update(piece)
+            }
+            length += Int64(readCount)
+        }
     }
 }

@@ -36,14 +36,8 @@ final class FileSink: ResponseSink {
             errorBody.append(contentsOf: bytes.prefix(room))
             return .accepted
         }
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(temporary.descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return .fail(HTTPClientError(.localFile, "Writing \(temporary.url.path) failed: \(String(cString: strerror(errno)))."))
-            }
-            offset += written
+        guard writeAll(bytes, to: temporary.descriptor) else {
+            return .fail(HTTPClientError(.localFile, "Writing \(temporary.url.path) failed: \(String(cString: strerror(errno)))."))
         }
         return .accepted
     }

@@ -43,21 +43,12 @@ final class ResumableFileSink: ResponseSink {
             throw HTTPClientError(.localFile, "Cannot open \(url.path): \(String(cString: strerror(errno))).")
         }
         let existing = digests.map { $0.makeDigest() }
-        var length: Int64 = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else {
-                let reason = String(cString: strerror(errno))
-                close(descriptor)
-                throw HTTPClientError(.localFile, "Cannot read \(url.path): \(reason).")
-            }
-            if count == 0 { break }
-            let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            for digest in existing { digest.update(piece) }
-            length += Int64(count)
+        let length: Int64
+        do {
+            length = try Digest.feed(fileAt: url, into: existing)
+        } catch {
+            close(descriptor)
+            throw HTTPClientError(.localFile, "Cannot read \(url.path).", underlying: error)
         }
         self.url = url
         self.descriptor = descriptor
@@ -97,16 +88,7 @@ final class ResumableFileSink: ResponseSink {
             errorBody.append(contentsOf: bytes.prefix(room))
             return .accepted
         }
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return .fail(fileError("write"))
-            }
-            offset += written
-        }
-        return .accepted
+        return writeAll(bytes, to: descriptor) ? .accepted : .fail(fileError("write"))
     }
 
     func finish() -> SinkOutput {
