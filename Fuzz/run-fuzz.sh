@@ -9,8 +9,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
-swift build --package-path Fuzz --scratch-path .build-fuzz --product DecoderFuzzer \
-    -Xswiftc -sanitize=fuzzer,address >/dev/null
+mkdir -p .build-fuzz
+if ! swift build --package-path Fuzz --scratch-path .build-fuzz --product DecoderFuzzer \
+    -Xswiftc -sanitize=fuzzer,address >.build-fuzz/build.log 2>&1; then
+    grep -E 'error' .build-fuzz/build.log || tail -20 .build-fuzz/build.log
+    echo "The fuzz harness did not build (whole log: .build-fuzz/build.log)." >&2
+    exit 1
+fi
 fuzzer=.build-fuzz/debug/DecoderFuzzer
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
