@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "StratusDrive", targets: ["StratusDrive"]),
         .library(name: "MockDrive", targets: ["MockDrive"]),
         .library(name: "StratusS3", targets: ["StratusS3"]),
+        .library(name: "StratusSync", targets: ["StratusSync"]),
         .executable(name: "stratus-mock", targets: ["StratusMock"]),
         .executable(name: "stratus-tour", targets: ["StratusTour"]),
         .executable(name: "stratus", targets: ["StratusCLI"]),
@@ -30,6 +31,7 @@ let package = Package(
         .executable(name: "stratus-fault-matrix", targets: ["FaultMatrixCommand"]),
         .executable(name: "stratus-http-benchmark", targets: ["HTTPBenchmark"]),
         .executable(name: "stratus-adapter-benchmark", targets: ["AdapterBenchmark"]),
+        .executable(name: "stratus-sync-sim", targets: ["SyncSimCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -40,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // C shims: libcurl and OpenSSL's libcrypto, found through pkg-config.
@@ -99,6 +102,16 @@ let package = Package(
             name: "StratusS3",
             dependencies: [
                 "Stratus", "StratusHTTP", "StratusDigest", "StratusTransfer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The sync layer: records and their files over any Service, local state in SQLite.
+        .target(
+            name: "StratusSync",
+            dependencies: [
+                "Stratus", "StratusDigest",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -207,6 +220,24 @@ let package = Package(
             path: "Benchmarks/AdapterBenchmark",
             swiftSettings: strict
         ),
+        .target(
+            name: "SyncSimulation",
+            dependencies: [
+                "Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusOAuth",
+                "MockSupport", "MockDropbox", "MockDrive", "MockOAuth",
+            ],
+            path: "Examples/SyncSimulation",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SyncSimCommand",
+            dependencies: [
+                "SyncSimulation", "StratusSync", "StratusLocal", "Stratus",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/SyncSimCommand",
+            swiftSettings: strict
+        ),
 
         // Tests (Swift Testing).
         .testTarget(name: "StratusDigestTests", dependencies: ["StratusDigest"], swiftSettings: strict),
@@ -292,6 +323,14 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", "MockDrive", "MockOAuth", "MockSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StratusSyncTests",
+            dependencies: [
+                "StratusSync", "Stratus", "StratusLocal", "SyncSimulation", "StratusS3", "MockSupport", "MockDropbox",
+                "MockDrive",
             ],
             swiftSettings: strict
         ),

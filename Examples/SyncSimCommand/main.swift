@@ -1,0 +1,1 @@
+print("stratus-sync-sim: not built yet")

@@ -1,0 +1,90 @@
+import Foundation
+import Stratus
+import Synchronization
+
+/// A ``Stratus/Service`` in front of another that counts the calls made through it and lets a
+/// test step in before an upload, for request counts in benchmarks and faults in tests.
+public final class ObservedService: Service {
+    /// The calls counted, by name: `metadata`, `list`, `upload`, `download`, `delete`,
+    /// `latestChangeToken`, `changes`, `versions`, `restore`.
+    public var counts: [String: Int] { calls.withLock { $0 } }
+    /// All calls counted.
+    public var totalCalls: Int { counts.values.reduce(0, +) }
+
+    private let base: any Service
+    private let calls = Mutex<[String: Int]>([:])
+    private let hook = Mutex<(@Sendable (RemotePath, UploadOptions) async throws -> Void)?>(nil)
+    private let capabilityOverride: ServiceCapabilities?
+
+    /// Wraps a service.
+    /// - Parameters:
+    ///   - base: The service that does the work.
+    ///   - capabilities: Capabilities to report instead of the base's (a test can make a
+    ///     service look best-effort).
+    public init(_ base: any Service, capabilities: ServiceCapabilities? = nil) {
+        self.base = base
+        capabilityOverride = capabilities
+    }
+
+    /// Runs `body` before each upload; a throw fails the upload without sending it.
+    public func beforeUpload(_ body: (@Sendable (RemotePath, UploadOptions) async throws -> Void)?) {
+        hook.withLock { $0 = body }
+    }
+
+    /// Sets every count back to zero.
+    public func resetCounts() {
+        calls.withLock { $0 = [:] }
+    }
+
+    private func count(_ name: String) {
+        calls.withLock { $0[name, default: 0] += 1 }
+    }
+
+    public var capabilities: ServiceCapabilities { capabilityOverride ?? base.capabilities }
+
+    public func metadata(of path: RemotePath) async throws -> RemoteFile {
+        count("metadata")
+        return try await base.metadata(of: path)
+    }
+
+    public func list(_ folder: RemotePath) async throws -> [RemoteFile] {
+        count("list")
+        return try await base.list(folder)
+    }
+
+    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+        count("upload")
+        if let before = hook.withLock({ $0 }) { try await before(path, options) }
+        return try await base.upload(from: source, to: path, options: options)
+    }
+
+    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+        count("download")
+        return try await base.download(path, version: version, to: destination, options: options)
+    }
+
+    public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
+        count("delete")
+        try await base.delete(path, precondition: precondition)
+    }
+
+    public func latestChangeToken() async throws -> ChangeToken {
+        count("latestChangeToken")
+        return try await base.latestChangeToken()
+    }
+
+    public func changes(since token: ChangeToken) async throws -> ChangePage {
+        count("changes")
+        return try await base.changes(since: token)
+    }
+
+    public func versions(of path: RemotePath) async throws -> [FileVersion] {
+        count("versions")
+        return try await base.versions(of: path)
+    }
+
+    public func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
+        count("restore")
+        return try await base.restore(path, to: version)
+    }
+}

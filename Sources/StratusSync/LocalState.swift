@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+
+/// The store's state on this device, in one SQLite database (`state.sqlite`), changed only in
+/// transactions: a process killed at any point leaves it as it was before the transaction or
+/// after it.
+///
+/// Tables (created by named migrations):
+/// - `record`: each record's current local document, whether it has changes to push
+///   (`dirty`, with a `revision` that counts local edits), the remote version it derives from
+///   (`baseVersion`, `baseDocument`: the last version both sides agreed on) and the edit id of a
+///   push in flight (`pushedEdit`), so a commit whose answer was lost is recognised.
+/// - `conflict`: the remote side of each conflict waiting for the app (`remoteIsCurrent` is
+///   false for a write that lost a race on a best-effort service: it is in the history only).
+/// - `pendingPull`: remote record documents the change feed named and this device has not
+///   fetched yet, so the feed's token can be saved before the fetches finish.
+/// - `quarantine`: remote documents that were not valid, by record.
+/// - `archive`: local sides replaced in conflicts, kept until the app removes them.
+/// - `remoteBlob`: blobs known to be on the remote, so unchanged files are not sent again.
+/// - `setting`: the change token and this device's id.
+struct LocalState: Sendable {
+    let queue: DatabaseQueue
+
+    init(file: URL) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.label = "StratusSync"
+        do {
+            queue = try DatabaseQueue(path: file.path, configuration: configuration)
+            try Self.migrator.migrate(queue)
+        } catch {
+            throw SyncError(.database, "The sync state at \(file.path) cannot be opened: \(error)", underlying: SendableDescription(error))
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: records, conflicts, pulls, quarantine, archive, blobs") { db in
+            try db.execute(sql: """
+                CREATE TABLE record (
+                    type TEXT NOT NULL, id TEXT NOT NULL,
+                    document BLOB NOT NULL, revision INTEGER NOT NULL, dirty INTEGER NOT NULL,
+                    baseVersion TEXT, baseDocument BLOB, pushedEdit TEXT,
+                    PRIMARY KEY (type, id));
+                CREATE INDEX recordDirty ON record(dirty) WHERE dirty;
+                CREATE TABLE conflict (
+                    type TEXT NOT NULL, id TEXT NOT NULL,
+                    remoteVersion TEXT NOT NULL, remoteDocument BLOB NOT NULL, remoteIsCurrent INTEGER NOT NULL,
+                    detected DATETIME NOT NULL,
+                    PRIMARY KEY (type, id));
+                CREATE TABLE pendingPull (path TEXT PRIMARY KEY, version TEXT);
+                CREATE TABLE quarantine (
+                    type TEXT NOT NULL, id TEXT NOT NULL, path TEXT NOT NULL,
+                    version TEXT, reason TEXT NOT NULL, detected DATETIME NOT NULL,
+                    PRIMARY KEY (type, id));
+                CREATE TABLE archive (
+                    number INTEGER PRIMARY KEY AUTOINCREMENT,
+                    type TEXT NOT NULL, id TEXT NOT NULL, document BLOB NOT NULL,
+                    reason TEXT NOT NULL, archived DATETIME NOT NULL);
+                CREATE INDEX archiveRecord ON archive(type, id);
+                CREATE TABLE remoteBlob (hash TEXT PRIMARY KEY);
+                CREATE TABLE setting (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                """)
+        }
+        return migrator
+    }
+
+    /// Runs a read transaction, mapping GRDB's errors to ``SyncError``.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
+        do { return try queue.read(body) } catch { throw SyncError.wrapping(error, "Reading the sync state", otherwise: .database) }
+    }
+
+    /// Runs a write transaction, mapping GRDB's errors to ``SyncError``.
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
+        do { return try queue.write(body) } catch { throw SyncError.wrapping(error, "Writing the sync state", otherwise: .database) }
+    }
+
+    /// The async form of ``write(_:)``, off the caller's thread.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await queue.write(body) } catch { throw SyncError.wrapping(error, "Writing the sync state", otherwise: .database) }
+    }
+}
+
+/// One row of the `record` table.
+struct RecordRow: Sendable {
+    var document: RecordDocument
+    var revision: Int64
+    var dirty: Bool
+    var baseVersion: String?
+    var baseDocument: RecordDocument?
+    var pushedEdit: String?
+
+    var key: RecordKey { document.key }
+
+    static func fetch(_ db: Database, _ key: RecordKey) throws -> RecordRow? {
+        try Row.fetchOne(db, sql: "SELECT * FROM record WHERE type = ? AND id = ?", arguments: [key.type, key.id]).map(RecordRow.init(row:))
+    }
+
+    init(document: RecordDocument, revision: Int64, dirty: Bool, baseVersion: String?, baseDocument: RecordDocument?, pushedEdit: String? = nil) {
+        self.document = document
+        self.revision = revision
+        self.dirty = dirty
+        self.baseVersion = baseVersion
+        self.baseDocument = baseDocument
+        self.pushedEdit = pushedEdit
+    }
+
+    init(row: Row) throws {
+        document = try RecordDocument.decode(row["document"], expectedKey: nil)
+        revision = row["revision"]
+        dirty = row["dirty"]
+        baseVersion = row["baseVersion"]
+        baseDocument = try (row["baseDocument"] as Data?).map { try RecordDocument.decode($0, expectedKey: nil) }
+        pushedEdit = row["pushedEdit"]
+    }
+
+    func save(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO record (type, id, document, revision, dirty, baseVersion, baseDocument, pushedEdit)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [key.type, key.id, document.encoded(), revision, dirty, baseVersion, baseDocument?.encoded(), pushedEdit]
+        )
+    }
+}
+
+extension Database {
+    func setting(_ name: String) throws -> String? {
+        try String.fetchOne(self, sql: "SELECT value FROM setting WHERE name = ?", arguments: [name])
+    }
+
+    func setSetting(_ name: String, _ value: String?) throws {
+        if let value {
+            try execute(sql: "INSERT OR REPLACE INTO setting (name, value) VALUES (?, ?)", arguments: [name, value])
+        } else {
+            try execute(sql: "DELETE FROM setting WHERE name = ?", arguments: [name])
+        }
+    }
+
+    func archive(_ document: RecordDocument, reason: String) throws {
+        try execute(
+            sql: "INSERT INTO archive (type, id, document, reason, archived) VALUES (?, ?, ?, ?, ?)",
+            arguments: [document.key.type, document.key.id, document.encoded(), reason, Date()]
+        )
+    }
+
+    func isQuarantined(_ key: RecordKey) throws -> Bool {
+        try Bool.fetchOne(self, sql: "SELECT 1 FROM quarantine WHERE type = ? AND id = ?", arguments: [key.type, key.id]) ?? false
+    }
+
+    func hasConflict(_ key: RecordKey) throws -> Bool {
+        try Bool.fetchOne(self, sql: "SELECT 1 FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id]) ?? false
+    }
+}

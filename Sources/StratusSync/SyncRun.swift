@@ -1,0 +1,55 @@
+import Foundation
+import Synchronization
+
+/// What one sync has done so far: the report it builds and the progress it announces. Shared by
+/// the sync's concurrent transfers.
+final class SyncRun: Sendable {
+    private struct Counters {
+        var report = SyncReport()
+        var phase = SyncProgress.Phase.listing
+        var completed = 0
+        var total = 0
+        var bytes: Int64 = 0
+    }
+
+    private let counters = Mutex(Counters())
+    private let handler: (@Sendable (SyncProgress) -> Void)?
+
+    init(progress: (@Sendable (SyncProgress) -> Void)?) {
+        handler = progress
+    }
+
+    var report: SyncReport { counters.withLock { $0.report } }
+
+    func update(_ change: @Sendable (inout SyncReport) -> Void) {
+        counters.withLock { change(&$0.report) }
+    }
+
+    func fail(_ key: RecordKey?, path: String, _ error: SyncError) {
+        update { $0.failures.append(RecordFailure(key: key, path: path, error: error)) }
+    }
+
+    func begin(_ phase: SyncProgress.Phase, total: Int) {
+        announce { counters in
+            counters.phase = phase
+            counters.completed = 0
+            counters.total = total
+        }
+    }
+
+    func finishedRecord() {
+        announce { $0.completed += 1 }
+    }
+
+    func moved(bytes: Int64) {
+        announce { $0.bytes += bytes }
+    }
+
+    private func announce(_ change: (inout Counters) -> Void) {
+        let progress = counters.withLock { counters in
+            change(&counters)
+            return SyncProgress(phase: counters.phase, completedRecords: counters.completed, totalRecords: counters.total, transferredBytes: counters.bytes)
+        }
+        handler?(progress)
+    }
+}

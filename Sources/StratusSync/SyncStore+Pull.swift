@@ -1,0 +1,239 @@
+import Foundation
+import GRDB
+import Stratus
+
+/// Pulling: the change feed (or a full listing) names the record documents that changed; their
+/// paths are saved with the feed's token in one transaction, then fetched one by one, each with
+/// its files, and applied in a transaction of its own.
+extension SyncStore {
+    private static let tokenSetting = "changeToken"
+
+    /// Reads the change feed from the saved token into `pendingPull`; the first sync, and a
+    /// token the service no longer accepts, read a full listing instead.
+    func collectChanges(_ run: SyncRun) async throws {
+        run.begin(.listing, total: 0)
+        if var token = try state.read({ try $0.setting(Self.tokenSetting) }).map(ChangeToken.init(rawValue:)) {
+            do {
+                while true {
+                    try Task.checkCancellation()
+                    let page = try await service.changes(since: token)
+                    let entries = try await pendingEntries(for: page.changes)
+                    let next = page.nextToken
+                    try await state.write { db in
+                        for (path, version) in entries {
+                            try db.execute(sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)", arguments: [path, version])
+                        }
+                        try db.setSetting(Self.tokenSetting, next.rawValue)
+                    }
+                    token = next
+                    if !page.hasMore { return }
+                }
+            } catch let error as ServiceError where error.code == .invalidChangeToken {
+                logger.notice("The service no longer accepts the saved change token; reading a full listing instead.")
+            }
+        }
+        try await collectFullListing(run)
+    }
+
+    /// The record documents a page of changes names, with the version each change reports
+    /// (`nil` for a delete). A deleted folder names every known record below it.
+    private func pendingEntries(for changes: [Change]) async throws -> [(String, String?)] {
+        var entries: [(String, String?)] = []
+        var deletedFolders: [RemotePath] = []
+        for change in changes {
+            switch change {
+            case .upserted(let file):
+                if layout.key(ofDocument: file.path) != nil { entries.append((file.path.string, file.version.rawValue)) }
+            case .deleted(let path):
+                if layout.key(ofDocument: path) != nil {
+                    entries.append((path.string, nil))
+                } else if path.contains(layout.records) || layout.records.contains(path) {
+                    deletedFolders.append(path)
+                }
+            }
+        }
+        if !deletedFolders.isEmpty {
+            for key in try knownBaseVersions().keys {
+                let path = try layout.documentPath(of: key)
+                if deletedFolders.contains(where: { $0.contains(path) }) { entries.append((path.string, nil)) }
+            }
+        }
+        return entries
+    }
+
+    /// The remote version each record was last synced at.
+    private func knownBaseVersions() throws -> [RecordKey: String] {
+        try state.read { db in
+            var result: [RecordKey: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT type, id, baseVersion FROM record WHERE baseVersion IS NOT NULL") {
+                result[try RecordKey(type: row["type"], id: row["id"])] = row["baseVersion"]
+            }
+            return result
+        }
+    }
+
+    private func collectFullListing(_ run: SyncRun) async throws {
+        // The token comes first, so a change made while the listing runs is read again later.
+        let token = try await service.latestChangeToken()
+        let files: [RemoteFile]
+        do {
+            files = try await service.list(layout.records)
+        } catch let error as ServiceError where error.code == .notFound {
+            files = []
+        }
+        var known = try knownBaseVersions()
+        var entries: [(String, String?)] = []
+        for file in files {
+            guard let key = layout.key(ofDocument: file.path) else {
+                logger.info("Skipping \(file.path): not a record document of this format.")
+                continue
+            }
+            if known.removeValue(forKey: key) != file.version.rawValue {
+                entries.append((file.path.string, file.version.rawValue))
+            }
+        }
+        // Records synced before whose documents are gone from the remote.
+        for key in known.keys {
+            entries.append((try layout.documentPath(of: key).string, nil))
+        }
+        try await state.write { [entries] db in
+            for (path, version) in entries {
+                try db.execute(sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)", arguments: [path, version])
+            }
+            try db.setSetting(Self.tokenSetting, token.rawValue)
+        }
+        run.update { $0.usedFullListing = true }
+    }
+
+    /// Fetches and applies every pending record document.
+    func pullPending(_ run: SyncRun) async throws {
+        let pending = try state.read { db in
+            try Row.fetchAll(db, sql: "SELECT path, version FROM pendingPull ORDER BY path").map { ($0["path"] as String, $0["version"] as String?) }
+        }
+        run.begin(.pulling, total: pending.count)
+        try await forEachConcurrently(pending) { [self] path, version in
+            try await pull(path: path, version: version, run: run)
+            run.finishedRecord()
+        }
+    }
+
+    /// Fetches one record document and its files and applies it. A document that is not valid
+    /// is quarantined; a failure that may pass (the network) leaves it pending for next time.
+    func pull(path pathText: String, version hint: String?, run: SyncRun) async throws {
+        guard let path = try? RemotePath(pathText), let key = layout.key(ofDocument: path) else {
+            try await forgetPending(pathText)
+            return
+        }
+        do {
+            let row = try state.read { try RecordRow.fetch($0, key) }
+            if let hint, row?.baseVersion == hint {
+                try await forgetPending(pathText)
+                return
+            }
+            let fetched = try await fetchDocument(path, key: key, run: run)
+            var version: String?
+            var document: RecordDocument?
+            if let fetched {
+                version = fetched.version
+                switch fetched.document {
+                case .success(let valid):
+                    try await fetchFiles(of: valid, run: run)
+                    document = valid
+                case .failure(let error):
+                    try await quarantine(key, path: pathText, version: fetched.version, error, run: run)
+                    return
+                }
+            }
+            reach(.documentFetched)
+            let changes = try await state.write { [self, version, document] db in
+                reach(.localCommit)
+                let changes = try applyRemote(db, key: key, version: version, document: document, run: run)
+                try db.execute(sql: "DELETE FROM pendingPull WHERE path = ?", arguments: [pathText])
+                try db.execute(sql: "DELETE FROM quarantine WHERE type = ? AND id = ?", arguments: [key.type, key.id])
+                return changes
+            }
+            broadcaster.send(changes)
+        } catch let error as SyncError where [.missingBlob, .blobMismatch].contains(error.code) {
+            try await quarantine(key, path: pathText, version: hint, error, run: run)
+        } catch {
+            let failure = SyncError.wrapping(error, "Fetching \(key)")
+            if failure.code == .cancelled { throw failure }
+            run.fail(key, path: pathText, failure)
+        }
+    }
+
+    private func forgetPending(_ path: String) async throws {
+        try await state.write { db in try db.execute(sql: "DELETE FROM pendingPull WHERE path = ?", arguments: [path]) }
+    }
+
+    /// Keeps an invalid remote document out of the local data; the record is reported and not
+    /// pushed over until a valid version arrives.
+    private func quarantine(_ key: RecordKey, path: String, version: String?, _ error: SyncError, run: SyncRun) async throws {
+        logger.warning("Quarantined the remote document of \(key): \(error)")
+        try await state.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO quarantine (type, id, path, version, reason, detected) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [key.type, key.id, path, version, error.description, Date()]
+            )
+            try db.execute(sql: "DELETE FROM pendingPull WHERE path = ?", arguments: [path])
+        }
+        run.fail(key, path: path, error)
+    }
+
+    /// A fetched record document: its version, and the document or why it is not valid.
+    struct FetchedDocument: Sendable {
+        var version: String
+        var document: Result<RecordDocument, SyncError>
+    }
+
+    /// Downloads a record document (the current one, or a version of it).
+    /// - Returns: `nil` when no document is there.
+    func fetchDocument(_ path: RemotePath, key: RecordKey, version: VersionID? = nil, run: SyncRun?) async throws -> FetchedDocument? {
+        let staged = blobs.stagingFile()
+        defer { try? FileManager.default.removeItem(at: staged) }
+        let file: RemoteFile
+        do {
+            file = try await service.download(path, version: version, to: staged)
+        } catch let error as ServiceError where error.code == .notFound {
+            return nil
+        }
+        run?.moved(bytes: file.size)
+        guard file.size <= RecordDocument.maximumSize else {
+            let error = SyncError(.invalidDocument, "The record document is \(file.size) bytes; at most \(RecordDocument.maximumSize) are accepted.")
+            return FetchedDocument(version: file.version.rawValue, document: .failure(error))
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: staged)
+        } catch {
+            throw SyncError(.localFile, "Cannot read the downloaded document of \(key): \(error)")
+        }
+        do {
+            return FetchedDocument(version: file.version.rawValue, document: .success(try RecordDocument.decode(data, expectedKey: key)))
+        } catch let error as SyncError {
+            return FetchedDocument(version: file.version.rawValue, document: .failure(error))
+        }
+    }
+
+    /// Makes sure every file a document names is on this device, checked against its hash.
+    func fetchFiles(of document: RecordDocument, run: SyncRun?) async throws {
+        var seen = Set<String>()
+        for entry in document.files.values where seen.insert(entry.sha256).inserted && !blobs.contains(entry.sha256) {
+            let staged = blobs.stagingFile()
+            defer { try? FileManager.default.removeItem(at: staged) }
+            let checkpoint = configuration.checkpoint
+            let options = DownloadOptions(progress: { progress in
+                if progress.completedBytes > 0, let total = progress.totalBytes, progress.completedBytes < total {
+                    checkpoint?(.blobDownloading)
+                }
+            })
+            do {
+                _ = try await service.download(layout.blobPath(of: entry.sha256), version: nil, to: staged, options: options)
+            } catch let error as ServiceError where error.code == .notFound {
+                throw SyncError(.missingBlob, "The record \(document.key) names the file blob \(entry.sha256), which is not on the remote.", underlying: error)
+            }
+            try blobs.adoptDownload(staged, as: entry)
+            run?.moved(bytes: entry.size)
+        }
+    }
+}

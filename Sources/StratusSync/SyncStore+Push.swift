@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import Stratus
+import Synchronization
+
+/// Pushing: a record's files go up first, as blobs named by their hash (a blob already there is
+/// not sent again); then its document, conditional on the version this device last saw. That
+/// document is the commit. A refused precondition means another device wrote first: its side
+/// is fetched and the conflict settled, never overwritten.
+extension SyncStore {
+    /// Pushes every record with local changes that is not in conflict or quarantine.
+    /// - Returns: Whether records are left to push (a conflict settled into a new local side).
+    func pushDirty(_ run: SyncRun) async throws -> Bool {
+        let (ready, quarantined) = try state.read { db in
+            let keys = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT type, id FROM record WHERE dirty
+                    AND NOT EXISTS (SELECT 1 FROM conflict c WHERE c.type = record.type AND c.id = record.id)
+                    ORDER BY type, id
+                    """
+            ).map { try RecordKey(type: $0["type"], id: $0["id"]) }
+            let quarantined = try Set(Row.fetchAll(db, sql: "SELECT type, id FROM quarantine").map { try RecordKey(type: $0["type"], id: $0["id"]) })
+            return (keys.filter { !quarantined.contains($0) }, keys.filter { quarantined.contains($0) })
+        }
+        for key in quarantined {
+            let path = (try? layout.documentPath(of: key).string) ?? key.description
+            run.fail(key, path: path, SyncError(.quarantined, "The remote document of \(key) is quarantined; this device's change waits until a valid version arrives."))
+        }
+        guard !ready.isEmpty else { return false }
+        run.begin(.pushing, total: ready.count)
+        let again = LockedFlag()
+        try await forEachConcurrently(ready) { [self] key in
+            do {
+                if try await push(key, run: run) { again.set() }
+            } catch {
+                let failure = SyncError.wrapping(error, "Pushing \(key)")
+                if failure.code == .cancelled { throw failure }
+                run.fail(key, path: (try? layout.documentPath(of: key).string) ?? key.description, failure)
+            }
+            run.finishedRecord()
+        }
+        return again.value
+    }
+
+    /// Pushes one record.
+    /// - Returns: Whether the record needs another push (its precondition was refused and the
+    ///   conflict settled into a side to push).
+    private func push(_ key: RecordKey, run: SyncRun) async throws -> Bool {
+        guard let row = try state.read({ try RecordRow.fetch($0, key) }), row.dirty else { return false }
+        let document = row.document
+        let path = try layout.documentPath(of: key)
+        try await uploadFiles(of: document, run: run)
+        reach(.blobsUploaded)
+        try await state.write { db in
+            try db.execute(sql: "UPDATE record SET pushedEdit = ? WHERE type = ? AND id = ?", arguments: [document.edit, key.type, key.id])
+        }
+        let bytes = try document.encoded()
+        let precondition: WritePrecondition = row.baseVersion.map { .mustMatch(VersionID($0)) } ?? .mustNotExist
+        let written: RemoteFile
+        do {
+            written = try await service.upload(from: .bytes(bytes), to: path, options: UploadOptions(precondition: precondition))
+        } catch let error as ServiceError where error.code == .conflict {
+            // Another device wrote first: take its side through the pull path, which settles
+            // the conflict by the record type's policy.
+            logger.debug("The push of \(key) was refused by its precondition; settling with the remote side.")
+            try await pull(path: path.string, version: nil, run: run)
+            return try state.read { db in
+                guard let row = try RecordRow.fetch(db, key) else { return false }
+                return try row.dirty && !db.hasConflict(key)
+            }
+        }
+        reach(.documentCommitted)
+        run.moved(bytes: Int64(bytes.count))
+        try await state.write { db in
+            guard var current = try RecordRow.fetch(db, key) else { return }
+            current.baseVersion = written.version.rawValue
+            current.baseDocument = document
+            current.pushedEdit = nil
+            if current.revision == row.revision { current.dirty = false }
+            try current.save(db)
+        }
+        run.update { $0.pushed.append(key) }
+        if service.capabilities.conditionalWrites != .atomic, service.capabilities.supportsVersions, let base = row.baseVersion {
+            try await detectLostRace(key, path: path, written: written.version, base: base, ours: document, run: run)
+        }
+        return false
+    }
+
+    /// Uploads the blobs a document names that the remote is not known to have.
+    private func uploadFiles(of document: RecordDocument, run: SyncRun) async throws {
+        let hashes = Set(document.files.values.map(\.sha256))
+        let known = try state.read { db in
+            try Set(String.fetchAll(db, sql: "SELECT hash FROM remoteBlob WHERE hash IN (\(hashes.map { _ in "?" }.joined(separator: ",")))", arguments: StatementArguments(Array(hashes))))
+        }
+        for entry in document.files.values where !known.contains(entry.sha256) {
+            let source = blobs.url(of: entry.sha256)
+            guard FileManager.default.fileExists(atPath: source.path) else {
+                throw SyncError(.localFile, "The file \(entry.sha256) of \(document.key) is missing from the store folder \(blobs.folder.path).")
+            }
+            do {
+                _ = try await service.upload(from: .file(source), to: layout.blobPath(of: entry.sha256), options: UploadOptions(precondition: .mustNotExist))
+                run.moved(bytes: entry.size)
+            } catch let error as ServiceError where error.code == .conflict {
+                // Content-addressed: a blob with this name holds this content already.
+            }
+            try await state.write { db in
+                try db.execute(sql: "INSERT OR IGNORE INTO remoteBlob (hash) VALUES (?)", arguments: [entry.sha256])
+            }
+        }
+    }
+
+    /// On a service whose preconditions are checked just before the write (Drive), another
+    /// writer can slip in between the check and the write. Its version is then in the history
+    /// between the base and ours: fetch it and settle it as a conflict, so it is not lost.
+    private func detectLostRace(_ key: RecordKey, path: RemotePath, written: VersionID, base: String, ours: RecordDocument, run: SyncRun) async throws {
+        let history: [FileVersion]
+        do {
+            history = try await service.versions(of: path)
+        } catch {
+            logger.warning("Could not read the history of \(key) to check for a lost race: \(error)")
+            return
+        }
+        guard let index = history.firstIndex(where: { $0.id == written }) else { return }
+        let older = history[(index + 1)...]
+        guard let baseIndex = older.firstIndex(where: { $0.id.rawValue == base }), baseIndex > older.startIndex else { return }
+        let lost = older[older.startIndex]
+        logger.notice("A write to \(key) slipped in before this device's push (version \(lost.id)); settling it as a conflict.")
+        guard let fetched = try await fetchDocument(path, key: key, version: lost.id, run: run),
+              case .success(let theirs) = fetched.document
+        else { return }
+        try await fetchFiles(of: theirs, run: run)
+        let changes = try await state.write { [self] db in
+            guard var row = try RecordRow.fetch(db, key) else { return [RecordChange]() }
+            row.dirty = true
+            return try settle(db, &row, remoteVersion: written.rawValue, remote: theirs, remoteIsCurrent: false, run: run)
+        }
+        broadcaster.send(changes)
+    }
+}
+
+/// A flag set from concurrent tasks.
+final class LockedFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var value: Bool { flag.withLock { $0 } }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Stratus
+import StratusLocal
+import StratusSync
+import SyncSimulation
+import Testing
+
+/// A per-test folder with one `local` remote and any number of devices, each a ``SyncStore``
+/// in its own folder, all syncing through that remote.
+struct SyncHarness {
+    let folder: URL
+    let remote: ObservedService
+
+    init(capabilities: ((ServiceCapabilities) -> ServiceCapabilities)? = nil) throws {
+        folder = FileManager.default.temporaryDirectory.appending(path: "stratus-sync-tests-\(UUID().uuidString)", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let local = try LocalService(root: folder.appending(path: "remote", directoryHint: .isDirectory))
+        remote = ObservedService(local, capabilities: capabilities?(local.capabilities))
+    }
+
+    /// A device's store (the same folder each time for the same name).
+    func device(_ name: String, policies: [String: ConflictPolicy] = [:], service: (any Service)? = nil) throws -> SyncStore {
+        try SyncStore(
+            folder: folder.appending(path: "devices/\(name)", directoryHint: .isDirectory),
+            service: service ?? remote,
+            configuration: SyncConfiguration(deviceName: name, policies: policies)
+        )
+    }
+
+    /// Writes a file with some text and returns its URL.
+    func file(_ name: String, _ text: String) throws -> URL {
+        let url = folder.appending(path: "inputs/\(UUID().uuidString)-\(name)")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    /// The remote path of a record's document under the default remote folder.
+    func documentPath(_ type: String, _ id: String) throws -> RemotePath {
+        try RemotePath("stratus-sync/records/\(type)/\(id).json")
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// A small save game, the value type of most tests.
+struct Save: Codable, Hashable, Sendable {
+    var level: Int
+    var note: String = ""
+}
+
+func key(_ id: String, type: String = "save") throws -> RecordKey {
+    try RecordKey(type: type, id: id)
+}
+
+/// The text of a record's file on a device.
+func text(of record: SyncRecord?, _ name: String) throws -> String? {
+    guard let file = record?.files[name] else { return nil }
+    return String(decoding: try Data(contentsOf: file.url), as: UTF8.self)
+}
+
+/// Runs a call that must throw a ``SyncError`` with a given code.
+@discardableResult
+func expectSyncError<Value>(_ code: SyncError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ call: () async throws -> Value) async -> SyncError? {
+    do {
+        let value = try await call()
+        Issue.record("Expected SyncError(\(code)), got \(value)", sourceLocation: sourceLocation)
+    } catch let error as SyncError {
+        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("Expected SyncError(\(code)), got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Stratus
+import Synchronization
+
+/// A service whose next upload to one path, once armed, happens but answers with a network
+/// error, as when a connection drops after the provider committed the write.
+final class LostAnswerService: Service {
+    private let base: any Service
+    private let path: RemotePath
+    private let armed = Mutex(false)
+
+    init(_ base: any Service, losing path: RemotePath) {
+        self.base = base
+        self.path = path
+    }
+
+    private let rejectToken = Mutex(false)
+
+    func arm() { armed.withLock { $0 = true } }
+    /// The next ``changes(since:)`` throws `invalidChangeToken`.
+    func rejectNextToken() { rejectToken.withLock { $0 = true } }
+
+    var capabilities: ServiceCapabilities { base.capabilities }
+    func metadata(of path: RemotePath) async throws -> RemoteFile { try await base.metadata(of: path) }
+    func list(_ folder: RemotePath) async throws -> [RemoteFile] { try await base.list(folder) }
+    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+        let written = try await base.upload(from: source, to: path, options: options)
+        let loseIt = path == self.path && armed.withLock { armed in
+            defer { armed = false }
+            return armed
+        }
+        if loseIt { throw ServiceError(.network, "The connection dropped before the answer arrived.") }
+        return written
+    }
+    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+        try await base.download(path, version: version, to: destination, options: options)
+    }
+    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws { try await base.delete(path, precondition: precondition) }
+    func latestChangeToken() async throws -> ChangeToken { try await base.latestChangeToken() }
+    func changes(since token: ChangeToken) async throws -> ChangePage {
+        if rejectToken.withLock({ reject in defer { reject = false }; return reject }) {
+            throw ServiceError(.invalidChangeToken, "The token expired.")
+        }
+        return try await base.changes(since: token)
+    }
+    func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
+    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile { try await base.restore(path, to: version) }
+}
+
+/// A best-effort service in the way Drive is one: it checks a `mustMatch` precondition, then
+/// runs `between` (where a test lets another writer in), then writes unconditionally.
+final class CheckThenWriteService: Service {
+    private let base: any Service
+    private let between: Mutex<(@Sendable (RemotePath) async throws -> Void)?>
+
+    init(_ base: any Service) {
+        self.base = base
+        between = Mutex(nil)
+    }
+
+    func setBetween(_ body: (@Sendable (RemotePath) async throws -> Void)?) { between.withLock { $0 = body } }
+
+    var capabilities: ServiceCapabilities {
+        var capabilities = base.capabilities
+        capabilities.conditionalWrites = .bestEffort
+        return capabilities
+    }
+    func metadata(of path: RemotePath) async throws -> RemoteFile { try await base.metadata(of: path) }
+    func list(_ folder: RemotePath) async throws -> [RemoteFile] { try await base.list(folder) }
+    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+        guard case .mustMatch(let expected) = options.precondition else {
+            return try await base.upload(from: source, to: path, options: options)
+        }
+        guard try await base.metadata(of: path).version == expected else {
+            throw ServiceError(.conflict, "The file changed.")
+        }
+        if let hook = between.withLock({ hook in defer { hook = nil }; return hook }) { try await hook(path) }
+        var unconditional = options
+        unconditional.precondition = .none
+        return try await base.upload(from: source, to: path, options: unconditional)
+    }
+    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+        try await base.download(path, version: version, to: destination, options: options)
+    }
+    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws { try await base.delete(path, precondition: precondition) }
+    func latestChangeToken() async throws -> ChangeToken { try await base.latestChangeToken() }
+    func changes(since token: ChangeToken) async throws -> ChangePage { try await base.changes(since: token) }
+    func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
+    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile { try await base.restore(path, to: version) }
+}
