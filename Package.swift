@@ -222,10 +222,7 @@ let package = Package(
         ),
         .target(
             name: "SyncSimulation",
-            dependencies: [
-                "Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusOAuth",
-                "MockSupport", "MockDropbox", "MockDrive", "MockOAuth",
-            ],
+            dependencies: ["Stratus", "StratusDigest", "StratusSync", "StratusLocal", "FaultMatrix", "MockSupport"],
             path: "Examples/SyncSimulation",
             swiftSettings: strict
         ),

@@ -166,7 +166,12 @@ public final class SyncStore: Sendable {
     }
 
     /// Stores a local edit: the record becomes dirty, its revision counts up, its base stays.
+    /// The side an edit replaces while a conflict is open goes to the archive first, so a user
+    /// who edits before resolving loses neither side.
     static func writeLocal(_ db: Database, _ document: RecordDocument, over existing: RecordRow?) throws {
+        if let existing, try db.hasConflict(existing.key) {
+            try db.archive(existing.document, reason: "Replaced by a local edit while a conflict was open.")
+        }
         var row = existing ?? RecordRow(document: document, revision: 0, dirty: true, baseVersion: nil, baseDocument: nil)
         row.document = document
         row.revision += 1
