@@ -83,18 +83,35 @@ final class SimulatedDevice {
     /// - Returns: Whether anything moved.
     @discardableResult
     func sync(report: inout SyncSimulation.Report) async throws -> Bool {
+        try prepareSync()
+        let outcome: Result<SyncReport, any Error>
+        do {
+            outcome = .success(try await store.sync())
+        } catch {
+            outcome = .failure(error)
+        }
+        return finishSync(outcome, report: &report)
+    }
+
+    /// Notes the writes the coming sync is offered.
+    func prepareSync() throws {
         for key in edited {
             pending[key] = try store.record(key).map(Self.write(of:))
         }
         edited.removeAll()
+    }
+
+    /// Takes in what a sync did.
+    /// - Returns: Whether anything moved.
+    func finishSync(_ outcome: Result<SyncReport, any Error>, report: inout SyncSimulation.Report) -> Bool {
         report.syncs += 1
-        do {
-            let result = try await store.sync()
+        switch outcome {
+        case .success(let result):
             for key in result.pushed { settle(key) }
             report.recordFailures += result.failures.count
             report.conflictsResolvedByPolicies += result.resolved.count
             return !result.pulled.isEmpty || !result.pushed.isEmpty || !result.resolved.isEmpty || !result.failures.isEmpty
-        } catch {
+        case .failure:
             report.failedSyncs += 1
             return true
         }

@@ -62,14 +62,32 @@ public enum SyncSimulation {
         }
         try await faults?(true)
         for round in 0..<options.rounds {
-            for device in devices {
+            // Devices act one by one, then the online ones sync at the same time, so pushes
+            // race each other for real.
+            var syncing: [Int] = []
+            for (index, device) in devices.enumerated() {
                 let offline = random.chance(options.offlineChance)
                 for _ in 0..<Int.random(in: 1...3, using: &random) {
                     try device.act(round: round, options: options, random: &random, report: &report)
                 }
                 if !offline, random.chance(0.7) {
-                    try await device.sync(report: &report)
+                    try device.prepareSync()
+                    syncing.append(index)
                 }
+            }
+            let stores = syncing.map { devices[$0].store }
+            let outcomes = await withTaskGroup(of: (Int, Result<SyncReport, any Error>).self) { group in
+                for (slot, store) in stores.enumerated() {
+                    group.addTask {
+                        do { return (slot, .success(try await store.sync())) } catch { return (slot, .failure(error)) }
+                    }
+                }
+                var outcomes: [(Int, Result<SyncReport, any Error>)] = []
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes.sorted { $0.0 < $1.0 }
+            }
+            for (slot, outcome) in outcomes {
+                _ = devices[syncing[slot]].finishSync(outcome, report: &report)
             }
         }
         try await faults?(false)

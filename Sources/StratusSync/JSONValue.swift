@@ -3,7 +3,10 @@ import Foundation
 /// A JSON value: what a record holds, kept exactly (integers stay integers, unknown fields stay).
 ///
 /// Records are written by the app as any `Codable` value and travel as JSON; the store keeps them
-/// as `JSONValue` so that a field this version of the app does not know survives a round trip.
+/// as `JSONValue`, so a value read from another device holds every field it was written with
+/// (``SyncRecord/value``), whatever this version of the app decodes. Fields at the top level of
+/// a record document that this library does not know are kept when the record is written again;
+/// what goes into a value is the app's own `Encodable` output.
 public enum JSONValue: Hashable, Sendable, Codable {
     /// `null`.
     case null

@@ -15,8 +15,11 @@ import GRDB
 /// - `pendingPull`: remote record documents the change feed named and this device has not
 ///   fetched yet, so the feed's token can be saved before the fetches finish.
 /// - `quarantine`: remote documents that were not valid, by record.
-/// - `archive`: local sides replaced in conflicts, kept until the app removes them.
-/// - `remoteBlob`: blobs known to be on the remote, so unchanged files are not sent again.
+/// - `archive`: local sides replaced in conflicts and by restores, kept until the app discards
+///   them (``SyncStore/discardArchive(of:)``).
+/// - `remoteBlob`: blobs known to be on the remote and when that was last confirmed, so
+///   unchanged files are not sent again (an entry older than an hour is checked again, since
+///   another device's compaction may have removed the blob).
 /// - `setting`: the change token and this device's id.
 struct LocalState: Sendable {
     let queue: DatabaseQueue
@@ -58,7 +61,7 @@ struct LocalState: Sendable {
                     type TEXT NOT NULL, id TEXT NOT NULL, document BLOB NOT NULL,
                     reason TEXT NOT NULL, archived DATETIME NOT NULL);
                 CREATE INDEX archiveRecord ON archive(type, id);
-                CREATE TABLE remoteBlob (hash TEXT PRIMARY KEY);
+                CREATE TABLE remoteBlob (hash TEXT PRIMARY KEY, confirmed DATETIME NOT NULL);
                 CREATE TABLE setting (name TEXT PRIMARY KEY, value TEXT NOT NULL);
                 """)
         }

@@ -14,7 +14,7 @@ public struct SyncConfiguration: Sendable {
     public var policies: [String: ConflictPolicy]
     /// The policy for record types not in ``policies``. Default ``ConflictPolicy/manual``.
     public var defaultPolicy: ConflictPolicy
-    /// How many records or files move at once. Default 8.
+    /// How many records move at once (a record's own files move one after another). Default 8.
     public var maximumConcurrentTransfers: Int
     /// Receives progress during a sync, from any task; keep it quick.
     public var progress: (@Sendable (SyncProgress) -> Void)?

@@ -12,7 +12,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidValue, invalidKey, localFile, database, service, invalidDocument
             case unsupportedFormat, missingBlob, blobMismatch, unresolvedConflict, notFound
-            case unsupported, quarantined, closed, cancelled
+            case unsupported, quarantined, cancelled
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -44,8 +44,6 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         /// The record's remote document is quarantined: it was invalid, and this device does not
         /// push over it until a valid version arrives.
         public static let quarantined = Code(.quarantined)
-        /// The store was closed.
-        public static let closed = Code(.closed)
         /// The sync was cancelled.
         public static let cancelled = Code(.cancelled)
 

@@ -22,14 +22,14 @@ public struct SyncReport: Sendable {
 
 /// A record the sync could not bring across, and why.
 public struct RecordFailure: Sendable, CustomStringConvertible {
-    /// The record, when the failure is about one (a document at an unreadable path is not).
-    public var key: RecordKey?
+    /// The record.
+    public var key: RecordKey
     /// The remote path involved.
     public var path: String
     /// What went wrong.
     public var error: SyncError
 
-    public var description: String { "\(key.map(String.init(describing:)) ?? path): \(error)" }
+    public var description: String { "\(key): \(error)" }
 }
 
 /// How far a sync has come.

@@ -25,7 +25,7 @@ final class SyncRun: Sendable {
         counters.withLock { change(&$0.report) }
     }
 
-    func fail(_ key: RecordKey?, path: String, _ error: SyncError) {
+    func fail(_ key: RecordKey, path: String, _ error: SyncError) {
         update { $0.failures.append(RecordFailure(key: key, path: path, error: error)) }
     }
 

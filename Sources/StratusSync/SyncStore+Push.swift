@@ -87,26 +87,56 @@ extension SyncStore {
         return false
     }
 
-    /// Uploads the blobs a document names that the remote is not known to have.
+    /// How long a blob confirmed on the remote is trusted without asking again.
+    static let blobTrust: TimeInterval = 3600
+
+    /// Uploads the blobs a document names that the remote is not known to have. A blob known
+    /// from over an hour ago is looked up first (cheaper than sending it again).
     private func uploadFiles(of document: RecordDocument, run: SyncRun) async throws {
-        let hashes = Set(document.files.values.map(\.sha256))
-        let known = try state.read { db in
-            try Set(String.fetchAll(db, sql: "SELECT hash FROM remoteBlob WHERE hash IN (\(hashes.map { _ in "?" }.joined(separator: ",")))", arguments: StatementArguments(Array(hashes))))
+        var entries: [String: RecordDocument.FileEntry] = [:]
+        for entry in document.files.values { entries[entry.sha256] = entry }
+        let hashes = Array(entries.keys)
+        let confirmed = try state.read { db in
+            var result: [String: Date] = [:]
+            let marks = hashes.map { _ in "?" }.joined(separator: ",")
+            for row in try Row.fetchAll(db, sql: "SELECT hash, confirmed FROM remoteBlob WHERE hash IN (\(marks))", arguments: StatementArguments(hashes)) {
+                result[row["hash"]] = row["confirmed"]
+            }
+            return result
         }
-        for entry in document.files.values where !known.contains(entry.sha256) {
-            let source = blobs.url(of: entry.sha256)
+        let trusted = Date().addingTimeInterval(-Self.blobTrust)
+        for (hash, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            if let when = confirmed[hash], when > trusted { continue }
+            let path = try layout.blobPath(of: hash)
+            if confirmed[hash] != nil, try await blobIsThere(path, entry) {
+                try await confirm(hash)
+                continue
+            }
+            let source = blobs.url(of: hash)
             guard FileManager.default.fileExists(atPath: source.path) else {
-                throw SyncError(.localFile, "The file \(entry.sha256) of \(document.key) is missing from the store folder \(blobs.folder.path).")
+                throw SyncError(.localFile, "The file \(hash) of \(document.key) is missing from the store folder \(blobs.folder.path).")
             }
             do {
-                _ = try await service.upload(from: .file(source), to: layout.blobPath(of: entry.sha256), options: UploadOptions(precondition: .mustNotExist))
+                _ = try await service.upload(from: .file(source), to: path, options: UploadOptions(precondition: .mustNotExist))
                 run.moved(bytes: entry.size)
             } catch let error as ServiceError where error.code == .conflict {
                 // Content-addressed: a blob with this name holds this content already.
             }
-            try await state.write { db in
-                try db.execute(sql: "INSERT OR IGNORE INTO remoteBlob (hash) VALUES (?)", arguments: [entry.sha256])
-            }
+            try await confirm(hash)
+        }
+    }
+
+    private func blobIsThere(_ path: RemotePath, _ entry: RecordDocument.FileEntry) async throws -> Bool {
+        do {
+            return try await service.metadata(of: path).size == entry.size
+        } catch let error as ServiceError where error.code == .notFound {
+            return false
+        }
+    }
+
+    private func confirm(_ hash: String) async throws {
+        try await state.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO remoteBlob (hash, confirmed) VALUES (?, ?)", arguments: [hash, Date()])
         }
     }
 

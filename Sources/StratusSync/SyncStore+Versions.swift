@@ -59,7 +59,7 @@ extension SyncStore {
         let device = deviceName
         let restored = try await state.write { db in
             let existing = try RecordRow.fetch(db, key)
-            if let existing, existing.dirty, !existing.document.hasSameContent(as: old) {
+            if let existing, existing.dirty, try !db.hasConflict(key), !existing.document.hasSameContent(as: old) {
                 try db.archive(existing.document, reason: "Replaced by a restore of version \(version).")
             }
             let document = RecordDocument(

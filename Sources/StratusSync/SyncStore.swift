@@ -263,6 +263,18 @@ public final class SyncStore: Sendable {
         return documents.map(makeRecord)
     }
 
+    /// Removes the archived local sides of a record, once the app (or its user) no longer needs
+    /// them.
+    /// - Returns: How many archived sides were removed.
+    /// - Throws: ``SyncError`` (`database`) when the local state cannot be written.
+    @discardableResult
+    public func discardArchive(of key: RecordKey) throws -> Int {
+        try state.write { db in
+            try db.execute(sql: "DELETE FROM archive WHERE type = ? AND id = ?", arguments: [key.type, key.id])
+            return db.changesCount
+        }
+    }
+
     // MARK: Mapping
 
     func makeRecord(_ document: RecordDocument) -> SyncRecord {

@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusSync
+import Synchronization
 import Testing
 
 /// No silent overwrite: a push is conditional on the version the device last saw, and a
@@ -166,5 +167,53 @@ import Testing
         #expect(try a.pendingChangeCount() == 0)
         #expect(try await a.versions(of: slot).count == 2, "nothing was written twice")
         #expect(try a.record(slot)?.decode(Save.self).level == 2)
+    }
+}
+
+/// The precondition itself: a write that lands between a device's pull and its push.
+@Suite struct PreconditionTests {
+    @Test func aWriteBetweenPullAndPushIsAConflictNotAnOverwrite() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let a = try harness.device("a")
+        let b = try harness.device("b")
+        let slot = try key("slot-1")
+        try a.save(Save(level: 1), as: slot)
+        try await a.sync()
+        try await b.sync()
+        try a.save(Save(level: 13), as: slot)
+        try b.save(Save(level: 2), as: slot)
+        let document = try harness.documentPath("save", "slot-1")
+        let once = Mutex(true)
+        harness.remote.beforeUpload { path, _ in
+            guard path == document, once.withLock({ first in defer { first = false }; return first }) else { return }
+            _ = try await a.sync()   // a's push lands after b pulled and before b's write
+        }
+        let report = try await b.sync()
+        #expect(report.conflicts == [slot])
+        #expect(report.pushed.isEmpty)
+        try await a.sync()
+        #expect(try a.record(slot)?.decode(Save.self).level == 13, "a's write was not overwritten")
+        #expect(try b.conflicts().first?.remote.decode(Save.self).level == 13)
+    }
+
+    @Test func aFirstWriteOfTheSameRecordOnTwoDevicesIsAConflict() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let a = try harness.device("a")
+        let b = try harness.device("b")
+        let slot = try key("slot-1")
+        try a.save(Save(level: 5), as: slot)
+        try b.save(Save(level: 6), as: slot)
+        let document = try harness.documentPath("save", "slot-1")
+        let once = Mutex(true)
+        harness.remote.beforeUpload { path, _ in
+            guard path == document, once.withLock({ first in defer { first = false }; return first }) else { return }
+            _ = try await a.sync()
+        }
+        let report = try await b.sync()
+        #expect(report.conflicts == [slot])
+        try await a.sync()
+        #expect(try a.record(slot)?.decode(Save.self).level == 5)
     }
 }

@@ -55,7 +55,7 @@ import Testing
 
         let report = try await b.sync()
         #expect(report.pulled == [try key("good")])
-        let codes = Dictionary(report.failures.compactMap { failure in failure.key.map { ($0.id, failure.error.code) } }) { first, _ in first }
+        let codes = Dictionary(report.failures.map { failure in (failure.key.id, failure.error.code) }) { first, _ in first }
         #expect(codes["truncated"] == .invalidDocument)
         #expect(codes["future"] == .unsupportedFormat)
         #expect(codes["mismatch"] == .blobMismatch)
