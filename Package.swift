@@ -309,7 +309,7 @@ let package = Package(
         .testTarget(
             name: "StratusS3Tests",
             dependencies: [
-                "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "MockSupport",
+                "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "MockSupport", "SyncSimulation",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -326,8 +326,7 @@ let package = Package(
         .testTarget(
             name: "StratusSyncTests",
             dependencies: [
-                "StratusSync", "Stratus", "StratusLocal", "SyncSimulation", "StratusS3", "MockSupport", "MockDropbox",
-                "MockDrive",
+                "StratusSync", "Stratus", "StratusLocal", "SyncSimulation",
             ],
             swiftSettings: strict
         ),
