@@ -32,6 +32,7 @@ let package = Package(
         .executable(name: "stratus-http-benchmark", targets: ["HTTPBenchmark"]),
         .executable(name: "stratus-adapter-benchmark", targets: ["AdapterBenchmark"]),
         .executable(name: "stratus-sync-sim", targets: ["SyncSimCommand"]),
+        .executable(name: "stratus-sync-benchmark", targets: ["SyncBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -233,6 +234,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/SyncSimCommand",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SyncBenchmark",
+            dependencies: ["Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "SyncSimulation"],
+            path: "Benchmarks/SyncBenchmark",
             swiftSettings: strict
         ),
 

@@ -16,6 +16,9 @@ public struct SyncReport: Sendable {
     /// service no longer accepts).
     public var usedFullListing = false
 
+    /// Creates an empty report (for tests and for apps that keep one to show).
+    public init() {}
+
     /// Whether the sync finished with nothing failed and nothing waiting for the app.
     public var isClean: Bool { failures.isEmpty && conflicts.isEmpty }
 }

@@ -124,45 +124,67 @@ public final class SyncStore: Sendable {
     ///   bad file name, `localFile` when a file cannot be read, `database`.
     @discardableResult
     public func save<Value: Encodable>(_ value: Value, as key: RecordKey, files: [String: URL]? = nil) throws -> SyncRecord {
-        let json = try JSONValue(encoding: value)
-        let entries = try files.map(importFiles)
-        let device = deviceName
-        let document = try state.write { db in
-            let existing = try RecordRow.fetch(db, key)
-            let previous = existing?.document
-            let document = RecordDocument(
-                key: key,
-                edit: UUID().uuidString.lowercased(),
-                device: device,
-                modified: Date(),
-                isDeleted: false,
-                value: json,
-                files: entries ?? (previous?.isDeleted == false ? previous?.files ?? [:] : [:]),
-                unknownFields: previous?.unknownFields ?? [:]
-            )
-            try Self.writeLocal(db, document, over: existing)
-            return document
-        }
-        broadcaster.send([RecordChange(key: key, kind: .updated, origin: .local)])
-        return makeRecord(document)
+        var batch = SyncBatch()
+        try batch.save(value, as: key, files: files)
+        return try write(batch)[0]
     }
 
     /// Deletes a record on this device; the next ``sync()`` pushes the delete. The record's
     /// versions stay restorable (``versions(of:)``).
     /// - Throws: ``SyncError`` (`notFound`) when there is no such record, `database`.
     public func delete(_ key: RecordKey) throws {
-        let device = deviceName
-        try state.write { db in
-            guard let existing = try RecordRow.fetch(db, key), !existing.document.isDeleted else {
-                throw SyncError(.notFound, "There is no record \(key) to delete.")
-            }
-            let tombstone = RecordDocument(
-                key: key, edit: UUID().uuidString.lowercased(), device: device, modified: Date(), isDeleted: true,
-                value: .null, files: [:], unknownFields: existing.document.unknownFields
-            )
-            try Self.writeLocal(db, tombstone, over: existing)
+        var batch = SyncBatch()
+        batch.delete(key)
+        try write(batch)
+    }
+
+    /// Writes several records at once, in one local transaction: all of them or none (a game's
+    /// progress and its inventory, say). Files are copied into the store first.
+    ///
+    /// ```swift
+    /// var batch = SyncBatch()
+    /// try batch.save(progress, as: progressKey)
+    /// try batch.save(inventory, as: inventoryKey)
+    /// try store.write(batch)
+    /// ```
+    /// - Returns: The records as stored, in the batch's order (a deleted record as a tombstone,
+    ///   ``SyncRecord/isDeleted`` set).
+    /// - Throws: ``SyncError``: `notFound` when the batch deletes a record that does not exist
+    ///   (nothing is written), `invalidKey` for a bad file name, `localFile`, `database`.
+    @discardableResult
+    public func write(_ batch: SyncBatch) throws -> [SyncRecord] {
+        var prepared: [(RecordKey, JSONValue?, [String: RecordDocument.FileEntry]?)] = []
+        for operation in batch.operations {
+            prepared.append((operation.key, operation.value, try operation.files.map(importFiles)))
         }
-        broadcaster.send([RecordChange(key: key, kind: .deleted, origin: .local)])
+        let device = deviceName
+        let documents = try state.writeDurably { [prepared] db in
+            try prepared.map { key, value, entries in
+                let existing = try RecordRow.fetch(db, key)
+                let previous = existing?.document
+                let document: RecordDocument
+                if let value {
+                    document = RecordDocument(
+                        key: key, edit: UUID().uuidString.lowercased(), device: device, modified: Date(), isDeleted: false,
+                        value: value,
+                        files: entries ?? (previous?.isDeleted == false ? previous?.files ?? [:] : [:]),
+                        unknownFields: previous?.unknownFields ?? [:]
+                    )
+                } else {
+                    guard let previous, !previous.isDeleted else {
+                        throw SyncError(.notFound, "There is no record \(key) to delete.")
+                    }
+                    document = RecordDocument(
+                        key: key, edit: UUID().uuidString.lowercased(), device: device, modified: Date(), isDeleted: true,
+                        value: .null, files: [:], unknownFields: previous.unknownFields
+                    )
+                }
+                try Self.writeLocal(db, document, over: existing)
+                return document
+            }
+        }
+        broadcaster.send(documents.map { RecordChange(key: $0.key, kind: $0.isDeleted ? .deleted : .updated, origin: .local) })
+        return documents.map(makeRecord)
     }
 
     /// Stores a local edit: the record becomes dirty, its revision counts up, its base stays.
@@ -236,7 +258,7 @@ public final class SyncStore: Sendable {
     }
 
     private func resolve(_ key: RecordKey, decision: MergeDecision) throws {
-        let changes = try state.write { [self] db in
+        let changes = try state.writeDurably { [self] db in
             guard let conflict = try Row.fetchOne(db, sql: "SELECT remoteVersion, remoteDocument, remoteIsCurrent FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id]),
                   var row = try RecordRow.fetch(db, key)
             else {

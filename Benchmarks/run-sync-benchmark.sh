@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds the StratusSync benchmark and stratus-mock in release mode and runs it: a first push of
+# 10,000 records (1,000 with a 64 KiB file), a second device's first pull and an incremental sync
+# of 100 changes, on `local` and on the Dropbox mock (a process of its own), next to direct
+# uploads of the same items through the same service. One Markdown table on standard output.
+#
+#   Benchmarks/run-sync-benchmark.sh                                   # the full run
+#   Benchmarks/run-sync-benchmark.sh --records 2000 --files 200        # shorter
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch="${STRATUS_BENCH_SCRATCH:-.build-syncbench}"
+swift build -c release --scratch-path "$scratch" --product stratus-mock >&2
+swift build -c release --scratch-path "$scratch" --product stratus-sync-benchmark >&2
+bin_path="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
+exec "$bin_path/stratus-sync-benchmark" --mock "$bin_path/stratus-mock" "$@"
