@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "MockDrive", targets: ["MockDrive"]),
         .library(name: "StratusS3", targets: ["StratusS3"]),
         .library(name: "StratusSync", targets: ["StratusSync"]),
+        .library(name: "StratusKeyValue", targets: ["StratusKeyValue"]),
         .executable(name: "stratus-mock", targets: ["StratusMock"]),
         .executable(name: "stratus-tour", targets: ["StratusTour"]),
         .executable(name: "stratus", targets: ["StratusCLI"]),
@@ -117,6 +118,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The synced key-value store and event log, built on StratusSync's public API alone.
+        .target(name: "StratusKeyValue", dependencies: ["Stratus", "StratusSync"], swiftSettings: strict),
 
         // Mock servers (Hummingbird is allowed here, not in the library targets).
         .target(
@@ -335,6 +338,11 @@ let package = Package(
             dependencies: [
                 "StratusSync", "Stratus", "StratusLocal", "SyncSimulation",
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StratusKeyValueTests",
+            dependencies: ["StratusKeyValue", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation"],
             swiftSettings: strict
         ),
     ]

@@ -1,0 +1,86 @@
+import Foundation
+import StratusSync
+
+/// A value in a ``KeyValueStore``: a property-list-like value (as in `UserDefaults`).
+///
+/// It travels as JSON; `Data` and `Date` are written as `{"$data": "<base64>"}` and
+/// `{"$date": "<ISO 8601>"}` so they come back as what they were.
+public enum KeyValue: Hashable, Sendable {
+    /// A Boolean.
+    case bool(Bool)
+    /// A 64-bit integer.
+    case integer(Int64)
+    /// A floating-point number.
+    case double(Double)
+    /// A string.
+    case string(String)
+    /// Bytes.
+    case data(Data)
+    /// A point in time (kept to the millisecond).
+    case date(Date)
+    /// An array.
+    case array([KeyValue])
+    /// A dictionary with string keys.
+    case dictionary([String: KeyValue])
+
+    /// The value as JSON.
+    var json: JSONValue {
+        switch self {
+        case .bool(let value): .bool(value)
+        case .integer(let value): .integer(value)
+        case .double(let value): .double(value)
+        case .string(let value): .string(value)
+        case .data(let value): .object(["$data": .string(value.base64EncodedString())])
+        case .date(let value): .object(["$date": .string(value.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))])
+        case .array(let values): .array(values.map(\.json))
+        case .dictionary(let values): .object(values.mapValues(\.json))
+        }
+    }
+
+    /// Reads a value from JSON.
+    /// - Throws: ``KeyValueError`` (`invalidData`) for `null` or a malformed `$data`/`$date`.
+    init(json: JSONValue) throws {
+        switch json {
+        case .null: throw KeyValueError(.invalidData, "A key-value entry holds null, which is not a value.")
+        case .bool(let value): self = .bool(value)
+        case .integer(let value): self = .integer(value)
+        case .double(let value): self = .double(value)
+        case .string(let value): self = .string(value)
+        case .array(let values): self = .array(try values.map(KeyValue.init(json:)))
+        case .object(let members):
+            if members.count == 1, case .string(let text)? = members["$data"] {
+                guard let data = Data(base64Encoded: text) else { throw KeyValueError(.invalidData, "A $data value is not base64.") }
+                self = .data(data)
+            } else if members.count == 1, case .string(let text)? = members["$date"] {
+                guard let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) else {
+                    throw KeyValueError(.invalidData, "A $date value is not an ISO 8601 date.")
+                }
+                self = .date(date)
+            } else {
+                self = .dictionary(try members.mapValues(KeyValue.init(json:)))
+            }
+        }
+    }
+
+    /// The value as a number, for the highest and lowest rules.
+    var number: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+}
+
+extension KeyValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: KeyValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, KeyValue)...) {
+        self = .dictionary(Dictionary(elements) { _, last in last })
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// The three-way merge of two key-value documents, key by key: a key only one side changed takes
+/// that side; a key both changed goes to its rule; counters add each device's own tally.
+struct KeyValueMerge: Sendable {
+    let rules: [KeyRule]
+    let device: String
+
+    func rule(for key: String) -> MergeRule {
+        if let exact = rules.last(where: { !$0.isPrefix && $0.key == key }) { return exact.rule }
+        let prefixes = rules.filter { $0.isPrefix && key.hasPrefix($0.key) }
+        return prefixes.max { $0.key.count < $1.key.count }?.rule ?? .lastWriterWins
+    }
+
+    func merge(base: KeyValueDocument?, local: KeyValueDocument, remote: KeyValueDocument) -> KeyValueDocument {
+        var result = KeyValueDocument()
+        for key in Set(local.entries.keys).union(remote.entries.keys) {
+            let mine = local.entries[key]
+            let theirs = remote.entries[key]
+            let original = base?.entries[key]
+            if let merged = mergeEntry(key, base: original, local: mine, remote: theirs) {
+                result.entries[key] = merged
+            }
+        }
+        return result
+    }
+
+    private func mergeEntry(_ key: String, base: KeyValueDocument.Entry?, local: KeyValueDocument.Entry?, remote: KeyValueDocument.Entry?) -> KeyValueDocument.Entry? {
+        guard let local else { return remote }
+        guard let remote else { return local }
+        if local.sameContent(as: remote) { return local.modified >= remote.modified ? local : remote }
+        if let localCounter = local.counter, let remoteCounter = remote.counter {
+            // A per-device tally only ever grows on its own device: the larger of each side is
+            // the latest, so the merge is exact whatever the order of syncs.
+            let counter = localCounter.merging(remoteCounter) { mine, theirs in
+                .init(added: max(mine.added, theirs.added), spent: max(mine.spent, theirs.spent))
+            }
+            return .init(value: nil, counter: counter, modified: max(local.modified, remote.modified), device: device)
+        }
+        let rule = rule(for: key)
+        if rule.isMonotone, let joined = Self.join(rule, local.current, remote.current) {
+            // A monotone rule is a join: its result does not depend on which side changed.
+            return .init(value: joined, counter: nil, modified: max(local.modified, remote.modified), device: device)
+        }
+        if local.sameContent(as: base) { return remote }
+        if remote.sameContent(as: base) { return local }
+        return apply(rule, base: base?.current, local: local, remote: remote)
+    }
+
+    /// The join of two values under a monotone rule (the larger, the union, entry by entry), or
+    /// `nil` when either is missing or the types do not fit the rule.
+    static func join(_ rule: MergeRule, _ one: KeyValue?, _ other: KeyValue?) -> KeyValue? {
+        guard let one, let other else { return one ?? other }
+        switch rule.kind {
+        case .highest:
+            guard let left = one.number, let right = other.number else { return nil }
+            return left >= right ? one : other
+        case .lowest:
+            guard let left = one.number, let right = other.number else { return nil }
+            return left <= right ? one : other
+        case .union:
+            guard case .array(let mine) = one, case .array(let theirs) = other else { return nil }
+            var result = mine
+            for element in theirs where !result.contains(element) { result.append(element) }
+            return .array(result)
+        case .perEntry(let inner):
+            guard inner.isMonotone, case .dictionary(let mine) = one, case .dictionary(let theirs) = other else { return nil }
+            var result = mine
+            for (entry, value) in theirs {
+                guard let joined = join(inner, result[entry], value) else { return nil }
+                result[entry] = joined
+            }
+            return .dictionary(result)
+        case .lastWriterWins, .custom:
+            return nil
+        }
+    }
+
+    private func apply(_ rule: MergeRule, base: KeyValue?, local: KeyValueDocument.Entry, remote: KeyValueDocument.Entry) -> KeyValueDocument.Entry {
+        let newer = isNewer(local, than: remote) ? local : remote
+        let modified = max(local.modified, remote.modified)
+        switch rule.kind {
+        case .lastWriterWins:
+            return newer
+        default:
+            let value = mergeValues(rule, base: base, local: local.current, remote: remote.current, newer: newer.current)
+            return .init(value: value, counter: nil, modified: modified, device: device)
+        }
+    }
+
+    /// Merges two values by a rule; `newer` settles what the rule cannot (different types).
+    private func mergeValues(_ rule: MergeRule, base: KeyValue?, local: KeyValue?, remote: KeyValue?, newer: KeyValue?) -> KeyValue? {
+        switch rule.kind {
+        case .lastWriterWins:
+            return newer
+        case .highest, .lowest:
+            guard let localNumber = local?.number else { return remote ?? local }
+            guard let remoteNumber = remote?.number else { return local }
+            if case .highest = rule.kind { return localNumber >= remoteNumber ? local : remote }
+            return localNumber <= remoteNumber ? local : remote
+        case .union:
+            guard case .array(let mine)? = local, case .array(let theirs)? = remote else { return newer }
+            var result = mine
+            for element in theirs where !result.contains(element) { result.append(element) }
+            return .array(result)
+        case .perEntry(let inner):
+            guard case .dictionary(let mine)? = local, case .dictionary(let theirs)? = remote else { return newer }
+            var baseEntries: [String: KeyValue] = [:]
+            if case .dictionary(let entries)? = base { baseEntries = entries }
+            var result: [String: KeyValue] = [:]
+            for entry in Set(mine.keys).union(theirs.keys) {
+                let left = mine[entry]
+                let right = theirs[entry]
+                let original = baseEntries[entry]
+                let merged: KeyValue?
+                if left == right {
+                    merged = left
+                } else if left == original {
+                    merged = right
+                } else if right == original {
+                    merged = left
+                } else {
+                    merged = mergeValues(inner, base: original, local: left, remote: right, newer: left ?? right)
+                }
+                if let merged { result[entry] = merged }
+            }
+            return .dictionary(result)
+        case .custom(let merge):
+            return merge(base, local, remote)
+        }
+    }
+
+    /// The later write, by the writers' clocks; a tie goes to the larger device name, so every
+    /// device decides the same.
+    private func isNewer(_ one: KeyValueDocument.Entry, than other: KeyValueDocument.Entry) -> Bool {
+        one.modified != other.modified ? one.modified > other.modified : one.device > other.device
+    }
+}

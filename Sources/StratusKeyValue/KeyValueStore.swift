@@ -1,0 +1,348 @@
+import Foundation
+import Stratus
+import StratusSync
+import Synchronization
+
+/// How a ``KeyValueStore`` works: its merge rules, limits and where it keeps its data.
+public struct KeyValueConfiguration: Sendable {
+    /// The merge rule per key or key prefix; other keys use ``MergeRule/lastWriterWins``.
+    public var rules: [KeyRule]
+    /// The limits of the store.
+    public var limits: KeyValueLimits
+    /// The folder on the service for the store's data (shared by all devices of the app).
+    /// Default `stratus-kv`.
+    public var remoteFolder: String
+    /// This device's name; `nil` for a random id kept in the store.
+    public var deviceName: String?
+
+    /// Creates a configuration.
+    public init(rules: [KeyRule] = [], limits: KeyValueLimits = KeyValueLimits(), remoteFolder: String = "stratus-kv", deviceName: String? = nil) {
+        self.rules = rules
+        self.limits = limits
+        self.remoteFolder = remoteFolder
+        self.deviceName = deviceName
+    }
+}
+
+/// A change a ``KeyValueStore`` reports: which keys changed, and why.
+public struct KeyValueChange: Hashable, Sendable {
+    /// Why the keys changed.
+    public enum Reason: String, Hashable, Sendable {
+        /// Another device changed them (or a merge with another device's values did).
+        case changedOnAnotherDevice
+        /// The first sync of this device brought them.
+        case initialSync
+        /// A write was refused, or a merge left the store, over a limit; nothing was dropped.
+        case quotaExceeded
+        /// The remote no longer holds the store (a different account, or removed by hand); this
+        /// device's values are written to it again.
+        case accountChanged
+    }
+
+    /// Why.
+    public var reason: Reason
+    /// The keys, sorted.
+    public var keys: [String]
+
+    /// Creates a change (for tests and for apps that forward changes).
+    public init(reason: Reason, keys: [String]) {
+        self.reason = reason
+        self.keys = keys
+    }
+}
+
+/// A synced key-value store for settings and game progress: local first (always readable and
+/// writable offline; it persists across restarts like `UserDefaults`), synced through any
+/// ``Stratus/Service`` by ``synchronize()``, with a merge rule per key so that a device that
+/// played level 1 offline never overwrites level 13.
+///
+/// ```swift
+/// let progress = try KeyValueStore(folder: appSupport.appending(path: "progress"), service: service,
+///                                  configuration: KeyValueConfiguration(rules: [
+///                                      .key("highestLevel", .highest),
+///                                      .prefix("levels.", .perEntry(.perEntry(.highest))),
+///                                      .key("unlocked", .union),
+///                                  ]))
+/// try progress.set(13, forKey: "highestLevel")
+/// try progress.increment("coins", by: 5)
+/// try await progress.synchronize()
+/// ```
+///
+/// The whole store is one record of a ``StratusSync/SyncStore``, so a multi-key write
+/// (``set(_:)``) is atomic everywhere: other devices see all of its keys or none. See
+/// <doc:ChoosingMergeRules>.
+public final class KeyValueStore: Sendable {
+    /// The record type of the store's record.
+    static let recordType = "kv"
+
+    /// The sync store underneath (its record types `kv` and `events` are this store's).
+    public let syncStore: SyncStore
+    /// The event log kept beside the values.
+    public let events: EventLog
+    /// The limits in force.
+    public let limits: KeyValueLimits
+
+    private let key: RecordKey
+    private let merge: KeyValueMerge
+    private let current: Mutex<KeyValueDocument>
+    private let broadcaster = Mutex<[UUID: AsyncStream<KeyValueChange>.Continuation]>([:])
+
+    /// Opens the store, creating it when missing.
+    /// - Parameters:
+    ///   - folder: The local folder for the store.
+    ///   - service: The service to sync through.
+    ///   - configuration: Rules, limits and the remote folder.
+    /// - Throws: ``KeyValueError`` (`sync`) when the local state cannot be opened, `invalidData`
+    ///   when it is damaged.
+    public init(folder: URL, service: any Service, configuration: KeyValueConfiguration = KeyValueConfiguration()) throws {
+        let recordKey = try Self.wrap { try RecordKey(type: Self.recordType, id: "store") }
+        var syncConfiguration = SyncConfiguration(remoteFolder: configuration.remoteFolder, deviceName: configuration.deviceName)
+        // The merge needs this device's name, which the store may make itself: the closure reads
+        // it from a box filled in once the store is open.
+        let deviceBox = Mutex(configuration.deviceName ?? "")
+        let rules = configuration.rules
+        syncConfiguration.policies[Self.recordType] = .merge { input in
+            let merger = KeyValueMerge(rules: rules, device: deviceBox.withLock { $0 })
+            let local = try KeyValueDocument(json: input.local.value)
+            let remote = try KeyValueDocument(json: input.remote.value)
+            let base = try input.base.map { try KeyValueDocument(json: $0.value) }
+            return .merged(merger.merge(base: base, local: local, remote: remote).json, files: [:])
+        }
+        syncConfiguration.policies[EventLog.recordType] = EventLog.policy
+        let opened = try Self.wrap { try SyncStore(folder: folder, service: service, configuration: syncConfiguration) }
+        deviceBox.withLock { $0 = opened.deviceName }
+        let stored = try Self.wrap { try opened.record(recordKey) }
+        syncStore = opened
+        key = recordKey
+        merge = KeyValueMerge(rules: rules, device: opened.deviceName)
+        limits = configuration.limits
+        current = Mutex(try stored.map { try KeyValueDocument(json: $0.value) } ?? KeyValueDocument())
+        events = EventLog(store: opened)
+    }
+
+    static func wrap<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as KeyValueError {
+            throw error
+        } catch {
+            throw KeyValueError(.sync, "The sync layer failed: \(error)", underlying: error as? SyncError)
+        }
+    }
+
+    // MARK: Reading
+
+    /// The value of a key (a counter reads as its total), or `nil`.
+    public func value(forKey key: String) -> KeyValue? {
+        current.withLock { $0.entries[key]?.current }
+    }
+
+    /// Every key that holds a value, sorted.
+    public var keys: [String] {
+        current.withLock { document in document.entries.filter { !$0.value.isRemoved }.map(\.key).sorted() }
+    }
+
+    /// A Boolean, or `nil` when the key holds none.
+    public func bool(forKey key: String) -> Bool? {
+        if case .bool(let value)? = value(forKey: key) { value } else { nil }
+    }
+
+    /// An integer (a counter's total), or `nil` when the key holds none.
+    public func integer(forKey key: String) -> Int64? {
+        if case .integer(let value)? = value(forKey: key) { value } else { nil }
+    }
+
+    /// A number (an integer is converted), or `nil`.
+    public func double(forKey key: String) -> Double? {
+        value(forKey: key)?.number
+    }
+
+    /// A string, or `nil`.
+    public func string(forKey key: String) -> String? {
+        if case .string(let value)? = value(forKey: key) { value } else { nil }
+    }
+
+    /// Bytes, or `nil`.
+    public func data(forKey key: String) -> Data? {
+        if case .data(let value)? = value(forKey: key) { value } else { nil }
+    }
+
+    /// A date, or `nil`.
+    public func date(forKey key: String) -> Date? {
+        if case .date(let value)? = value(forKey: key) { value } else { nil }
+    }
+
+    /// An array, or `nil`.
+    public func array(forKey key: String) -> [KeyValue]? {
+        if case .array(let value)? = value(forKey: key) { value } else { nil }
+    }
+
+    /// A dictionary, or `nil`.
+    public func dictionary(forKey key: String) -> [String: KeyValue]? {
+        if case .dictionary(let value)? = value(forKey: key) { value } else { nil }
+    }
+
+    // MARK: Writing
+
+    /// Sets one key.
+    /// - Throws: ``KeyValueError``: `invalidKey`, `quotaExceeded` (nothing written), `sync`.
+    public func set(_ value: KeyValue, forKey key: String) throws {
+        try set([key: value])
+    }
+
+    /// Sets several keys at once: all of them or none, here and on every other device.
+    ///
+    /// A key with a monotone rule (``MergeRule/highest``, ``MergeRule/union``, ...) keeps the
+    /// join of what it held and the new value: setting 1 where 13 is stored under `.highest`
+    /// leaves 13.
+    /// - Throws: ``KeyValueError``: `invalidKey`, `quotaExceeded` (nothing written), `sync`.
+    public func set(_ values: [String: KeyValue]) throws {
+        let device = syncStore.deviceName
+        try change { document in
+            for (key, value) in values {
+                try check(key)
+                let rule = merge.rule(for: key)
+                let stored = rule.isMonotone ? KeyValueMerge.join(rule, document.entries[key]?.value, value) ?? value : value
+                document.entries[key] = .init(value: stored, counter: nil, modified: Date(), device: device)
+            }
+        }
+    }
+
+    /// Removes a key (the removal syncs like a write).
+    /// - Throws: ``KeyValueError`` (`sync`).
+    public func removeValue(forKey key: String) throws {
+        let device = syncStore.deviceName
+        try change { document in
+            guard let entry = document.entries[key], !entry.isRemoved else { return }
+            document.entries[key] = .init(value: nil, counter: nil, modified: Date(), device: device)
+        }
+    }
+
+    /// Adds to a counter (a negative amount spends). Each device keeps its own tally of what it
+    /// added and spent, and devices merge tallies, so one device earning 5 and spending 2 while
+    /// another earns 3 offline ends at 6 on both.
+    /// - Returns: The counter's new total on this device.
+    /// - Throws: ``KeyValueError``: `typeMismatch` when the key holds a value that is not a
+    ///   counter, `overflow`, `quotaExceeded`, `sync`.
+    @discardableResult
+    public func increment(_ key: String, by amount: Int64) throws -> Int64 {
+        let device = syncStore.deviceName
+        return try change { document in
+            try check(key)
+            var entry = document.entries[key] ?? .init(value: nil, counter: [:], modified: Date(), device: device)
+            if entry.isRemoved { entry.counter = [:] }
+            guard var counter = entry.counter else {
+                throw KeyValueError(.typeMismatch, "The key \(key.debugDescription) holds a value, not a counter; remove it first to make it a counter.")
+            }
+            var tally = counter[device] ?? .init(added: 0, spent: 0)
+            let magnitude = amount == .min ? nil : abs(amount)
+            guard let magnitude else { throw KeyValueError(.overflow, "Cannot spend \(amount).") }
+            let (added, addOverflow) = tally.added.addingReportingOverflow(amount > 0 ? magnitude : 0)
+            let (spent, spendOverflow) = tally.spent.addingReportingOverflow(amount < 0 ? magnitude : 0)
+            guard !addOverflow, !spendOverflow else { throw KeyValueError(.overflow, "The counter \(key.debugDescription) would pass 64 bits.") }
+            tally = .init(added: added, spent: spent)
+            counter[device] = tally
+            entry.counter = counter
+            entry.value = nil
+            entry.modified = Date()
+            entry.device = device
+            document.entries[key] = entry
+            return KeyValueDocument.Entry.total(counter)
+        }
+    }
+
+    private func check(_ key: String) throws {
+        guard !key.isEmpty, key.utf8.count <= limits.maximumKeyLength else {
+            throw KeyValueError(.invalidKey, "A key must be 1 to \(limits.maximumKeyLength) UTF-8 bytes; \(key.debugDescription) is \(key.utf8.count).")
+        }
+    }
+
+    /// Applies a change to a copy of the document, checks the limits, writes it, and only then
+    /// makes it current.
+    private func change<T>(_ body: (inout KeyValueDocument) throws -> T) throws -> T {
+        try current.withLock { document in
+            var changed = document
+            let result = try body(&changed)
+            guard changed != document else { return result }
+            let grows = changed.usedBytes > document.usedBytes || changed.liveKeyCount > document.liveKeyCount
+            if grows, let problem = limitProblem(changed) {
+                notify(KeyValueChange(reason: .quotaExceeded, keys: []))
+                throw KeyValueError(.quotaExceeded, problem)
+            }
+            try Self.wrap { try syncStore.save(changed.json, as: key) }
+            document = changed
+            return result
+        }
+    }
+
+    private func limitProblem(_ document: KeyValueDocument) -> String? {
+        if document.liveKeyCount > limits.maximumKeys {
+            return "The store would hold \(document.liveKeyCount) keys; the limit is \(limits.maximumKeys). Nothing was written."
+        }
+        if document.usedBytes > limits.maximumTotalBytes {
+            return "The store would take \(document.usedBytes) bytes; the limit is \(limits.maximumTotalBytes). Nothing was written."
+        }
+        return nil
+    }
+
+    // MARK: Syncing
+
+    /// Pushes this device's changes and pulls the other devices', merging keys by their rules,
+    /// and syncs the event log.
+    /// - Returns: The keys that changed here because of other devices.
+    /// - Throws: ``KeyValueError`` (`sync`) when the remote cannot be reached; the local values
+    ///   stay as they were.
+    @discardableResult
+    public func synchronize() async throws -> [String] {
+        let before = current.withLock { $0 }
+        let report: SyncReport
+        do {
+            report = try await syncStore.sync()
+        } catch {
+            throw KeyValueError(.sync, "Synchronizing failed; the local values are kept: \(error)", underlying: error as? SyncError)
+        }
+        if let failure = report.failures.first(where: { $0.key == key }) {
+            throw KeyValueError(.sync, "The store's record did not sync: \(failure.error)", underlying: failure.error)
+        }
+        var reason: KeyValueChange.Reason = report.usedFullListing && before.entries.isEmpty ? .initialSync : .changedOnAnotherDevice
+        let after: KeyValueDocument
+        if let record = try Self.wrap({ try syncStore.record(key) }) {
+            after = try KeyValueDocument(json: record.value)
+        } else if !before.entries.isEmpty {
+            // The remote lost the store (another account, or removed by hand): write ours again.
+            reason = .accountChanged
+            try Self.wrap { try syncStore.save(before.json, as: key) }
+            _ = try? await syncStore.sync()
+            after = before
+        } else {
+            after = before
+        }
+        current.withLock { $0 = after }
+        let changed = Set(before.entries.keys).union(after.entries.keys).filter { key in
+            before.entries[key]?.current != after.entries[key]?.current
+        }.sorted()
+        if reason == .accountChanged {
+            notify(KeyValueChange(reason: .accountChanged, keys: after.entries.filter { !$0.value.isRemoved }.map(\.key).sorted()))
+        } else if !changed.isEmpty {
+            notify(KeyValueChange(reason: reason, keys: changed))
+        }
+        if limitProblem(after) != nil {
+            notify(KeyValueChange(reason: .quotaExceeded, keys: changed))
+        }
+        return changed
+    }
+
+    /// The changes to keys that did not come from this device's own writes (other devices, the
+    /// first sync, limits, an account change). Each call makes a new sequence.
+    public func externalChanges() -> AsyncStream<KeyValueChange> {
+        let (stream, continuation) = AsyncStream<KeyValueChange>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
+        let id = UUID()
+        broadcaster.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in self?.broadcaster.withLock { _ = $0.removeValue(forKey: id) } }
+        return stream
+    }
+
+    private func notify(_ change: KeyValueChange) {
+        for continuation in broadcaster.withLock({ Array($0.values) }) { continuation.yield(change) }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Stratus
+import StratusKeyValue
+import SyncSimulation
+import Synchronization
+import Testing
+
+/// Devices with key-value stores on one remote: `local`, or a mock Dropbox started for the test.
+struct KeyValueHarness: Sendable {
+    let folder: URL
+    let service: any Service
+    let rules: [KeyRule]
+
+    /// Runs `body` with a fresh remote of the given kind.
+    static func with(_ remote: SimulationRemote, rules: [KeyRule], _ body: @escaping @Sendable (KeyValueHarness) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-kv-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await remote.withService(folder: folder, faultChance: 0, seed: 0) { service, _ in
+            try await body(KeyValueHarness(folder: folder, service: service, rules: rules))
+        }
+    }
+
+    /// A device's store (the same folder each time for the same name).
+    func device(_ name: String, limits: KeyValueLimits = KeyValueLimits()) throws -> KeyValueStore {
+        try KeyValueStore(
+            folder: folder.appending(path: "devices/\(name)"),
+            service: service,
+            configuration: KeyValueConfiguration(rules: rules, limits: limits, deviceName: name)
+        )
+    }
+}
+
+/// The remotes every scenario runs on.
+let scenarioRemotes: [SimulationRemote] = [.local, .dropbox]
