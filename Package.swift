@@ -202,7 +202,7 @@ let package = Package(
         .executableTarget(
             name: "SaveSync",
             dependencies: [
-                "Stratus", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3",
+                "Stratus", "StratusSync", "StratusKeyValue", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/SaveSync",

@@ -1,93 +1,86 @@
 import Foundation
 import Stratus
+import StratusSync
 
-/// The scripted story: two devices, one offline, a conflict detected instead of an overwrite, a
-/// merge where the best result of each level wins, and the other device's save still in the
-/// version history.
+/// The scripted story: two devices, one offline, a conflict detected instead of an overwrite and
+/// merged by the save's rule (the best result of each level), the progress merged key by key,
+/// and every version still in the history.
 struct Demo {
-    let service: any Service
     let remoteLabel: String
-    let path: RemotePath
     let deviceA: Device
     let deviceB: Device
-    let workFolder: URL
 
     /// Runs the story; throws when anything does not go as a safe sync must.
     func run() async throws {
-        print("Stratus save-sync demo: two devices share one game save through \(remoteLabel), file \(path).")
+        print("Stratus save-sync demo: two devices share one game save and its progress through \(remoteLabel).")
 
         step(1, "Both devices start in sync")
         try deviceA.play(level: "1-1", stars: 3, score: 1200)
-        say("A plays level 1-1: \(try deviceA.loadSave().summary)")
-        let first = try await sync(deviceA)
-        _ = try await sync(deviceB)
-        say("B's save: \(try deviceB.loadSave().summary)")
-        guard case .uploaded(let v1) = first else { throw SaveSyncFailure("A's first upload did not happen: \(first)") }
+        say("A plays level 1-1: \(try deviceA.save().summary)")
+        try await sync(deviceA)
+        try await sync(deviceB)
+        say("B's save: \(try deviceB.save().summary)")
 
-        step(2, "A plays offline: its upload is held back")
+        step(2, "A plays offline")
         try deviceA.play(level: "1-2", stars: 3, score: 9100)
         try deviceA.play(level: "1-3", stars: 1, score: 3000)
-        say("A (offline) plays 1-2 and 1-3: \(try deviceA.loadSave().summary)")
-        say("A has no connection, so it does not sync; it still believes the remote is at version \(v1)")
+        say("A (offline) plays 1-2 and 1-3: \(try deviceA.save().summary); \(deviceA.progressSummary)")
 
-        step(3, "B plays online and uploads")
+        step(3, "B plays online and syncs")
         try deviceB.play(level: "1-2", stars: 2, score: 7000)
         try deviceB.play(level: "1-3", stars: 3, score: 8800)
         try deviceB.play(level: "1-4", stars: 2, score: 5000)
-        say("B plays 1-2, 1-3 and 1-4: \(try deviceB.loadSave().summary)")
-        let bUpload = try await sync(deviceB)
-        guard case .uploaded(let v2) = bUpload else { throw SaveSyncFailure("B's upload did not happen: \(bUpload)") }
-        let aOffline = try deviceA.loadSave()
-        let bSave = try deviceB.loadSave()
+        say("B plays 1-2, 1-3 and 1-4: \(try deviceB.save().summary); \(deviceB.progressSummary)")
+        try await sync(deviceB)
+        let aOffline = try deviceA.save()
+        let bSave = try deviceB.save()
 
         step(4, "A comes online: Stratus detects the conflict instead of overwriting")
-        let aSync = try await sync(deviceA)
-        guard case .merged(let theirs, let v3, let merged) = aSync else {
-            throw SaveSyncFailure("A's stale upload was not refused as a conflict: \(aSync)")
+        let report = try await sync(deviceA)
+        guard report.resolved.contains(deviceA.slot) else {
+            throw SaveSyncFailure("A's offline save was not met as a conflict: \(report)")
         }
+        let merged = try deviceA.save()
+        say("both devices changed the save since they last agreed: merged by its rule, the best result of each level")
         say("")
         say("level   A (offline)   B (online)   merged")
         for level in merged.levels.keys.sorted() {
             say("\(level.padding(toLength: 8, withPad: " ", startingAt: 0))\(cell(aOffline, level))\(cell(bSave, level))\(GameSave.stars(merged.levels[level]?.stars ?? 0)) \(merged.levels[level]?.score ?? 0)")
         }
+        say("")
+        say("progress, merged key by key: \(deviceA.progressSummary) (the highest level wins; each device's coins add up)")
 
         step(5, "B syncs and gets the merge")
-        let bSync = try await sync(deviceB)
-        guard case .downloaded(let got) = bSync, got == v3 else { throw SaveSyncFailure("B did not download the merge: \(bSync)") }
-        let same = try deviceA.loadSave() == deviceB.loadSave()
-        say(same ? "A and B hold the same save again: \(merged.summary)" : "A and B differ!")
+        try await sync(deviceB)
+        let same = try deviceA.save() == deviceB.save() && deviceA.progressSummary == deviceB.progressSummary
+        say(same ? "A and B hold the same save and progress again: \(merged.summary)" : "A and B differ!")
         guard same else { throw SaveSyncFailure("After the merge, A and B hold different saves.") }
 
-        step(6, "Nothing was lost: B's upload stays in the version history")
-        let versions = try await service.versions(of: path)
-        for (index, version) in versions.enumerated() {
-            let role = switch version.id {
-            case v3: "the merge (current)"
-            case v2: "B's upload, before the merge"
-            case v1: "A's first upload"
-            default: index == 0 ? "current" : "older"
-            }
-            say("version \(version.id)  \(version.size) bytes  \(role)")
+        step(6, "Nothing was lost: every version of the save is in the history")
+        let history = try await deviceB.saves.versions(of: deviceB.slot)
+        for version in history {
+            let save = try version.record.decode(GameSave.self)
+            say("version \(version.id) by \(version.record.device): \(save.summary)")
         }
-        let oldCopy = workFolder.appending(path: "version-\(v2.rawValue).json")
-        _ = try await service.download(path, version: v2, to: oldCopy)
-        let restorable = try GameSave.decode(try Data(contentsOf: oldCopy), from: "version \(v2)")
-        say("downloaded version \(v2) (hash-checked): \(restorable.summary)")
-        say("it can be made current again with service.restore(\(path), to: \(v2)), or `stratus restore NAME:\(path) \(v2)`")
-        guard restorable == bSave else { throw SaveSyncFailure("Version \(v2) does not hold B's save.") }
+        guard let bVersion = history.first(where: { (try? $0.record.decode(GameSave.self)) == bSave }) else {
+            throw SaveSyncFailure("B's pre-merge save is not in the history.")
+        }
+        say("B's pre-merge save comes back, thumbnail and all, with store.restore(slot, to: \"\(bVersion.id)\")")
 
         print("""
 
             Summary
-              conflict detected: yes — A's upload based on version \(v1) was refused; the remote was at version \(theirs)
-              merged result (version \(v3)): \(merged.summary) — \(merged.totalStars) stars
-              B's pre-merge save: still restorable as version \(v2)
+              conflict detected: yes — A's offline save met B's newer one; neither overwrote the other
+              merged result: \(merged.summary) — \(merged.totalStars) stars; \(deviceA.progressSummary)
+              B's pre-merge save: still restorable as version \(bVersion.id)
             """)
     }
 
-    private func sync(_ device: Device) async throws -> Device.Outcome {
-        say("— \(device.name) syncs")
-        return try await device.sync(with: service, at: path) { say("  \($0)") }
+    @discardableResult
+    private func sync(_ device: Device) async throws -> SyncReport {
+        let report = try await device.sync()
+        say("— \(device.name) syncs: \(report.pushed.count) pushed, \(report.pulled.count) pulled, \(report.resolved.count) conflicts merged")
+        return report
     }
 
     private func cell(_ save: GameSave, _ level: String) -> String {

@@ -36,23 +36,6 @@ struct GameSave: Codable, Equatable, Sendable {
     /// The stars over all levels.
     var totalStars: Int { levels.values.reduce(0) { $0 + $1.stars } }
 
-    /// The save as JSON, keys sorted, so equal saves are equal bytes.
-    func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        return try encoder.encode(self) + Data("\n".utf8)
-    }
-
-    /// Reads a save written by ``encoded()``.
-    /// - Throws: `SaveSyncFailure` naming what could not be read.
-    static func decode(_ data: Data, from source: String) throws -> GameSave {
-        do {
-            return try JSONDecoder().decode(GameSave.self, from: data)
-        } catch {
-            throw SaveSyncFailure("The save from \(source) is not a save file of this game: \(error)")
-        }
-    }
-
     /// One line: `1-1 ★★★ 1200 · 1-2 ★★☆ 7000`.
     var summary: String {
         guard !levels.isEmpty else { return "(no levels played)" }

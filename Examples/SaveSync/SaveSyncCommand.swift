@@ -6,7 +6,7 @@ import Stratus
 struct SaveSyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus-save-sync",
-        abstract: "Sync a game's save between devices through any Stratus remote, without ever losing progress.",
+        abstract: "Sync a game's save and progress between devices through any Stratus remote, without ever losing progress.",
         discussion: """
             `demo` plays the whole story on two devices. By hand: `play` records a level on a \
             device, `sync` syncs it, `status` shows where it stands. Each device is a folder \
@@ -28,20 +28,19 @@ func defaultStateFolder() -> URL {
     return base.appending(path: "stratus-save-sync")
 }
 
-/// The device and file options the by-hand commands share.
+/// The device and remote the by-hand commands share.
 struct DeviceOptions: ParsableArguments {
-    @Option(name: .long, help: "The device's folder (its save and sync state live there).")
+    @Option(name: .long, help: "The device's folder (its save, progress and sync state live there).")
     var device: String
 
-    @Option(name: .long, help: "The save's path on the remote.")
-    var path: String = "game/progress.json"
+    @OptionGroup var remote: RemoteChoice
 
-    var deviceValue: Device {
+    /// Opens the device on the chosen remote (nothing is sent until a sync).
+    func open() throws -> (device: Device, label: String) {
         let folder = URL(filePath: NSString(string: device).expandingTildeInPath)
-        return Device(name: folder.lastPathComponent, folder: folder)
+        let (service, label) = try remote.makeService(defaultRoot: defaultStateFolder().appending(path: "cloud"))
+        return (try Device(name: folder.lastPathComponent, folder: folder, service: service), label)
     }
-
-    func remotePath() throws -> RemotePath { try RemotePath(path) }
 }
 
 struct DemoCommand: AsyncParsableCommand {
@@ -53,8 +52,6 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var remote: RemoteChoice
     @Option(name: .long, help: "Keep the devices (and the default local remote) in this folder instead of a temporary one.")
     var work: String?
-    @Option(name: .long, help: "The save's path on the remote (default: a fresh folder per run on a chosen remote).")
-    var path: String?
 
     func run() async throws {
         let keep = work.map { URL(filePath: NSString(string: $0).expandingTildeInPath) }
@@ -62,62 +59,53 @@ struct DemoCommand: AsyncParsableCommand {
         defer { if keep == nil { try? FileManager.default.removeItem(at: folder) } }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let (service, label) = try remote.makeService(defaultRoot: folder.appending(path: "cloud"))
+        // A fresh remote folder per run, so runs against a real account never meet each other.
         let run = UUID().uuidString.prefix(8).lowercased()
-        let remotePath = try RemotePath(path ?? (remote.isDefault ? "game/progress.json" : "stratus-save-sync-demo/\(run)/progress.json"))
+        let remoteFolder = "stratus-save-sync-demo/\(run)"
         let demo = Demo(
-            service: service, remoteLabel: label, path: remotePath,
-            deviceA: Device(name: "A", folder: folder.appending(path: "device-A-\(run)")),
-            deviceB: Device(name: "B", folder: folder.appending(path: "device-B-\(run)")),
-            workFolder: folder
+            remoteLabel: label,
+            deviceA: try Device(name: "A", folder: folder.appending(path: "device-A-\(run)"), service: service, remoteFolder: remoteFolder),
+            deviceB: try Device(name: "B", folder: folder.appending(path: "device-B-\(run)"), service: service, remoteFolder: remoteFolder)
         )
         try await demo.run()
         if !remote.isDefault {
-            print("\nThe demo's save stays on the remote at \(remotePath) (with its versions); delete it when you like.")
+            print("\nThe demo's data stays on the remote in \(remoteFolder) (with its versions); delete it when you like.")
         }
         print(keep == nil
             ? "\nThe demo ran in a temporary folder, now removed; pass --work DIR to keep the devices and the remote."
-            : "\nThe devices are in \(folder.path); try `stratus-save-sync status --device \(demo.deviceA.folder.path)\(remote.isDefault ? " --type local --option root=\(folder.appending(path: "cloud").path)" : "")`.")
+            : "\nThe devices and the remote are in \(folder.path).")
     }
 }
 
 struct SyncCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "sync", abstract: "Sync one device's save with the remote.")
+    static let configuration = CommandConfiguration(commandName: "sync", abstract: "Sync one device's save and progress with the remote.")
 
-    @OptionGroup var deviceOptions: DeviceOptions
-    @OptionGroup var remote: RemoteChoice
+    @OptionGroup var options: DeviceOptions
 
     func run() async throws {
-        let (service, label) = try remote.makeService(defaultRoot: defaultStateFolder().appending(path: "cloud"))
-        let device = deviceOptions.deviceValue
-        print("Syncing device \(device.name) through \(label), file \(deviceOptions.path)")
-        let outcome = try await device.sync(with: service, at: try deviceOptions.remotePath()) { print("  \($0)") }
-        if case .merged(_, _, let result) = outcome {
-            print("merged save: \(result.summary)")
-        } else {
-            print("save: \(try device.loadSave().summary)")
-        }
+        let (device, label) = try options.open()
+        print("Syncing device \(device.name) through \(label)")
+        let report = try await device.sync()
+        print("pushed \(report.pushed.count), pulled \(report.pulled.count), conflicts merged \(report.resolved.count)")
+        print("save: \(try device.save().summary)")
+        print("progress: \(device.progressSummary)")
     }
 }
 
 struct StatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show a device's save and whether it is in sync.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show a device's save and whether it has progress to push.")
 
-    @OptionGroup var deviceOptions: DeviceOptions
-    @OptionGroup var remote: RemoteChoice
+    @OptionGroup var options: DeviceOptions
 
     func run() async throws {
-        let (service, label) = try remote.makeService(defaultRoot: defaultStateFolder().appending(path: "cloud"))
-        print("remote: \(label), file \(deviceOptions.path)")
-        for line in try await deviceOptions.deviceValue.status(with: service, at: try deviceOptions.remotePath()) {
-            print(line)
-        }
+        for line in try options.open().device.status() { print(line) }
     }
 }
 
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "play", abstract: "Record a level's result on a device (the best result stays).")
 
-    @Option(name: .long, help: "The device's folder.") var device: String
+    @OptionGroup var options: DeviceOptions
     @Option(name: .long, help: "The level, such as 1-2.") var level: String
     @Option(name: .long, help: "Stars, 0 to 3.") var stars: Int
     @Option(name: .long, help: "The score.") var score: Int
@@ -128,8 +116,7 @@ struct PlayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let folder = URL(filePath: NSString(string: device).expandingTildeInPath)
-        let save = try Device(name: folder.lastPathComponent, folder: folder).play(level: level, stars: stars, score: score)
+        let save = try options.open().device.play(level: level, stars: stars, score: score)
         print("save: \(save.summary)")
     }
 }

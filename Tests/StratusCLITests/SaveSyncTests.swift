@@ -9,13 +9,16 @@ import Testing
         try await CLISandbox.with { sandbox in
             let result = try await sandbox.saveSync(["demo", "--work", sandbox.path("demo").path])
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout.contains("REFUSED with `conflict`"))
+            #expect(result.stdout.contains("— A syncs: 1 pushed, 0 pulled, 1 conflicts merged"))
             #expect(result.stdout.contains("conflict detected: yes"))
-            #expect(result.stdout.contains("merged result (version 3): \(Self.mergedSummary)"))
+            #expect(result.stdout.contains("merged result: \(Self.mergedSummary) — 11 stars; highest level 4, 14 coins"))
             #expect(result.stdout.contains("still restorable as version 2"))
-            // The merge is what the remote holds.
-            let stored = try String(contentsOf: sandbox.path("demo/cloud/game/progress.json"), encoding: .utf8)
+            // The merge is what the remote holds: a record document naming its thumbnail's blob.
+            let demos = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("demo/cloud/stratus-save-sync-demo").path)
+            let run = try #require(demos.first { !$0.hasSuffix("-progress") })
+            let stored = try String(contentsOf: sandbox.path("demo/cloud/stratus-save-sync-demo/\(run)/records/save/slot-1.json"), encoding: .utf8)
             #expect(stored.contains("\"1-4\""))
+            #expect(stored.contains("\"thumbnail\""))
         }
     }
 
@@ -45,17 +48,17 @@ import Testing
                 #expect(result.status == 0, "\(arguments): \(result.stderr)")
                 return result
             }
-            _ = try await run("play", "--device", a, "--level", "1-1", "--stars", "2", "--score", "100")
+            _ = try await run("play", "--device", a, "--level", "1-1", "--stars", "2", "--score", "100", "--remote", "saves")
             _ = try await run("sync", "--device", a, "--remote", "saves")
-            #expect(try await run("sync", "--device", b, "--remote", "saves").stdout.contains("downloaded version 1"))
-            _ = try await run("play", "--device", a, "--level", "1-2", "--stars", "3", "--score", "300")
-            _ = try await run("play", "--device", b, "--level", "1-1", "--stars", "3", "--score", "50")
+            #expect(try await run("sync", "--device", b, "--remote", "saves").stdout.contains("pulled 1"))
+            _ = try await run("play", "--device", a, "--level", "1-2", "--stars", "3", "--score", "300", "--remote", "saves")
+            _ = try await run("play", "--device", b, "--level", "1-1", "--stars", "3", "--score", "50", "--remote", "saves")
             _ = try await run("sync", "--device", b, "--remote", "saves")
-            #expect(try await run("status", "--device", a, "--remote", "saves").stdout.contains("both changed"))
+            #expect(try await run("status", "--device", a, "--remote", "saves").stdout.contains("new progress to push"))
 
             let merge = try await run("sync", "--device", a, "--remote", "saves")
-            #expect(merge.stdout.contains("REFUSED with `conflict`"))
-            #expect(merge.stdout.contains("merged save: 1-1 ★★★ 100 · 1-2 ★★★ 300"))
+            #expect(merge.stdout.contains("conflicts merged 1"))
+            #expect(merge.stdout.contains("save: 1-1 ★★★ 100 · 1-2 ★★★ 300"))
             _ = try await run("sync", "--device", b, "--remote", "saves")
             #expect(try await run("status", "--device", b, "--remote", "saves").stdout.contains("state: in sync"))
         }
