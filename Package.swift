@@ -156,6 +156,7 @@ let package = Package(
             path: "Mocks/MockDrive",
             swiftSettings: strict
         ),
+        .target(name: "MotoSupport", path: "Mocks/MotoSupport", swiftSettings: strict),
         .target(
             name: "FaultMatrix",
             dependencies: [
@@ -226,7 +227,7 @@ let package = Package(
         ),
         .target(
             name: "SyncSimulation",
-            dependencies: ["Stratus", "StratusDigest", "StratusSync", "StratusLocal", "FaultMatrix", "MockSupport"],
+            dependencies: ["Stratus", "StratusDigest", "StratusSync", "StratusLocal", "StratusS3", "FaultMatrix", "MockSupport", "MotoSupport"],
             path: "Examples/SyncSimulation",
             swiftSettings: strict
         ),
@@ -319,7 +320,7 @@ let package = Package(
         .testTarget(
             name: "StratusS3Tests",
             dependencies: [
-                "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "MockSupport", "SyncSimulation",
+                "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "MockSupport", "MotoSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

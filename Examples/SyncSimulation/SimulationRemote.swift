@@ -1,8 +1,10 @@
 import FaultMatrix
 import Foundation
 import MockSupport
+import MotoSupport
 import Stratus
 import StratusLocal
+import StratusS3
 
 /// Where a simulation's devices sync: the `local` backend, or a mock Dropbox or Drive started
 /// for the run on a free loopback port, whose faults the simulation can turn on.
@@ -13,6 +15,18 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
     case dropbox
     /// ``MockDrive`` through a `DriveService`.
     case drive
+    /// moto's S3 server (started once per process; needs `pip install 'moto[server]'`), a
+    /// bucket of its own per run.
+    case s3
+
+    /// The remotes this machine can run: all of them where moto is installed, and always under
+    /// `CI=true`, where a missing moto must fail rather than be skipped.
+    public static var available: [SimulationRemote] {
+        let ci = ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true"
+        return ci || MotoLauncher.isInstalled() ? allCases : [.local, .dropbox, .drive]
+    }
+
+    private static let moto = Task<URL, any Error> { try MotoLauncher.start(minimumPartSize: 256 * 1024) }
 
     /// Runs `body` with a service on this remote, stopping the mock afterwards.
     /// - Parameters:
@@ -38,6 +52,19 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
             try await DriveMatrixProvider().withHarness { harness in
                 try await body(harness.service, Self.faultSwitch(harness.faults, chance: faultChance, seed: seed))
             }
+        case .s3:
+            let endpoint = try await Self.moto.value
+            let bucket = "stratus-sync-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+            try await MotoLauncher.createBucket(bucket, at: endpoint)
+            let service = try S3Service(
+                configuration: S3Configuration(
+                    endpoint: endpoint, bucket: bucket, addressing: .path, versioning: .enable,
+                    singleUploadLimit: 512 * 1024, partSize: 256 * 1024, minimumPartSize: 256 * 1024,
+                    retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50))
+                ),
+                credentials: S3Credentials(accessKeyID: "AKIDMOTOTEST", secretAccessKey: "moto-test-secret-not-real")
+            )
+            try await body(service, nil)
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
+import MotoSupport
 import Stratus
 import StratusHTTP
-import Synchronization
 @testable import StratusS3
 import Testing
 
@@ -40,66 +40,10 @@ enum MotoServer {
 
     private static let cuttingLaunch = Task<URL, any Error> { try start(arguments: ["--cut-downloads-after", String(cutAfter)]) }
 
-    /// Kept open for as long as the process lives: closing it stops the server.
-    private static let keepAlive = Mutex<[FileHandle]>([])
-
-    private static func scriptURL() -> URL {
-        URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: "Scripts/moto/moto-server.py")
-    }
-
-    private static func canImportMoto() -> Bool {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import moto.server"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return false
-        }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
+    private static func canImportMoto() -> Bool { MotoLauncher.isInstalled() }
 
     private static func start(arguments: [String] = []) throws -> URL {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", scriptURL().path] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["S3_UPLOAD_PART_MIN_SIZE"] = String(minimumPartSize)
-        process.environment = environment
-        let input = Pipe()
-        let output = Pipe()
-        // A file, not a pipe: a pipe nobody drains would stall the server once full.
-        let errorLog = FileManager.default.temporaryDirectory.appending(path: "stratus-moto-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-        let errors = try FileHandle(forWritingTo: errorLog)
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let writer = input.fileHandleForWriting
-        keepAlive.withLock { $0.append(writer) }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let port = Int(text), port > 0 else {
-            process.waitUntilExit()
-            let reason = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
-            throw MotoUnavailable(reason: "moto did not start (exit \(process.terminationStatus)): \(reason)")
-        }
-        // The server keeps its (open) log; the name goes, so no file outlives the tests.
-        try? FileManager.default.removeItem(at: errorLog)
-        guard let url = URL(string: "http://127.0.0.1:\(port)") else {
-            throw MotoUnavailable(reason: "no URL for port \(port)")
-        }
-        return url
+        try MotoLauncher.start(minimumPartSize: minimumPartSize, arguments: arguments)
     }
 
     /// Test credentials (moto accepts any).
@@ -152,10 +96,4 @@ enum MotoServer {
     static func uniqueBucket(_ label: String) -> String {
         "stratus-\(label)-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
     }
-}
-
-/// moto could not be started.
-struct MotoUnavailable: Error, CustomStringConvertible {
-    var reason: String
-    var description: String { reason }
 }

@@ -3,19 +3,39 @@ import Stratus
 import StratusLocal
 import StratusSync
 import SyncSimulation
+import Synchronization
 import Testing
 
-/// A per-test folder with one `local` remote and any number of devices, each a ``SyncStore``
-/// in its own folder, all syncing through that remote.
-struct SyncHarness {
+/// A per-test folder with one remote (`local`, a mock, or moto's S3) and any number of devices,
+/// each a ``SyncStore`` in its own folder, all syncing through that remote.
+struct SyncHarness: Sendable {
     let folder: URL
     let remote: ObservedService
 
-    init(capabilities: ((ServiceCapabilities) -> ServiceCapabilities)? = nil) throws {
-        folder = FileManager.default.temporaryDirectory.appending(path: "stratus-sync-tests-\(UUID().uuidString)", directoryHint: .isDirectory)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let local = try LocalService(root: folder.appending(path: "remote", directoryHint: .isDirectory))
-        remote = ObservedService(local, capabilities: capabilities?(local.capabilities))
+    /// A harness on a `local` remote in its own folder (remove it with ``remove()``).
+    init() throws {
+        folder = Self.makeFolder()
+        remote = ObservedService(try LocalService(root: folder.appending(path: "remote", directoryHint: .isDirectory)))
+    }
+
+    private init(folder: URL, service: any Service) {
+        self.folder = folder
+        remote = ObservedService(service)
+    }
+
+    private static func makeFolder() -> URL {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-sync-tests-\(UUID().uuidString)", directoryHint: .isDirectory)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Runs `body` with a harness on a fresh remote of a kind, then removes everything.
+    static func with(_ kind: SimulationRemote, _ body: @escaping @Sendable (SyncHarness) async throws -> Void) async throws {
+        let folder = makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await kind.withService(folder: folder, faultChance: 0, seed: 0) { service, _ in
+            try await body(SyncHarness(folder: folder, service: service))
+        }
     }
 
     /// A device's store (the same folder each time for the same name).
