@@ -39,9 +39,9 @@ public final class EventLog: Sendable {
     static let policy = ConflictPolicy.merge { input in
         let mine = try events(in: input.local)
         let theirs = try events(in: input.remote)
-        var seen = Set(mine.map { "\($0.device)#\($0.sequence)" })
+        var seen = Set(mine)
         var all = mine
-        for event in theirs where seen.insert("\(event.device)#\(event.sequence)").inserted { all.append(event) }
+        for event in theirs where seen.insert(event).inserted { all.append(event) }
         return .merged(json(of: all.sorted(by: ordered)), files: [:])
     }
 
@@ -68,10 +68,10 @@ public final class EventLog: Sendable {
         try lock.withLock { _ in
             let device = store.deviceName
             let own = try KeyValueStore.wrap { try store.records(ofType: Self.recordType) }
-                .filter { $0.key.id.hasPrefix(device + ".") }
+                .filter { Self.segment(of: $0.key.id, device: device) != nil }
                 .max { $0.key.id < $1.key.id }
             var events = try own.map { try Self.events(in: $0) } ?? []
-            var segment = own.flatMap { Int($0.key.id.dropFirst(device.count + 1)) } ?? 0
+            var segment = own.flatMap { Self.segment(of: $0.key.id, device: device) } ?? 0
             let last = events.last
             if events.count >= Self.segmentSize {
                 segment += 1
@@ -112,6 +112,15 @@ public final class EventLog: Sendable {
             }
         }
         return (state, rejected)
+    }
+
+    /// The segment number of a record id of `device`'s, or `nil` for another device's record
+    /// (ids are `DEVICE.NNNNNNNN`, so `a` never reads `a.b`'s).
+    static func segment(of id: String, device: String) -> Int? {
+        guard id.hasPrefix(device + ".") else { return nil }
+        let digits = id.dropFirst(device.count + 1)
+        guard digits.count == 8, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
+        return Int(digits)
     }
 
     static func ordered(_ one: LoggedEvent, _ other: LoggedEvent) -> Bool {

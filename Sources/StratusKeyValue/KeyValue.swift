@@ -33,7 +33,9 @@ public enum KeyValue: Hashable, Sendable {
         case .data(let value): .object(["$data": .string(value.base64EncodedString())])
         case .date(let value): .object(["$date": .string(value.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))])
         case .array(let values): .array(values.map(\.json))
-        case .dictionary(let values): .object(values.mapValues(\.json))
+        case .dictionary(let values):
+            // A dictionary that could be read as a tag is wrapped, so it comes back as itself.
+            values.keys.contains(where: { $0.hasPrefix("$") }) ? .object(["$dict": .object(values.mapValues(\.json))]) : .object(values.mapValues(\.json))
         }
     }
 
@@ -48,7 +50,9 @@ public enum KeyValue: Hashable, Sendable {
         case .string(let value): self = .string(value)
         case .array(let values): self = .array(try values.map(KeyValue.init(json:)))
         case .object(let members):
-            if members.count == 1, case .string(let text)? = members["$data"] {
+            if members.count == 1, case .object(let wrapped)? = members["$dict"] {
+                self = .dictionary(try wrapped.mapValues(KeyValue.init(json:)))
+            } else if members.count == 1, case .string(let text)? = members["$data"] {
                 guard let data = Data(base64Encoded: text) else { throw KeyValueError(.invalidData, "A $data value is not base64.") }
                 self = .data(data)
             } else if members.count == 1, case .string(let text)? = members["$date"] {

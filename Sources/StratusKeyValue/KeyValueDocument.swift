@@ -14,8 +14,19 @@ struct KeyValueDocument: Hashable, Sendable {
     struct Entry: Hashable, Sendable {
         var value: KeyValue?
         var counter: [String: Tally]?
+        /// A counter's generation: a counter removed and made again starts a new one, and the
+        /// merge keeps the newer generation, so a reset is not undone by the old tallies.
+        var generation: String?
         var modified: Date
         var device: String
+
+        init(value: KeyValue?, counter: [String: Tally]?, generation: String? = nil, modified: Date, device: String) {
+            self.value = value
+            self.counter = counter
+            self.generation = generation
+            self.modified = modified
+            self.device = device
+        }
 
         var isRemoved: Bool { value == nil && counter == nil }
 
@@ -37,7 +48,7 @@ struct KeyValueDocument: Hashable, Sendable {
         /// Whether two entries say the same thing (when and where aside).
         func sameContent(as other: Entry?) -> Bool {
             guard let other else { return isRemoved }
-            return value == other.value && counter == other.counter
+            return value == other.value && counter == other.counter && generation == other.generation
         }
     }
 
@@ -56,6 +67,7 @@ struct KeyValueDocument: Hashable, Sendable {
             if let counter = entry.counter {
                 fields["counter"] = .object(counter.mapValues { .object(["added": .integer($0.added), "spent": .integer($0.spent)]) })
             }
+            if let generation = entry.generation { fields["generation"] = .string(generation) }
             object[key] = .object(fields)
         }
         return .object(["entries": .object(object)])
@@ -87,6 +99,7 @@ struct KeyValueDocument: Hashable, Sendable {
                     counter[owner] = Tally(added: added, spent: spent)
                 }
                 entry.counter = counter
+                if case .string(let generation)? = fields["generation"] { entry.generation = generation }
             }
             entries[key] = entry
         }

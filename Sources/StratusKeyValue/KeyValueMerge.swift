@@ -29,7 +29,7 @@ struct KeyValueMerge: Sendable {
         guard let local else { return remote }
         guard let remote else { return local }
         if local.sameContent(as: remote) { return local.modified >= remote.modified ? local : remote }
-        if let localCounter = local.counter, let remoteCounter = remote.counter {
+        if let localCounter = local.counter, let remoteCounter = remote.counter, local.generation == remote.generation {
             // A per-device tally only ever grows on its own device: the larger of each side is
             // the latest, so the merge is exact whatever the order of syncs.
             let counter = localCounter.merging(remoteCounter) { mine, theirs in
@@ -37,13 +37,18 @@ struct KeyValueMerge: Sendable {
             }
             return .init(value: nil, counter: counter, modified: max(local.modified, remote.modified), device: device)
         }
-        let rule = rule(for: key)
-        if rule.isMonotone, let joined = Self.join(rule, local.current, remote.current) {
-            // A monotone rule is a join: its result does not depend on which side changed.
-            return .init(value: joined, counter: nil, modified: max(local.modified, remote.modified), device: device)
+        if local.counter != nil, remote.counter != nil {
+            // Two generations: the counter was removed and made again; the newer one stands.
+            return isNewer(local, than: remote) ? local : remote
         }
         if local.sameContent(as: base) { return remote }
         if remote.sameContent(as: base) { return local }
+        let rule = rule(for: key)
+        if rule.isMonotone, let joined = Self.join(rule, local.current, remote.current) {
+            // Both changed: a monotone rule joins them (local writes are joins too, so a side
+            // can only have grown, or removed the key).
+            return .init(value: joined, counter: nil, modified: max(local.modified, remote.modified), device: device)
+        }
         return apply(rule, base: base?.current, local: local, remote: remote)
     }
 
@@ -83,13 +88,15 @@ struct KeyValueMerge: Sendable {
         case .lastWriterWins:
             return newer
         default:
-            let value = mergeValues(rule, base: base, local: local.current, remote: remote.current, newer: newer.current)
+            let value = mergeValues(rule, base: base, local: local.current, remote: remote.current, localIsNewer: isNewer(local, than: remote))
             return .init(value: value, counter: nil, modified: modified, device: device)
         }
     }
 
-    /// Merges two values by a rule; `newer` settles what the rule cannot (different types).
-    private func mergeValues(_ rule: MergeRule, base: KeyValue?, local: KeyValue?, remote: KeyValue?, newer: KeyValue?) -> KeyValue? {
+    /// Merges two values by a rule; the side written later (the key's entry as a whole: entries
+    /// inside a dictionary have no times of their own) settles what the rule cannot.
+    private func mergeValues(_ rule: MergeRule, base: KeyValue?, local: KeyValue?, remote: KeyValue?, localIsNewer: Bool) -> KeyValue? {
+        let newer = localIsNewer ? (local ?? remote) : (remote ?? local)
         switch rule.kind {
         case .lastWriterWins:
             return newer
@@ -120,7 +127,7 @@ struct KeyValueMerge: Sendable {
                 } else if right == original {
                     merged = left
                 } else {
-                    merged = mergeValues(inner, base: original, local: left, remote: right, newer: left ?? right)
+                    merged = mergeValues(inner, base: original, local: left, remote: right, localIsNewer: localIsNewer)
                 }
                 if let merged { result[entry] = merged }
             }

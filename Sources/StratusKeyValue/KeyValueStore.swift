@@ -84,7 +84,8 @@ public final class KeyValueStore: Sendable {
 
     private let key: RecordKey
     private let merge: KeyValueMerge
-    private let current: Mutex<KeyValueDocument>
+    /// Serialises this store's writes (each reads the record, changes it, writes it back).
+    private let writing = Mutex(())
     private let broadcaster = Mutex<[UUID: AsyncStream<KeyValueChange>.Continuation]>([:])
 
     /// Opens the store, creating it when missing.
@@ -116,7 +117,7 @@ public final class KeyValueStore: Sendable {
         key = recordKey
         merge = KeyValueMerge(rules: rules, device: opened.deviceName)
         limits = configuration.limits
-        current = Mutex(try stored.map { try KeyValueDocument(json: $0.value) } ?? KeyValueDocument())
+        _ = try stored.map { try KeyValueDocument(json: $0.value) }   // a damaged store fails here, not later
         events = EventLog(store: opened)
     }
 
@@ -132,14 +133,21 @@ public final class KeyValueStore: Sendable {
 
     // MARK: Reading
 
-    /// The value of a key (a counter reads as its total), or `nil`.
+    /// The store as the sync store holds it now: the one source of truth, so a value another
+    /// device's sync brought in is seen at once, and a write never starts from stale values.
+    private func document() throws -> KeyValueDocument {
+        try Self.wrap { try syncStore.record(key) }.map { try KeyValueDocument(json: $0.value) } ?? KeyValueDocument()
+    }
+
+    /// The value of a key (a counter reads as its total), or `nil` (also when the local state
+    /// cannot be read, which is logged by the sync store).
     public func value(forKey key: String) -> KeyValue? {
-        current.withLock { $0.entries[key]?.current }
+        (try? document())?.entries[key]?.current
     }
 
     /// Every key that holds a value, sorted.
     public var keys: [String] {
-        current.withLock { document in document.entries.filter { !$0.value.isRemoved }.map(\.key).sorted() }
+        ((try? document())?.entries ?? [:]).filter { !$0.value.isRemoved }.map(\.key).sorted()
     }
 
     /// A Boolean, or `nil` when the key holds none.
@@ -202,7 +210,8 @@ public final class KeyValueStore: Sendable {
             for (key, value) in values {
                 try check(key)
                 let rule = merge.rule(for: key)
-                let stored = rule.isMonotone ? KeyValueMerge.join(rule, document.entries[key]?.value, value) ?? value : value
+                let canonical = try KeyValue(json: value.json)   // dates to the millisecond, as stored
+                let stored = rule.isMonotone ? KeyValueMerge.join(rule, document.entries[key]?.value, canonical) ?? canonical : canonical
                 document.entries[key] = .init(value: stored, counter: nil, modified: Date(), device: device)
             }
         }
@@ -230,7 +239,11 @@ public final class KeyValueStore: Sendable {
         return try change { document in
             try check(key)
             var entry = document.entries[key] ?? .init(value: nil, counter: [:], modified: Date(), device: device)
-            if entry.isRemoved { entry.counter = [:] }
+            if entry.isRemoved {
+                // A new counter (or one made again after a removal) starts a generation of its own.
+                entry.counter = [:]
+                entry.generation = UUID().uuidString.lowercased()
+            }
             guard var counter = entry.counter else {
                 throw KeyValueError(.typeMismatch, "The key \(key.debugDescription) holds a value, not a counter; remove it first to make it a counter.")
             }
@@ -260,7 +273,8 @@ public final class KeyValueStore: Sendable {
     /// Applies a change to a copy of the document, checks the limits, writes it, and only then
     /// makes it current.
     private func change<T>(_ body: (inout KeyValueDocument) throws -> T) throws -> T {
-        try current.withLock { document in
+        try writing.withLock { _ in
+            let document = try document()
             var changed = document
             let result = try body(&changed)
             guard changed != document else { return result }
@@ -270,7 +284,6 @@ public final class KeyValueStore: Sendable {
                 throw KeyValueError(.quotaExceeded, problem)
             }
             try Self.wrap { try syncStore.save(changed.json, as: key) }
-            document = changed
             return result
         }
     }
@@ -294,30 +307,28 @@ public final class KeyValueStore: Sendable {
     ///   stay as they were.
     @discardableResult
     public func synchronize() async throws -> [String] {
-        let before = current.withLock { $0 }
+        let before = try document()
         let report: SyncReport
         do {
             report = try await syncStore.sync()
         } catch {
             throw KeyValueError(.sync, "Synchronizing failed; the local values are kept: \(error)", underlying: error as? SyncError)
         }
-        if let failure = report.failures.first(where: { $0.key == key }) {
-            throw KeyValueError(.sync, "The store's record did not sync: \(failure.error)", underlying: failure.error)
+        if let failure = report.failures.first(where: { $0.key == key || $0.key.type == EventLog.recordType }) {
+            throw KeyValueError(.sync, "The record \(failure.key) did not sync: \(failure.error)", underlying: failure.error)
+        }
+        if report.conflicts.contains(key) {
+            throw KeyValueError(.invalidData, "The store's record could not be merged with the remote one (a document this version cannot read); local changes wait until it can.")
         }
         var reason: KeyValueChange.Reason = report.usedFullListing && before.entries.isEmpty ? .initialSync : .changedOnAnotherDevice
-        let after: KeyValueDocument
-        if let record = try Self.wrap({ try syncStore.record(key) }) {
-            after = try KeyValueDocument(json: record.value)
-        } else if !before.entries.isEmpty {
+        var after = try document()
+        if after.entries.isEmpty, !before.entries.isEmpty {
             // The remote lost the store (another account, or removed by hand): write ours again.
             reason = .accountChanged
             try Self.wrap { try syncStore.save(before.json, as: key) }
             _ = try? await syncStore.sync()
             after = before
-        } else {
-            after = before
         }
-        current.withLock { $0 = after }
         let changed = Set(before.entries.keys).union(after.entries.keys).filter { key in
             before.entries[key]?.current != after.entries[key]?.current
         }.sorted()
