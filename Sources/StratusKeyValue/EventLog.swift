@@ -62,12 +62,12 @@ public final class EventLog: Sendable {
 
     /// Appends an event to this device's log; the next ``KeyValueStore/synchronize()`` syncs it.
     /// - Returns: The event as logged.
-    /// - Throws: ``KeyValueError`` (`sync`).
+    /// - Throws: ``StratusSync/SyncError`` (`database` or `service`).
     @discardableResult
     public func append(_ name: String, payload: KeyValue = [:]) throws -> LoggedEvent {
         try lock.withLock { _ in
             let device = store.deviceName
-            let own = try KeyValueStore.wrap { try store.records(ofType: Self.recordType) }
+            let own = try store.records(ofType: Self.recordType)
                 .filter { Self.segment(of: $0.key.id, device: device) != nil }
                 .max { $0.key.id < $1.key.id }
             var events = try own.map { try Self.events(in: $0) } ?? []
@@ -81,15 +81,15 @@ public final class EventLog: Sendable {
             let event = LoggedEvent(device: device, sequence: sequence, timestamp: max(Date(), last?.timestamp ?? .distantPast), name: name, payload: payload)
             events.append(event)
             let id = device + "." + String(format: "%08d", segment)
-            try KeyValueStore.wrap { try store.save(Self.json(of: events), as: RecordKey(type: Self.recordType, id: id)) }
+            try store.save(Self.json(of: events), as: RecordKey(type: Self.recordType, id: id))
             return event
         }
     }
 
     /// Every device's events this device has, in the one order all devices use.
-    /// - Throws: ``KeyValueError`` (`sync` or `invalidData`).
+    /// - Throws: ``StratusSync/SyncError`` (`database` or `invalidDocument`).
     public func events() throws -> [LoggedEvent] {
-        try KeyValueStore.wrap { try store.records(ofType: Self.recordType) }
+        try store.records(ofType: Self.recordType)
             .flatMap { try Self.events(in: $0) }
             .sorted(by: Self.ordered)
     }
@@ -143,14 +143,14 @@ public final class EventLog: Sendable {
 
     static func events(in record: SyncRecord) throws -> [LoggedEvent] {
         guard case .array(let items) = record.value else {
-            throw KeyValueError(.invalidData, "The event record \(record.key) is not an array.")
+            throw SyncError(.invalidDocument, "The event record \(record.key) is not an array.")
         }
         return try items.map { item in
             guard case .object(let fields) = item, case .string(let device)? = fields["device"], case .integer(let sequence)? = fields["sequence"],
                   let stamp = fields["timestamp"], case .date(let timestamp) = try KeyValue(json: stamp),
                   case .string(let name)? = fields["name"], let payload = fields["payload"]
             else {
-                throw KeyValueError(.invalidData, "An event in \(record.key) lacks a device, sequence, timestamp, name or payload.")
+                throw SyncError(.invalidDocument, "An event in \(record.key) lacks a device, sequence, timestamp, name or payload.")
             }
             return LoggedEvent(device: device, sequence: sequence, timestamp: timestamp, name: name, payload: try KeyValue(json: payload))
         }

@@ -40,10 +40,10 @@ public enum KeyValue: Hashable, Sendable {
     }
 
     /// Reads a value from JSON.
-    /// - Throws: ``KeyValueError`` (`invalidData`) for `null` or a malformed `$data`/`$date`.
+    /// - Throws: ``StratusSync/SyncError`` (`invalidDocument`) for `null` or a malformed `$data`/`$date`.
     init(json: JSONValue) throws {
         switch json {
-        case .null: throw KeyValueError(.invalidData, "A key-value entry holds null, which is not a value.")
+        case .null: throw SyncError(.invalidDocument, "A key-value entry holds null, which is not a value.")
         case .bool(let value): self = .bool(value)
         case .integer(let value): self = .integer(value)
         case .double(let value): self = .double(value)
@@ -53,11 +53,11 @@ public enum KeyValue: Hashable, Sendable {
             if members.count == 1, case .object(let wrapped)? = members["$dict"] {
                 self = .dictionary(try wrapped.mapValues(KeyValue.init(json:)))
             } else if members.count == 1, case .string(let text)? = members["$data"] {
-                guard let data = Data(base64Encoded: text) else { throw KeyValueError(.invalidData, "A $data value is not base64.") }
+                guard let data = Data(base64Encoded: text) else { throw SyncError(.invalidDocument, "A $data value is not base64.") }
                 self = .data(data)
             } else if members.count == 1, case .string(let text)? = members["$date"] {
                 guard let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) else {
-                    throw KeyValueError(.invalidData, "A $date value is not an ISO 8601 date.")
+                    throw SyncError(.invalidDocument, "A $date value is not an ISO 8601 date.")
                 }
                 self = .date(date)
             } else {

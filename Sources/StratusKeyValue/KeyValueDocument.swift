@@ -77,14 +77,14 @@ struct KeyValueDocument: Hashable, Sendable {
 
     init(json: JSONValue) throws {
         guard case .object(let root) = json, case .object(let object)? = root["entries"] else {
-            throw KeyValueError(.invalidData, "The key-value record has no \"entries\" object.")
+            throw SyncError(.invalidDocument, "The key-value record has no \"entries\" object.")
         }
         for (key, value) in object {
             guard case .object(let fields) = value, case .string(let modifiedText)? = fields["modified"],
                   let modified = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(modifiedText),
                   case .string(let device)? = fields["device"]
             else {
-                throw KeyValueError(.invalidData, "The entry \(key.debugDescription) needs \"modified\" and \"device\".")
+                throw SyncError(.invalidDocument, "The entry \(key.debugDescription) needs \"modified\" and \"device\".")
             }
             var entry = Entry(value: nil, counter: nil, modified: modified, device: device)
             if let stored = fields["value"] { entry.value = try KeyValue(json: stored) }
@@ -94,7 +94,7 @@ struct KeyValueDocument: Hashable, Sendable {
                     guard case .object(let parts) = tally, case .integer(let added)? = parts["added"], case .integer(let spent)? = parts["spent"],
                           added >= 0, spent >= 0
                     else {
-                        throw KeyValueError(.invalidData, "The counter \(key.debugDescription) has a bad tally for \(owner.debugDescription).")
+                        throw SyncError(.invalidDocument, "The counter \(key.debugDescription) has a bad tally for \(owner.debugDescription).")
                     }
                     counter[owner] = Tally(added: added, spent: spent)
                 }

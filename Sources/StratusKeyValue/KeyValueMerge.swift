@@ -1,4 +1,5 @@
 import Foundation
+import StratusSync
 
 /// The three-way merge of two key-value documents, key by key: a key only one side changed takes
 /// that side; a key both changed goes to its rule; counters add each device's own tally.

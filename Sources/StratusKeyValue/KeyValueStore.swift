@@ -93,10 +93,10 @@ public final class KeyValueStore: Sendable {
     ///   - folder: The local folder for the store.
     ///   - service: The service to sync through.
     ///   - configuration: Rules, limits and the remote folder.
-    /// - Throws: ``KeyValueError`` (`sync`) when the local state cannot be opened, `invalidData`
-    ///   when it is damaged.
+    /// - Throws: ``StratusSync/SyncError``: `database` or `localFile` when the local state cannot
+    ///   be opened, `invalidDocument` when it is damaged.
     public init(folder: URL, service: any Service, configuration: KeyValueConfiguration = KeyValueConfiguration()) throws {
-        let recordKey = try Self.wrap { try RecordKey(type: Self.recordType, id: "store") }
+        let recordKey = try RecordKey(type: Self.recordType, id: "store")
         var syncConfiguration = SyncConfiguration(remoteFolder: configuration.remoteFolder, deviceName: configuration.deviceName)
         // The merge needs this device's name, which the store may make itself: the closure reads
         // it from a box filled in once the store is open.
@@ -110,9 +110,9 @@ public final class KeyValueStore: Sendable {
             return .merged(merger.merge(base: base, local: local, remote: remote).json, files: [:])
         }
         syncConfiguration.policies[EventLog.recordType] = EventLog.policy
-        let opened = try Self.wrap { try SyncStore(folder: folder, service: service, configuration: syncConfiguration) }
+        let opened = try SyncStore(folder: folder, service: service, configuration: syncConfiguration)
         deviceBox.withLock { $0 = opened.deviceName }
-        let stored = try Self.wrap { try opened.record(recordKey) }
+        let stored = try opened.record(recordKey)
         syncStore = opened
         key = recordKey
         merge = KeyValueMerge(rules: rules, device: opened.deviceName)
@@ -121,22 +121,12 @@ public final class KeyValueStore: Sendable {
         events = EventLog(store: opened)
     }
 
-    static func wrap<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as KeyValueError {
-            throw error
-        } catch {
-            throw KeyValueError(.sync, "The sync layer failed: \(error)", underlying: error as? SyncError)
-        }
-    }
-
     // MARK: Reading
 
     /// The store as the sync store holds it now: the one source of truth, so a value another
     /// device's sync brought in is seen at once, and a write never starts from stale values.
     private func document() throws -> KeyValueDocument {
-        try Self.wrap { try syncStore.record(key) }.map { try KeyValueDocument(json: $0.value) } ?? KeyValueDocument()
+        try syncStore.record(key).map { try KeyValueDocument(json: $0.value) } ?? KeyValueDocument()
     }
 
     /// The value of a key (a counter reads as its total), or `nil` (also when the local state
@@ -193,7 +183,7 @@ public final class KeyValueStore: Sendable {
     // MARK: Writing
 
     /// Sets one key.
-    /// - Throws: ``KeyValueError``: `invalidKey`, `quotaExceeded` (nothing written), `sync`.
+    /// - Throws: ``StratusSync/SyncError``: `invalidKey`, `quotaExceeded` (nothing written), `database`.
     public func set(_ value: KeyValue, forKey key: String) throws {
         try set([key: value])
     }
@@ -203,7 +193,7 @@ public final class KeyValueStore: Sendable {
     /// A key with a monotone rule (``MergeRule/highest``, ``MergeRule/union``, ...) keeps the
     /// join of what it held and the new value: setting 1 where 13 is stored under `.highest`
     /// leaves 13.
-    /// - Throws: ``KeyValueError``: `invalidKey`, `quotaExceeded` (nothing written), `sync`.
+    /// - Throws: ``StratusSync/SyncError``: `invalidKey`, `quotaExceeded` (nothing written), `database`.
     public func set(_ values: [String: KeyValue]) throws {
         let device = syncStore.deviceName
         try change { document in
@@ -218,7 +208,7 @@ public final class KeyValueStore: Sendable {
     }
 
     /// Removes a key (the removal syncs like a write).
-    /// - Throws: ``KeyValueError`` (`sync`).
+    /// - Throws: ``StratusSync/SyncError`` (`database`).
     public func removeValue(forKey key: String) throws {
         let device = syncStore.deviceName
         try change { document in
@@ -231,8 +221,8 @@ public final class KeyValueStore: Sendable {
     /// added and spent, and devices merge tallies, so one device earning 5 and spending 2 while
     /// another earns 3 offline ends at 6 on both.
     /// - Returns: The counter's new total on this device.
-    /// - Throws: ``KeyValueError``: `typeMismatch` when the key holds a value that is not a
-    ///   counter, `overflow`, `quotaExceeded`, `sync`.
+    /// - Throws: ``StratusSync/SyncError``: `typeMismatch` when the key holds a value that is not a
+    ///   counter, `overflow`, `quotaExceeded`, `database`.
     @discardableResult
     public func increment(_ key: String, by amount: Int64) throws -> Int64 {
         let device = syncStore.deviceName
@@ -245,14 +235,14 @@ public final class KeyValueStore: Sendable {
                 entry.generation = UUID().uuidString.lowercased()
             }
             guard var counter = entry.counter else {
-                throw KeyValueError(.typeMismatch, "The key \(key.debugDescription) holds a value, not a counter; remove it first to make it a counter.")
+                throw SyncError(.typeMismatch, "The key \(key.debugDescription) holds a value, not a counter; remove it first to make it a counter.")
             }
             var tally = counter[device] ?? .init(added: 0, spent: 0)
             let magnitude = amount == .min ? nil : abs(amount)
-            guard let magnitude else { throw KeyValueError(.overflow, "Cannot spend \(amount).") }
+            guard let magnitude else { throw SyncError(.overflow, "Cannot spend \(amount).") }
             let (added, addOverflow) = tally.added.addingReportingOverflow(amount > 0 ? magnitude : 0)
             let (spent, spendOverflow) = tally.spent.addingReportingOverflow(amount < 0 ? magnitude : 0)
-            guard !addOverflow, !spendOverflow else { throw KeyValueError(.overflow, "The counter \(key.debugDescription) would pass 64 bits.") }
+            guard !addOverflow, !spendOverflow else { throw SyncError(.overflow, "The counter \(key.debugDescription) would pass 64 bits.") }
             tally = .init(added: added, spent: spent)
             counter[device] = tally
             entry.counter = counter
@@ -266,7 +256,7 @@ public final class KeyValueStore: Sendable {
 
     private func check(_ key: String) throws {
         guard !key.isEmpty, key.utf8.count <= limits.maximumKeyLength else {
-            throw KeyValueError(.invalidKey, "A key must be 1 to \(limits.maximumKeyLength) UTF-8 bytes; \(key.debugDescription) is \(key.utf8.count).")
+            throw SyncError(.invalidKey, "A key must be 1 to \(limits.maximumKeyLength) UTF-8 bytes; \(key.debugDescription) is \(key.utf8.count).")
         }
     }
 
@@ -281,9 +271,9 @@ public final class KeyValueStore: Sendable {
             let grows = changed.usedBytes > document.usedBytes || changed.liveKeyCount > document.liveKeyCount
             if grows, let problem = limitProblem(changed) {
                 notify(KeyValueChange(reason: .quotaExceeded, keys: []))
-                throw KeyValueError(.quotaExceeded, problem)
+                throw SyncError(.quotaExceeded, problem)
             }
-            try Self.wrap { try syncStore.save(changed.json, as: key) }
+            try syncStore.save(changed.json, as: key)
             return result
         }
     }
@@ -303,29 +293,25 @@ public final class KeyValueStore: Sendable {
     /// Pushes this device's changes and pulls the other devices', merging keys by their rules,
     /// and syncs the event log.
     /// - Returns: The keys that changed here because of other devices.
-    /// - Throws: ``KeyValueError`` (`sync`) when the remote cannot be reached; the local values
-    ///   stay as they were.
+    /// - Throws: ``StratusSync/SyncError``: `service` when the remote cannot be reached (the local
+    ///   values stay as they were), a record's own error when it did not sync, `invalidDocument`
+    ///   when the store's record cannot be merged.
     @discardableResult
     public func synchronize() async throws -> [String] {
         let before = try document()
-        let report: SyncReport
-        do {
-            report = try await syncStore.sync()
-        } catch {
-            throw KeyValueError(.sync, "Synchronizing failed; the local values are kept: \(error)", underlying: error as? SyncError)
-        }
+        let report = try await syncStore.sync()
         if let failure = report.failures.first(where: { $0.key == key || $0.key.type == EventLog.recordType }) {
-            throw KeyValueError(.sync, "The record \(failure.key) did not sync: \(failure.error)", underlying: failure.error)
+            throw failure.error
         }
         if report.conflicts.contains(key) {
-            throw KeyValueError(.invalidData, "The store's record could not be merged with the remote one (a document this version cannot read); local changes wait until it can.")
+            throw SyncError(.invalidDocument, "The store's record could not be merged with the remote one (a document this version cannot read); local changes wait until it can.")
         }
         var reason: KeyValueChange.Reason = report.usedFullListing && before.entries.isEmpty ? .initialSync : .changedOnAnotherDevice
         var after = try document()
         if after.entries.isEmpty, !before.entries.isEmpty {
             // The remote lost the store (another account, or removed by hand): write ours again.
             reason = .accountChanged
-            try Self.wrap { try syncStore.save(before.json, as: key) }
+            try syncStore.save(before.json, as: key)
             _ = try? await syncStore.sync()
             after = before
         }

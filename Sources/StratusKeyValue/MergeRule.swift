@@ -1,4 +1,5 @@
 import Foundation
+import StratusSync
 
 /// How a ``KeyValueStore`` settles a key that two devices changed since they last agreed.
 ///

@@ -12,7 +12,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidValue, invalidKey, localFile, database, service, invalidDocument
             case unsupportedFormat, missingBlob, blobMismatch, unresolvedConflict, notFound
-            case unsupported, quarantined, cancelled
+            case unsupported, quarantined, cancelled, quotaExceeded, typeMismatch, overflow
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -46,6 +46,13 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         public static let quarantined = Code(.quarantined)
         /// The sync was cancelled.
         public static let cancelled = Code(.cancelled)
+        /// A write would go over a limit (a key-value store's size or key count); nothing was
+        /// written.
+        public static let quotaExceeded = Code(.quotaExceeded)
+        /// The key holds a value of another type than the call needs (a counter and a value).
+        public static let typeMismatch = Code(.typeMismatch)
+        /// A number would go past what 64 bits hold; nothing was written.
+        public static let overflow = Code(.overflow)
 
         public var description: String { base.rawValue }
     }

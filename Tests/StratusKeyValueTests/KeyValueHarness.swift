@@ -1,4 +1,5 @@
 import Foundation
+import StratusSync
 import Stratus
 import StratusKeyValue
 import SyncSimulation

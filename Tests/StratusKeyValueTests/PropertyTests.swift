@@ -1,4 +1,5 @@
 import Foundation
+import StratusSync
 import StratusKeyValue
 import SyncSimulation
 import Testing
