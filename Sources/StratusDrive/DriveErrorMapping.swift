@@ -25,9 +25,10 @@ enum DriveErrorMapping {
     ///   - headers: The answer's header fields.
     ///   - body: The answer's body (an error body, never file content).
     ///   - action: What was asked, such as `files.get`, for the message.
-    static func error(status: Int, headers: HTTPHeaders, body: Data, action: String) -> ServiceError {
+    ///   - secrets: The current token and other secrets, scrubbed from the server's text.
+    static func error(status: Int, headers: HTTPHeaders, body: Data, action: String, secrets: [String]) -> ServiceError {
         let parsed = DriveErrorBody.parse(body)
-        let summary = parsed?.summary ?? plainText(body)
+        let summary = (parsed?.summary ?? plainText(body)).map { Redaction.serverText($0, secrets: secrets) }
         let detail = summary.map { " (\($0))" } ?? ""
         let retryAfter = headers.retryAfterSeconds.map { Duration.seconds($0) }
         switch status {

@@ -61,7 +61,7 @@ extension DropboxService {
             repetition: .safe,
             progress: progress.download()
         )
-        try DropboxTransport.check(response, route: route)
+        try await transport.check(response, route: route)
         guard let header = response.headers["Dropbox-API-Result"] else {
             throw DropboxErrorMapping.undecodable(route: route, "the Dropbox-API-Result header is missing")
         }

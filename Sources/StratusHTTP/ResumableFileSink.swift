@@ -67,11 +67,20 @@ final class ResumableFileSink: ResponseSink {
         }
         guard isContent else { return nil }
         if status == 206 {
-            guard let start = Self.rangeStart(headers["Content-Range"]), start == existingLength else {
+            guard let range = Self.contentRange(headers["Content-Range"]), range.first == existingLength else {
                 isContent = false
                 return HTTPClientError(
                     .invalidResponse,
                     "A resumed download did not continue at byte \(existingLength) (Content-Range: \(headers["Content-Range"] ?? "none")); the file was left as it was."
+                )
+            }
+            // The server chose both numbers: a length other than the range's is refused before
+            // it is added to anything (progress counts the resumed bytes in).
+            if let length = headers["Content-Length"], Int64(length) != range.last - range.first + 1 {
+                isContent = false
+                return HTTPClientError(
+                    .invalidResponse,
+                    "A resumed download announced \(length.prefix(40)) bytes for Content-Range \(headers["Content-Range"] ?? ""); the file was left as it was."
                 )
             }
             resumedContent = ResumedContent(length: existingLength, digests: existingDigests)
@@ -111,11 +120,20 @@ final class ResumableFileSink: ResponseSink {
         HTTPClientError(.localFile, "Cannot \(verb) \(url.path): \(String(cString: strerror(errno))).")
     }
 
-    /// The first byte of `bytes first-last/total`.
-    static func rangeStart(_ header: String?) -> Int64? {
+    /// The range of `bytes first-last/total` (or `bytes first-last/*`): `nil` unless
+    /// `0 <= first <= last` and, with a known total, `last < total`, so `last - first + 1`
+    /// cannot overflow.
+    static func contentRange(_ header: String?) -> (first: Int64, last: Int64, total: Int64?)? {
         guard let header, header.hasPrefix("bytes ") else { return nil }
-        let range = header.dropFirst(6).prefix { $0 != "/" }
-        guard let dash = range.firstIndex(of: "-") else { return nil }
-        return Int64(range[..<dash].trimmingCharacters(in: .whitespaces))
+        let parts = header.dropFirst(6).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        let bounds = parts[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        let trim = { (text: Substring) in text.trimmingCharacters(in: .whitespaces) }
+        guard bounds.count == 2, let first = Int64(trim(bounds[0])), let last = Int64(trim(bounds[1])),
+              first >= 0, first <= last, last < Int64.max
+        else { return nil }
+        if trim(parts[1]) == "*" { return (first, last, nil) }
+        guard let total = Int64(trim(parts[1])), last < total else { return nil }
+        return (first, last, total)
     }
 }

@@ -92,7 +92,7 @@ extension S3Service {
                 let response = try await transport.http.stream(signed)
                 guard (200..<300).contains(response.status) else {
                     let body = (try? await response.body.collect(upTo: 64 * 1024)) ?? Data()
-                    let error = S3ErrorMapping.error(status: response.status, body: body, action: action)
+                    let error = S3ErrorMapping.error(status: response.status, body: body, action: action, secrets: transport.secrets)
                     if version != nil, [400, 405].contains(response.status) || error.code == .notFound {
                         throw ServiceError(.notFound, "\(path) has no version \(version ?? "").", httpStatus: response.status, providerError: error.providerError)
                     }

@@ -11,7 +11,7 @@ import Testing
     }
 
     private func map(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> ServiceError {
-        DriveErrorMapping.error(status: status, headers: headers, body: Data(body.utf8), action: "files.test")
+        DriveErrorMapping.error(status: status, headers: headers, body: Data(body.utf8), action: "files.test", secrets: [])
     }
 
     static let cases: [(Int, String, ServiceError.Code)] = [

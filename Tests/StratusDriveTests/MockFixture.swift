@@ -20,8 +20,10 @@ struct MockFixture: Sendable {
     var faults: FaultInjector { server.faults }
 
     /// Runs `body` while a fresh mock server runs on a port the OS picks, with its own storage.
+    /// `front` adds routes or middleware ahead of the mock's (a proxy that rewrites answers).
     static func withRunning<Result: Sendable>(
         options: MockDriveServer.Options = .init(),
+        front: (Router<BasicRequestContext>) -> Void = { _ in },
         _ body: @Sendable (MockFixture) async throws -> Result
     ) async throws -> Result {
         let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-drive-\(UUID().uuidString)")
@@ -29,6 +31,7 @@ struct MockFixture: Sendable {
         let authorization = MockAuthorizationServer(configuration: .init(flavor: .google))
         let server = try MockDriveServer(storageDirectory: storage, authorization: authorization, options: options)
         let router = Router()
+        front(router)
         server.addRoutes(to: router)
         let token = authorization.issueTokens().accessToken
         return try await MockServer.withRunning(router) { url in

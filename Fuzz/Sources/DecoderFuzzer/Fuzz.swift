@@ -62,7 +62,8 @@ enum FuzzTarget: String, CaseIterable {
         case .driveErrorBody:
             _ = DriveErrorBody.parse(data)
         case .driveRangeHeader:
-            _ = DriveResumableUpload.receivedBytes(text)
+            _ = DriveResumableUpload.receivedBytes(text, size: 1 << 20)
+            _ = DriveResumableUpload.receivedBytes(text, size: Int64.max)
         case .driveChangeToken:
             _ = try? DriveChangeCursor(ChangeToken(rawValue: text))
         case .driveMockRange:
@@ -71,11 +72,11 @@ enum FuzzTarget: String, CaseIterable {
             Self.readMultipart(data)
         case .s3XML:
             _ = try? S3XMLElement.parse(data)
-            _ = S3ErrorMapping.error(status: 400, body: data, action: "fuzz")
+            _ = S3ErrorMapping.error(status: 400, body: data, action: "fuzz", secrets: ["fuzz-secret"])
         case .s3ChangeToken:
             _ = try? S3ChangeCursor(ChangeToken(rawValue: text), remote: "fuzz")
         case .contentRange:
-            _ = ResumableFileSink.rangeStart(text)
+            _ = ResumableFileSink.contentRange(text)
         }
     }
 
