@@ -38,7 +38,8 @@ final class ResumableFileSink: ResponseSink {
     ///   - errorBodyLimit: How much of a non-2xx body to keep in memory.
     /// - Throws: ``HTTPClientError/Code/localFile`` when the file cannot be opened or read.
     init(url: URL, digests: Set<DigestAlgorithm>, errorBodyLimit: Int) throws(HTTPClientError) {
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Private while partial: whoever moves it into place gives it its final mode.
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw HTTPClientError(.localFile, "Cannot open \(url.path): \(String(cString: strerror(errno))).")
         }

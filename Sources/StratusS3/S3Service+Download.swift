@@ -31,10 +31,7 @@ extension S3Service {
                     versionParameter = version.rawValue
                 }
             }
-            let staging = DownloadStaging(for: destination, service: "s3")
-            guard FileManager.default.createFile(atPath: staging.temporary.path, contents: nil) else {
-                throw ServiceError(.localFile, "A temporary file could not be created in \(destination.deletingLastPathComponent().path).")
-            }
+            let staging = try DownloadStaging(for: destination, service: "s3")
             defer { staging.discard() }
             let handle: FileHandle
             do {
