@@ -114,7 +114,7 @@ public final class DriveService: Service {
             var pending: [(RemotePath, String)] = [(folder, folderID)]
             while let (path, id) = pending.popLast() {
                 let children = try await children(of: id, named: nil)
-                let byName = Dictionary(grouping: children, by: { NameKey($0.name) })
+                let byName = Dictionary(grouping: children, by: { NameKey(DriveNameRule.component($0.name)) })
                 for (name, entries) in byName {
                     guard let childPath = try? path.appending(name.text) else { continue }
                     if let subfolder = DriveNameRule.preferred(entries.filter(\.isFolder)) {
