@@ -1,7 +1,6 @@
 import Foundation
 import Stratus
 import StratusDrive
-import StratusHTTP
 import Testing
 
 /// A Drive name with `/`, written by another client: one entry whose path uses `∕` (U+2215),
@@ -11,17 +10,7 @@ import Testing
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService()
             let root = fixture.server.appDataFolderID
-            let boundary = "test-boundary"
-            let metadata = #"{"name": "saves/slot-1.json", "parents": ["\#(root)"]}"#
-            let body = "--\(boundary)\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n\(metadata)\r\n--\(boundary)\r\nContent-Type: text/plain\r\n\r\nslashed\r\n--\(boundary)--\r\n"
-            let url = fixture.baseURL.appending(path: "upload/drive/v3/files").appending(queryItems: [URLQueryItem(name: "uploadType", value: "multipart")])
-            var request = HTTPRequest(method: .post, url: url, body: .bytes(Data(body.utf8)))
-            request.headers.set("Authorization", "Bearer \(fixture.accessToken)")
-            request.headers.set("Content-Type", "multipart/related; boundary=\(boundary)")
-            let http = try HTTPClient()
-            let response = try await http.execute(request)
-            await http.shutdown()
-            #expect(response.status == 200)
+            _ = try await fixture.createDirectly(name: "saves/slot-1.json", parent: root, content: "slashed")
 
             let listed = try await service.list(.root)
             #expect(listed.map(\.path.string) == ["saves\u{2215}slot-1.json"])
