@@ -77,8 +77,9 @@ enum DriveErrorMapping {
     }
 
     /// The error for a 2xx answer whose body or header could not be read.
+    /// The detail, which may quote the answer, is scrubbed.
     static func undecodable(_ action: String, _ detail: String) -> ServiceError {
-        ServiceError(.invalidResponse, "Drive's answer to \(action) could not be read: \(detail).")
+        ServiceError(.invalidResponse, "Drive's answer to \(action) could not be read: \(Redaction.serverText(detail, secrets: [], limit: 500)).")
     }
 
     /// The start of a body that is not Google's error JSON, for the message; `nil` when empty.

@@ -144,7 +144,7 @@ struct DriveResumableUpload: Sendable {
             guard let range = response.headers["Range"] else { return .incomplete(received: 0) }
             guard let received = DriveResumableUpload.receivedBytes(range, size: content.size) else {
                 throw DriveErrorMapping.undecodable(
-                    action, "the Range header \(range.debugDescription) is not bytes=0-<last> with <last> below the upload's \(content.size) bytes"
+                    action, "the Range header '\(range)' is not bytes=0-<last> with <last> below the upload's \(content.size) bytes"
                 )
             }
             return .incomplete(received: received)

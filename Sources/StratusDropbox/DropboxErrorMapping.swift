@@ -120,7 +120,8 @@ enum DropboxErrorMapping {
     }
 
     /// The error for a 2xx answer whose body or header could not be decoded.
+    /// The detail, which may quote the answer, is scrubbed.
     static func undecodable(route: String, _ detail: String) -> ServiceError {
-        ServiceError(.invalidResponse, "Dropbox's answer to \(route) could not be read: \(detail).")
+        ServiceError(.invalidResponse, "Dropbox's answer to \(route) could not be read: \(Redaction.serverText(detail, secrets: [], limit: 500)).")
     }
 }

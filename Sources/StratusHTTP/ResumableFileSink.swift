@@ -72,7 +72,7 @@ final class ResumableFileSink: ResponseSink {
                 isContent = false
                 return HTTPClientError(
                     .invalidResponse,
-                    "A resumed download did not continue at byte \(existingLength) (Content-Range: \(headers["Content-Range"] ?? "none")); the file was left as it was."
+                    "A resumed download did not continue at byte \(existingLength) (Content-Range: \(Redaction.serverText(headers["Content-Range"] ?? "none", secrets: [], limit: 100))); the file was left as it was."
                 )
             }
             // The server chose both numbers: a length other than the range's is refused before
@@ -81,7 +81,7 @@ final class ResumableFileSink: ResponseSink {
                 isContent = false
                 return HTTPClientError(
                     .invalidResponse,
-                    "A resumed download announced \(length.prefix(40)) bytes for Content-Range \(headers["Content-Range"] ?? ""); the file was left as it was."
+                    "A resumed download announced \(Redaction.serverText(length, secrets: [], limit: 40)) bytes for Content-Range \(Redaction.serverText(headers["Content-Range"] ?? "", secrets: [], limit: 100)); the file was left as it was."
                 )
             }
             resumedContent = ResumedContent(length: existingLength, digests: existingDigests)

@@ -70,8 +70,8 @@ enum S3ErrorMapping {
         }
     }
 
-    /// An answer the adapter could not read.
+    /// An answer the adapter could not read; the reason, which may quote the answer, is scrubbed.
     static func undecodable(_ action: String, _ reason: String) -> ServiceError {
-        ServiceError(.invalidResponse, "\(action) gave an answer that could not be read: \(reason).")
+        ServiceError(.invalidResponse, "\(action) gave an answer that could not be read: \(Redaction.serverText(reason, secrets: [], limit: 500)).")
     }
 }
