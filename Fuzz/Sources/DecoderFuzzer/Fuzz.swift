@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 @testable import MockDrive
 @testable import MockDropbox
-import MockSupport
+@testable import MockSupport
 import NIOCore
 import Stratus
 @testable import StratusDrive
