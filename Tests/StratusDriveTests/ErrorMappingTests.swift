@@ -14,6 +14,16 @@ import Testing
         DriveErrorMapping.error(status: status, headers: headers, body: Data(body.utf8), action: "files.test", secrets: [])
     }
 
+    @Test func serverTextIsScrubbedOfTheTokenAndTerminalEscapes() {
+        let token = "ya29.secret-token-77"
+        let echoed = body(400, "badRequest", "you sent Authorization: Bearer \(token) and \(token)\u{1B}[2J")
+        let error = DriveErrorMapping.error(status: 400, headers: [:], body: Data(echoed.utf8), action: "files.test", secrets: [token])
+        let shown = "\(error.message) \(error.providerError ?? "") \(error)"
+        #expect(!shown.contains(token), "\(shown)")
+        #expect(!shown.contains("\u{1B}"))
+        #expect(shown.contains("<redacted>"))
+    }
+
     static let cases: [(Int, String, ServiceError.Code)] = [
         (400, "invalid", .invalidResponse),
         (400, "badRequest", .invalidResponse),

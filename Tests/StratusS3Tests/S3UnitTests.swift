@@ -101,6 +101,12 @@ struct S3UnitTests {
             #expect(!error.description.contains("abcdef0123456789"))
             #expect(!error.description.contains("secret-sts"))
         }
+        // A message that echoes the session token and carries terminal escapes is scrubbed.
+        let echo = Data("<Error><Code>InvalidToken</Code><Message>token session-TOKEN-9 is bad\u{1B}]0;x\u{07}</Message></Error>".utf8)
+        let scrubbed = S3ErrorMapping.error(status: 400, body: echo, action: "GetObject of x", secrets: ["session-TOKEN-9"])
+        #expect(!scrubbed.description.contains("session-TOKEN-9"))
+        #expect(!scrubbed.description.contains("\u{1B}") && !scrubbed.description.contains("\u{07}"))
+        #expect(scrubbed.message.contains("token <redacted> is bad"), "\(scrubbed)")
         #expect(S3ErrorMapping.error(status: 404, body: Data(), action: "HeadObject", secrets: []).code == .notFound)
         #expect(S3ErrorMapping.error(status: 502, body: Data("not xml".utf8), action: "x", secrets: []).code == .server)
         #expect(S3ErrorMapping.error(status: 418, body: Data(), action: "x", secrets: []).code == .invalidResponse)
