@@ -18,6 +18,8 @@ let package = Package(
                 .product(name: "StratusDropbox", package: "Stratus"),
                 .product(name: "StratusDrive", package: "Stratus"),
                 .product(name: "StratusS3", package: "Stratus"),
+                .product(name: "StratusOAuth", package: "Stratus"),
+                .product(name: "MockSupport", package: "Stratus"),
                 .product(name: "MockDropbox", package: "Stratus"),
                 .product(name: "MockDrive", package: "Stratus"),
             ]

@@ -21,7 +21,7 @@ targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
     targets=(dropboxErrorBody dropboxMetadata dropboxResultHeader dropboxChangeToken dropboxMockArguments
              driveJSON driveErrorBody driveRangeHeader driveChangeToken driveMockRange driveMockMultipart
-             s3XML s3ChangeToken contentRange)
+             s3XML s3ChangeToken contentRange oauthTokenAnswer serverText mockControlHost mockRouteGlob)
 fi
 status=0
 printf '%-22s %12s %8s %8s %s\n' decoder executions cov features result

@@ -62,18 +62,33 @@ final class ProgressBar: Sendable {
         var parts = [label]
         if let fraction = progress.fractionCompleted {
             let width = 24
-            let filled = min(width, Int(fraction * Double(width)))
+            let filled = Int(min(Double(width), max(0, fraction.isFinite ? fraction * Double(width) : 0)))
             parts.append("[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]")
             parts.append(String(format: "%3.0f%%", fraction * 100))
         }
         let total = progress.totalBytes.map { " / " + Self.bytes($0) } ?? ""
         parts.append(Self.bytes(progress.completedBytes) + total)
-        parts.append(Self.bytes(Int64(rate)) + "/s")
-        if let totalBytes = progress.totalBytes, rate > 0, totalBytes > progress.completedBytes {
-            let left = Double(totalBytes - progress.completedBytes) / rate
-            parts.append("ETA " + Self.clock(left))
+        parts.append(Self.bytes(Self.wholeNumber(rate)) + "/s")
+        if let left = Self.timeLeft(total: progress.totalBytes, completed: progress.completedBytes, rate: rate) {
+            parts.append("ETA " + left)
         }
         return parts.joined(separator: "  ")
+    }
+
+    /// The time left at `rate` bytes a second, or `nil` when there is nothing to estimate. The
+    /// total is the server's announced length, so nothing here may trap on it: a wait beyond 99
+    /// hours reads `>99:00:00`.
+    static func timeLeft(total: Int64?, completed: Int64, rate: Double) -> String? {
+        guard let total, rate > 0, rate.isFinite, total > completed else { return nil }
+        let (remaining, overflow) = total.subtractingReportingOverflow(completed)
+        let seconds = overflow ? Double.infinity : Double(remaining) / rate
+        return seconds < 99 * 3600 ? clock(seconds) : ">99:00:00"
+    }
+
+    /// A non-negative number rounded down to an `Int64`, saturating instead of trapping.
+    private static func wholeNumber(_ value: Double) -> Int64 {
+        guard value.isFinite, value > 0 else { return 0 }
+        return value < 9.2e18 ? Int64(value) : Int64.max
     }
 
     private func seconds(_ duration: Duration) -> Double {

@@ -9,7 +9,8 @@ enum DriveFaultAnswers {
     static func hooks(authorization: MockAuthorizationServer) -> FaultInjector.ProviderHooks {
         FaultInjector.ProviderHooks(
             errorResponse: { status, retryAfter in response(status: status, retryAfter: retryAfter) },
-            expireTokens: { authorization.expireAllAccessTokens() }
+            expireTokens: { authorization.expireAllAccessTokens() },
+            isValidAccessToken: { authorization.validate(accessToken: $0).isValid }
         )
     }
 

@@ -8,7 +8,8 @@ enum DropboxFaultAnswers {
     static func hooks(authorization: MockAuthorizationServer) -> FaultInjector.ProviderHooks {
         FaultInjector.ProviderHooks(
             errorResponse: { status, retryAfter in response(status: status, retryAfter: retryAfter) },
-            expireTokens: { authorization.expireAllAccessTokens() }
+            expireTokens: { authorization.expireAllAccessTokens() },
+            isValidAccessToken: { authorization.validate(accessToken: $0).isValid }
         )
     }
 

@@ -1,4 +1,4 @@
-import StratusDigest
+import MockSupport
 
 /// Makes opaque random tokens and codes shaped like the provider's.
 struct TokenFactory: Sendable {
@@ -28,13 +28,8 @@ struct TokenFactory: Sendable {
         }
     }
 
-    /// URL-safe Base64 of fresh random bytes from OpenSSL, or from the system generator should
-    /// OpenSSL fail (both are cryptographically secure).
+    /// URL-safe Base64 of fresh random bytes (see ``MockSupport/RandomText``).
     static func randomText(bytes count: Int) -> String {
-        if let bytes = try? SecureRandom.bytes(count: count) {
-            return Base64URL.encode(bytes)
-        }
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        RandomText.make(bytes: count)
     }
 }

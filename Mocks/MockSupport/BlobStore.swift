@@ -33,12 +33,20 @@ public struct BlobStore: Sendable {
     /// The folder of temporary files and upload sessions.
     public let scratchDirectory: URL
 
-    /// Creates the folders under `root` if needed.
+    /// Creates the folders under `root` if needed, `root` included, each mode 0700: the
+    /// content of a mock's files is nobody else's business.
     public init(root: URL) throws {
         blobsDirectory = root.appendingPathComponent("blobs", isDirectory: true)
         scratchDirectory = root.appendingPathComponent("scratch", isDirectory: true)
-        try FileManager.default.createDirectory(at: blobsDirectory, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: scratchDirectory, withIntermediateDirectories: true)
+        for folder in [root, blobsDirectory, scratchDirectory] {
+            try Self.makePrivateFolder(folder)
+        }
+    }
+
+    /// Creates a folder (and missing parents) readable only by its owner (0700); an existing
+    /// folder is left as it is.
+    public static func makePrivateFolder(_ folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// The file holding a blob.

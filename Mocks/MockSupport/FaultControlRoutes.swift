@@ -13,8 +13,17 @@ import Hummingbird
 /// | `POST /__stratus/reset` | removes every rule and clears the request log; 204 |
 /// | `GET /__stratus/requests` | `{"requests": [...]}`, the request log, secrets redacted |
 ///
-/// The control routes need no token, are never faulted and are not logged. Bad input gets a
-/// 400 whose JSON body says what was wrong: `{"error": "..."}`.
+/// The control routes are never faulted and are not logged. Bad input gets a 400 whose JSON
+/// body says what was wrong: `{"error": "..."}`.
+///
+/// A mock runs on a developer's machine, where any web page could otherwise drive it, so every
+/// control request must:
+/// - carry `Authorization: Bearer <token>` with the injector's ``FaultInjector/controlToken``
+///   (`stratus-mock` prints it as `control token:`) or a valid access token of the mock; else 401;
+/// - name a loopback or literal address in `Host` (`localhost`, `127.0.0.1`, `[::1]`, any IP
+///   address, with or without a port), so a DNS-rebound name never reaches it; else 403;
+/// - send a `POST` body as `Content-Type: application/json`, which a page cannot send to
+///   another origin without asking first; else 415.
 public enum FaultControlRoutes {
     /// The path prefix of the control routes.
     public static let prefix = "/__stratus/"
@@ -25,10 +34,12 @@ public enum FaultControlRoutes {
     ///   - injector: The rules to control.
     ///   - requestLog: The log to show and clear.
     public static func add(to router: Router<BasicRequestContext>, injector: FaultInjector, requestLog: RequestLog) {
-        router.get("/__stratus/faults") { _, _ in
-            Response.json(["faults": injector.rules])
+        router.get("/__stratus/faults") { request, _ in
+            if let refusal = refusal(of: request, injector: injector) { return refusal }
+            return Response.json(["faults": injector.rules])
         }
         router.post("/__stratus/faults") { request, _ in
+            if let refusal = refusal(of: request, injector: injector) { return refusal }
             var request = request
             let body = try await request.readBody(limit: 64 * 1024)
             let rule: FaultRule
@@ -39,22 +50,65 @@ public enum FaultControlRoutes {
             }
             return Response.json(["id": injector.add(rule)], status: .created)
         }
-        router.delete("/__stratus/faults") { _, _ in
+        router.delete("/__stratus/faults") { request, _ in
+            if let refusal = refusal(of: request, injector: injector) { return refusal }
             injector.removeAll()
             return Response(status: .noContent)
         }
-        router.delete("/__stratus/faults/{id}") { _, context in
+        router.delete("/__stratus/faults/{id}") { request, context in
+            if let refusal = refusal(of: request, injector: injector) { return refusal }
             let id = context.parameters.get("id") ?? ""
             return injector.remove(id: id) ? Response(status: .noContent) : failure("No fault rule has the id '\(id)'.", status: .notFound)
         }
-        router.post("/__stratus/reset") { _, _ in
+        router.post("/__stratus/reset") { request, _ in
+            if let refusal = refusal(of: request, injector: injector) { return refusal }
             injector.removeAll()
             requestLog.clear()
             return Response(status: .noContent)
         }
-        router.get("/__stratus/requests") { _, _ in
-            Response.json(["requests": requestLog.entries])
+        router.get("/__stratus/requests") { request, _ in
+            if let refusal = refusal(of: request, injector: injector) { return refusal }
+            return Response.json(["requests": requestLog.entries])
         }
+    }
+
+    /// The answer that refuses a control request, or `nil` when it may proceed (see the type's
+    /// documentation for the rules).
+    static func refusal(of request: Request, injector: FaultInjector) -> Response? {
+        guard let authority = request.head.authority, isLocalAuthority(authority) else {
+            return failure("The control routes answer only for a loopback or literal address in Host.", status: .forbidden)
+        }
+        let authorization = request.headers[.authorization] ?? ""
+        let prefix = "bearer "
+        let token = authorization.lowercased().hasPrefix(prefix) ? String(authorization.dropFirst(prefix.count)) : ""
+        guard !token.isEmpty, token == injector.controlToken || injector.hooks.isValidAccessToken(token) else {
+            var response = failure("The control routes need Authorization: Bearer with the mock's control token (or a valid access token).", status: .unauthorized)
+            response.headers[.wwwAuthenticate] = "Bearer"
+            return response
+        }
+        if request.method == .post {
+            let mediaType = (request.headers[.contentType] ?? "").split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
+            guard mediaType == "application/json" else {
+                return failure("The control routes take only Content-Type: application/json.", status: .unsupportedMediaType)
+            }
+        }
+        return nil
+    }
+
+    /// Whether a `Host` value names `localhost` or an IP address literal, with or without a port.
+    package static func isLocalAuthority(_ authority: String) -> Bool {
+        let host: Substring
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return false }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            return host.contains(":") && host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        }
+        host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        if host.lowercased() == "localhost" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { UInt8($0) != nil }
     }
 
     private static func failure(_ message: String, status: HTTPResponse.Status = .badRequest) -> Response {

@@ -18,17 +18,23 @@ public final class FaultInjector: Sendable {
         public var errorResponse: @Sendable (_ status: Int, _ retryAfter: Int?) -> Response
         /// Expires every access token the mock issued.
         public var expireTokens: @Sendable () -> Void
+        /// Whether a bearer token is a valid access token of the mock, which the control routes
+        /// accept besides the ``FaultInjector/controlToken``.
+        public var isValidAccessToken: @Sendable (String) -> Bool
 
         /// Creates hooks.
         /// - Parameters:
         ///   - errorResponse: The provider's answer for an error status.
         ///   - expireTokens: Expires every issued access token.
+        ///   - isValidAccessToken: Whether a token is a valid access token; none is by default.
         public init(
             errorResponse: @escaping @Sendable (_ status: Int, _ retryAfter: Int?) -> Response,
-            expireTokens: @escaping @Sendable () -> Void
+            expireTokens: @escaping @Sendable () -> Void,
+            isValidAccessToken: @escaping @Sendable (String) -> Bool = { _ in false }
         ) {
             self.errorResponse = errorResponse
             self.expireTokens = expireTokens
+            self.isValidAccessToken = isValidAccessToken
         }
     }
 
@@ -68,12 +74,16 @@ public final class FaultInjector: Sendable {
 
     /// The provider's shapes.
     public let hooks: ProviderHooks
+    /// The bearer token the control routes (``FaultControlRoutes``) ask for: fresh random text,
+    /// printed in `stratus-mock`'s start banner as `control token:`.
+    public let controlToken: String
     private let state = Mutex(State())
 
-    /// Creates an injector with no rules.
+    /// Creates an injector with no rules and a fresh control token.
     /// - Parameter hooks: How the mock answers faults in its provider's words.
     public init(hooks: ProviderHooks) {
         self.hooks = hooks
+        self.controlToken = "stratus-control-" + RandomText.make(bytes: 24)
     }
 
     /// Adds a rule after the existing ones.

@@ -84,20 +84,26 @@ public struct FaultRule: Sendable, Hashable, Codable {
     ///   - path: The request's path, without the query.
     public func matches(method requestMethod: String, path: String) -> Bool {
         if let method, method.uppercased() != requestMethod.uppercased() { return false }
-        return Self.glob(Array(route.utf8)[...], matches: Array(path.utf8)[...])
+        return Self.glob(Array(route.utf8), matches: Array(path.utf8))
     }
 
-    /// Whether a pattern whose `*` stands for any run of bytes matches a whole text.
-    private static func glob(_ pattern: ArraySlice<UInt8>, matches text: ArraySlice<UInt8>) -> Bool {
-        guard let star = pattern.firstIndex(of: UInt8(ascii: "*")) else { return pattern.elementsEqual(text) }
-        let head = pattern[pattern.startIndex..<star]
-        guard text.starts(with: head) else { return false }
-        let rest = pattern[(star + 1)...]
-        var start = text.startIndex + head.count
-        while start <= text.endIndex {
-            if glob(rest, matches: text[start...]) { return true }
-            start += 1
+    /// Whether a pattern whose `*` stands for any run of bytes matches a whole text, without
+    /// backtracking: the part before the first `*` must start the text, the part after the last
+    /// must end it, and each part between is taken at its first place after the one before
+    /// (the earliest place never leaves less room for what follows). Each part is looked for
+    /// once, so a rule with many stars costs no more than one with few.
+    static func glob(_ pattern: [UInt8], matches text: [UInt8]) -> Bool {
+        let parts = pattern.split(separator: UInt8(ascii: "*"), omittingEmptySubsequences: false)
+        guard let head = parts.first, let tail = parts.last, parts.count > 1 else { return pattern == text }
+        guard text.count >= head.count + tail.count, text.starts(with: head), text.suffix(tail.count).elementsEqual(tail) else {
+            return false
         }
-        return false
+        var position = head.count
+        let end = text.count - tail.count
+        for part in parts.dropFirst().dropLast() where !part.isEmpty {
+            guard let found = text[position..<end].firstRange(of: part) else { return false }
+            position = found.upperBound
+        }
+        return true
     }
 }

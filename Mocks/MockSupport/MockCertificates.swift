@@ -8,6 +8,11 @@ import NIOSSL
 /// Made with the `openssl` tool (installed with the project's other Debian packages): an
 /// EC P-256 authority valid for 30 days, and a server certificate for the given host names and
 /// addresses with `serverAuth` usage.
+///
+/// A machine that trusts the authority must not be exposed by it: the authority is name
+/// constrained to the given hosts (by default `localhost`, `127.0.0.1` and `::1`), so nothing it
+/// signs is valid for any other name, and its private key is deleted once the server
+/// certificate is signed, so it signs nothing more. The folder is made mode 0700.
 public struct MockCertificates: Sendable {
     /// The authority's certificate (PEM): the file clients trust.
     public let caCertificate: URL
@@ -22,15 +27,15 @@ public struct MockCertificates: Sendable {
         public var description: String
     }
 
-    /// Makes an authority and a server certificate in a folder (`ca.pem`, `ca-key.pem`,
-    /// `server.pem`, `server-key.pem`), replacing files of those names.
+    /// Makes an authority and a server certificate in a folder (`ca.pem`, `server.pem`,
+    /// `server-key.pem`), replacing files of those names; the authority's key never stays.
     /// - Parameters:
     ///   - folder: Where the files go; created if needed.
     ///   - hosts: The names and addresses the server certificate is valid for.
     /// - Returns: The files.
     /// - Throws: ``Failure`` when `openssl` is missing or fails.
     public static func make(in folder: URL, hosts: [String] = ["localhost", "127.0.0.1", "::1"]) throws -> MockCertificates {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try BlobStore.makePrivateFolder(folder)
         let caKey = folder.appendingPathComponent("ca-key.pem")
         let ca = folder.appendingPathComponent("ca.pem")
         let key = folder.appendingPathComponent("server-key.pem")
@@ -40,10 +45,10 @@ public struct MockCertificates: Sendable {
         defer {
             try? FileManager.default.removeItem(at: request)
             try? FileManager.default.removeItem(at: extensions)
+            try? FileManager.default.removeItem(at: caKey)
         }
         let names = hosts.map { host in
-            host.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) && host.contains(where: { $0 == "." || $0 == ":" })
-                ? "IP:\(host)" : "DNS:\(host)"
+            isAddress(host) ? "IP:\(host)" : "DNS:\(host)"
         }
         try """
             basicConstraints = critical, CA:FALSE
@@ -52,10 +57,16 @@ public struct MockCertificates: Sendable {
             subjectAltName = \(names.joined(separator: ", "))
 
             """.write(to: extensions, atomically: true, encoding: .utf8)
+        let permitted = hosts.map { host in
+            guard isAddress(host) else { return "permitted;DNS:\(host)" }
+            return host.contains(":")
+                ? "permitted;IP:\(host)/ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff" : "permitted;IP:\(host)/255.255.255.255"
+        }
         let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         try openssl(["req", "-x509"] + curve + [
             "-keyout", caKey.path, "-out", ca.path, "-days", "30", "-subj", "/CN=Stratus mock CA",
-            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            "-addext", "basicConstraints=critical,CA:TRUE,pathlen:0", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            "-addext", "nameConstraints=critical," + permitted.joined(separator: ","),
         ])
         try openssl(["req"] + curve + ["-keyout", key.path, "-out", request.path, "-subj", "/CN=\(hosts.first ?? "localhost")"])
         try openssl([
@@ -63,10 +74,13 @@ public struct MockCertificates: Sendable {
             "-out", certificate.path, "-days", "30", "-extfile", extensions.path,
         ])
         try? FileManager.default.removeItem(at: folder.appendingPathComponent("ca.srl"))
-        for secret in [caKey, key] {
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secret.path)
-        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
         return MockCertificates(caCertificate: ca, certificate: certificate, privateKey: key)
+    }
+
+    /// Whether a host is an IPv4 or IPv6 address rather than a name.
+    private static func isAddress(_ host: String) -> Bool {
+        host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" } && host.contains { $0 == "." || $0 == ":" }
     }
 
     /// The server side of TLS for ``MockServer``, from this certificate and key.

@@ -110,11 +110,12 @@ struct MockOptions {
         return options
     }
 
-    /// The data directory asked for, or a new temporary one named after `prefix`; created if needed.
+    /// The data directory asked for, or a new temporary one named after `prefix`; created
+    /// (mode 0700) if needed.
     func makeDataDirectory(prefix: String) throws -> URL {
         let directory = dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try BlobStore.makePrivateFolder(directory)
         return directory
     }
 

@@ -11,6 +11,8 @@ struct ServedMock {
     var router: Router<BasicRequestContext>
     /// The authorization server whose tokens the mock accepts.
     var authorization: MockAuthorizationServer
+    /// The bearer token of the control routes (`/__stratus/...`).
+    var controlToken: String
     /// The mode's own lines for the start banner, given the base URL.
     var describe: @Sendable (URL) -> [String]
 }
@@ -32,7 +34,7 @@ extension MockOptions.Mode {
         case .dropbox:
             let dropbox = try MockDropboxServer(storageDirectory: dataDirectory, authorization: authorization)
             dropbox.addRoutes(to: router)
-            return ServedMock(router: router, authorization: authorization) { base in
+            return ServedMock(router: router, authorization: authorization, controlToken: dropbox.faults.controlToken) { base in
                 ["  base URL (api, content and notify hosts): \(base.absoluteString)"]
             }
         case .drive:
@@ -43,7 +45,7 @@ extension MockOptions.Mode {
             )
             drive.addRoutes(to: router)
             let root = drive.rootFolderID
-            return ServedMock(router: router, authorization: authorization) { base in
+            return ServedMock(router: router, authorization: authorization, controlToken: drive.faults.controlToken) { base in
                 [
                     "  base URL (api and upload): \(base.absoluteString)",
                     "  API:             \(base.absoluteString)/drive/v3/",
@@ -68,6 +70,7 @@ enum MockMode {
         let configuration = authorization.configuration
         let mode = options.mode.rawValue
         let describe = mock.describe
+        let controlToken = mock.controlToken
         try await MockServer.run(mock.router, tls: tls, host: options.host, port: options.port) { baseURL in
             var lines = ["stratus-mock \(mode) listening on \(baseURL.absoluteString)"]
             lines += describe(baseURL)
@@ -78,7 +81,8 @@ enum MockMode {
                 "  client id:       \(configuration.clientID)",
                 "  client secret:   \(configuration.clientSecret ?? "(none; public client)")",
                 "  data directory:  \(dataDirectory.path)",
-                "  fault control:   \(baseURL.absoluteString)/__stratus/faults",
+                "  fault control:   \(baseURL.absoluteString)/__stratus/faults  (JSON, with the control token as a bearer token)",
+                "  control token:   \(controlToken)",
             ]
             if let trust { lines.append("  CA certificate:  \(trust.path)  (tell clients to trust this file)") }
             lines += ["Press Ctrl-C to stop.", ""]

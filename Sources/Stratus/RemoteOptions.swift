@@ -56,13 +56,38 @@ public struct RemoteOptions: Hashable, Sendable {
     }
 
     /// An optional URL option with a scheme and host (such as a base URL).
+    ///
+    /// Tokens, client secrets and keys travel to these URLs, so the scheme must be `https`;
+    /// `http` is accepted only for a loopback host (`localhost`, `127.0.0.0/8`, `::1`), where
+    /// nothing leaves the machine, or when the remote sets ``allowInsecureHTTPOption`` to true
+    /// (a test rig on another machine).
     /// - Throws: ``ServiceError`` (`invalidConfiguration`) when it is set but not such a URL.
     public func url(_ name: String) throws -> URL? {
         guard let value = values[name] else { return nil }
-        guard let url = URL(string: value), url.scheme != nil, url.host != nil else {
+        guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), let host = url.host(percentEncoded: false),
+              !host.isEmpty, scheme == "https" || scheme == "http"
+        else {
             throw invalid(name, value, expected: "a URL such as https://example.com")
         }
+        if scheme == "http", !RemoteOptions.isLoopback(host), try boolean(RemoteOptions.allowInsecureHTTPOption) != true {
+            throw invalid(
+                name, value,
+                expected: "an https URL (plain http would send credentials unencrypted; it is accepted for localhost, 127.0.0.1 and ::1, or with the option \(RemoteOptions.allowInsecureHTTPOption)=true)"
+            )
+        }
         return url
+    }
+
+    /// The option that lets URL options use plain `http` for any host: `allow_insecure_http`.
+    public static let allowInsecureHTTPOption = "allow_insecure_http"
+
+    /// Whether a host is a loopback address: `localhost` (and names under it), `127.0.0.0/8`
+    /// or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        let lowered = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if lowered == "localhost" || lowered.hasSuffix(".localhost") || lowered == "::1" { return true }
+        let parts = lowered.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     /// The environment variable that overrides an option of a remote:

@@ -32,4 +32,12 @@ public struct BackendOption: Hashable, Sendable {
         self.summary = summary
         self.isRequired = isRequired
     }
+
+    /// `allow_insecure_http`: lets the remote's URL options use plain `http` for any host, not
+    /// only loopback ones (see ``RemoteOptions/url(_:)``). For test rigs; credentials then travel
+    /// unencrypted.
+    public static let allowInsecureHTTP = BackendOption(
+        RemoteOptions.allowInsecureHTTPOption,
+        summary: "true lets the URL options use plain http for any host (a test rig): tokens and secrets then travel unencrypted. Without it, http is accepted only for localhost, 127.0.0.1 and ::1."
+    )
 }

@@ -12,7 +12,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
             case notFound, conflict, unauthorized, reauthenticationRequired, rateLimited
             case quotaExceeded, payloadTooLarge, invalidPath, invalidChangeToken
             case integrityMismatch, network, timeout, server, cancelled, unsupported
-            case invalidConfiguration, invalidResponse, localFile, permissionDenied
+            case invalidConfiguration, invalidResponse, localFile, permissionDenied, internalError
         }
 
         private let base: Base
@@ -59,6 +59,9 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         public static let localFile = Code(.localFile)
         /// The account may not do this to this file.
         public static let permissionDenied = Code(.permissionDenied)
+        /// Stratus itself, or something it called, failed in a way it does not expect (a bug,
+        /// not a busy provider): never transient, so it is not retried; please report it.
+        public static let internalError = Code(.internalError)
 
         public var description: String { base.rawValue }
 

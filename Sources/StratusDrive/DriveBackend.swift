@@ -23,6 +23,7 @@ public enum DriveBackend: ServiceBackend {
         BackendOption("api_url", summary: "The API host, https://www.googleapis.com by default; when set, the OAuth endpoints are looked for there too unless oauth_url is set."),
         BackendOption("upload_url", summary: "The upload host, the api_url by default."),
         BackendOption("oauth_url", summary: "The base of the OAuth endpoints (/token, /revoke), Google's by default."),
+        .allowInsecureHTTP,
         BackendOption("chunk_size", summary: "The resumable-upload chunk size in bytes, a multiple of 256 KiB (default 8 MiB)."),
         BackendOption("single_upload_limit", summary: "Files up to this many bytes go up in one multipart request (default 5 MiB, at most 64 MiB)."),
         BackendOption("delete_mode", summary: "trash (the default for a My Drive folder) or permanent (the default for appDataFolder)."),

@@ -25,9 +25,10 @@ enum DriveErrorMapping {
     ///   - headers: The answer's header fields.
     ///   - body: The answer's body (an error body, never file content).
     ///   - action: What was asked, such as `files.get`, for the message.
-    static func error(status: Int, headers: HTTPHeaders, body: Data, action: String) -> ServiceError {
+    ///   - secrets: The current token and other secrets, scrubbed from the server's text.
+    static func error(status: Int, headers: HTTPHeaders, body: Data, action: String, secrets: [String]) -> ServiceError {
         let parsed = DriveErrorBody.parse(body)
-        let summary = parsed?.summary ?? plainText(body)
+        let summary = (parsed?.summary ?? plainText(body)).map { Redaction.serverText($0, secrets: secrets) }
         let detail = summary.map { " (\($0))" } ?? ""
         let retryAfter = headers.retryAfterSeconds.map { Duration.seconds($0) }
         switch status {
@@ -76,8 +77,9 @@ enum DriveErrorMapping {
     }
 
     /// The error for a 2xx answer whose body or header could not be read.
+    /// The detail, which may quote the answer, is scrubbed.
     static func undecodable(_ action: String, _ detail: String) -> ServiceError {
-        ServiceError(.invalidResponse, "Drive's answer to \(action) could not be read: \(detail).")
+        ServiceError(.invalidResponse, "Drive's answer to \(action) could not be read: \(Redaction.serverText(detail, secrets: [], limit: 500)).")
     }
 
     /// The start of a body that is not Google's error JSON, for the message; `nil` when empty.

@@ -24,10 +24,23 @@ enum DriveNameRule {
         }
     }
 
-    /// Whether a Drive name is exactly a path component, Unicode scalar for scalar (Drive's own
-    /// `name =` matching may fold case or normalize; the adapter does not).
+    /// What stands for `/` in a path component made from a Drive name: U+2215 DIVISION SLASH.
+    static let slashStandIn = "\u{2215}"
+
+    /// The path component a Drive name is listed under. Drive allows `/` in a name, where it
+    /// would split the name into nested folders; each `/` becomes ``slashStandIn`` (`∕`)
+    /// instead, so `a/b` is the one entry `a∕b` and never the file `b` in a folder `a`. Every
+    /// other name is its own component.
+    static func component(_ driveName: String) -> String {
+        driveName.contains("/") ? driveName.replacingOccurrences(of: "/", with: slashStandIn) : driveName
+    }
+
+    /// Whether a Drive name is listed as a path component, Unicode scalar for scalar (Drive's own
+    /// `name =` matching may fold case or normalize; the adapter does not). A component with
+    /// `∕` means both the Drive name with `∕` and the one with `/` there (the oldest wins, as for
+    /// any same-named entries).
     static func sameName(_ driveName: String, _ component: String) -> Bool {
-        driveName.utf8.elementsEqual(component.utf8)
+        Self.component(driveName).utf8.elementsEqual(component.utf8)
     }
 }
 
@@ -43,10 +56,11 @@ enum DriveQuery {
         return "'" + escaped + "'"
     }
 
-    /// The untrashed children of a folder, optionally only those with a name.
+    /// The untrashed children of a folder, optionally only those with a name. A name with the
+    /// slash stand-in may be spelled with `/` on Drive, so it is matched by the caller instead.
     static func children(of folderID: String, named name: String? = nil) -> String {
         var terms = ["\(literal(folderID)) in parents"]
-        if let name { terms.append("name = \(literal(name))") }
+        if let name, !name.contains(DriveNameRule.slashStandIn) { terms.append("name = \(literal(name))") }
         terms.append("trashed = false")
         return terms.joined(separator: " and ")
     }

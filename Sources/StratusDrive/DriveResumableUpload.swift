@@ -30,7 +30,8 @@ struct DriveResumableUpload: Sendable {
     let progress: MonotonicProgress
 
     /// Opens a session: `POST` (new file) or `PATCH` (new content for a file) of the upload URL
-    /// with the metadata as JSON; Drive answers 200 with the session URI in `Location`.
+    /// with the metadata as JSON; Drive answers 200 with the session URI in `Location`, which is
+    /// accepted only on the upload URL's scheme, host and port (every chunk carries the token).
     /// Repeating an initiation only leaves an unused session behind, so it is retried freely.
     func initiate(method: HTTPMethod, url: URL, metadata: Data, action: String) async throws -> URL {
         let size = content.size
@@ -40,10 +41,17 @@ struct DriveResumableUpload: Sendable {
             request.headers.set("X-Upload-Content-Length", String(size))
             return request
         }
-        guard response.status == 200, let location = response.headers["Location"], let session = URL(string: location),
-              session.scheme == "http" || session.scheme == "https"
+        guard response.status == 200, let location = response.headers["Location"],
+              let session = URL(string: location, relativeTo: url)?.absoluteURL
         else {
             throw DriveErrorMapping.undecodable(action, "the answer (HTTP \(response.status)) has no usable Location header for the upload session")
+        }
+        // Every chunk carries the bearer token: a session elsewhere would receive it.
+        guard URLOrigin.same(session, url) else {
+            throw DriveErrorMapping.undecodable(
+                action,
+                "the upload session is on \(URLOrigin(session)?.description ?? "another origin"), not on the upload URL's \(URLOrigin(url)?.description ?? "origin"); no content or credentials were sent there"
+            )
         }
         return session
     }
@@ -116,9 +124,6 @@ struct DriveResumableUpload: Sendable {
             case .complete(let file):
                 return file
             case .incomplete(let received):
-                guard received <= size else {
-                    throw DriveErrorMapping.undecodable("resumable upload chunk", "the session reports \(received) bytes of \(size)")
-                }
                 if received > offset {
                     failures = 0
                 } else if !failed {
@@ -137,18 +142,22 @@ struct DriveResumableUpload: Sendable {
     private func interpret(_ response: HTTPResponse, action: String) throws -> Status {
         if response.status == 308 {
             guard let range = response.headers["Range"] else { return .incomplete(received: 0) }
-            guard let received = DriveResumableUpload.receivedBytes(range) else {
-                throw DriveErrorMapping.undecodable(action, "the Range header \(range.debugDescription) is not bytes=0-<last>")
+            guard let received = DriveResumableUpload.receivedBytes(range, size: content.size) else {
+                throw DriveErrorMapping.undecodable(
+                    action, "the Range header '\(range)' is not bytes=0-<last> with <last> below the upload's \(content.size) bytes"
+                )
             }
             return .incomplete(received: received)
         }
         return .complete(try DriveTransport.decode(DriveFile.self, from: response.body, action: action))
     }
 
-    /// The number of bytes a `Range: bytes=0-<last>` header says arrived (`last + 1`).
-    static func receivedBytes(_ header: String) -> Int64? {
+    /// The number of bytes a `Range: bytes=0-<last>` header says arrived (`last + 1`); `nil`
+    /// when the header is malformed or names a byte at or beyond `size`, the upload's length
+    /// (the server chose the number, so it is checked before any arithmetic).
+    static func receivedBytes(_ header: String, size: Int64) -> Int64? {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasPrefix("bytes=0-"), let last = Int64(trimmed.dropFirst("bytes=0-".count)), last >= 0 else {
+        guard trimmed.hasPrefix("bytes=0-"), let last = Int64(trimmed.dropFirst("bytes=0-".count)), last >= 0, last < size else {
             return nil
         }
         return last + 1

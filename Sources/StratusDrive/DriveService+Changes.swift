@@ -110,7 +110,7 @@ extension DriveService {
     /// The path of a file below the root, or `nil` when it lies outside.
     private func path(of file: DriveFile) async throws -> RemotePath? {
         guard let parentID = file.parents?.first, let folder = try await folderPath(id: parentID, depth: 0) else { return nil }
-        return try? folder.appending(file.name)
+        return try? folder.appending(DriveNameRule.component(file.name))
     }
 
     /// The path of a folder below the root (`.root` for the root itself), or `nil` when it lies
@@ -127,7 +127,7 @@ extension DriveService {
         }
         guard folder.isFolder, folder.trashed != true, let parentID = folder.parents?.first,
               let parentPath = try await folderPath(id: parentID, depth: depth + 1),
-              let path = try? parentPath.appending(folder.name)
+              let path = try? parentPath.appending(DriveNameRule.component(folder.name))
         else { return nil }
         await index.record(path, id: id, isFolder: true)
         return path

@@ -75,7 +75,7 @@ extension DriveService {
         guard let expected = file.contentHash?.value else {
             throw DriveErrorMapping.undecodable(action, "Drive reports no md5Checksum to check the content against")
         }
-        let staging = DownloadStaging(for: destination, service: "drive")
+        let staging = try DownloadStaging(for: destination, service: "drive")
         defer { staging.discard() }
         // Safe to repeat: a download changes nothing, and each retry continues the file.
         let response = try await transport.send(action, repetition: .safe, destination: .resumableFile(staging.temporary), progress: progress.download()) {

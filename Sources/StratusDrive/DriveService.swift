@@ -114,7 +114,7 @@ public final class DriveService: Service {
             var pending: [(RemotePath, String)] = [(folder, folderID)]
             while let (path, id) = pending.popLast() {
                 let children = try await children(of: id, named: nil)
-                let byName = Dictionary(grouping: children, by: { NameKey($0.name) })
+                let byName = Dictionary(grouping: children, by: { NameKey(DriveNameRule.component($0.name)) })
                 for (name, entries) in byName {
                     guard let childPath = try? path.appending(name.text) else { continue }
                     if let subfolder = DriveNameRule.preferred(entries.filter(\.isFolder)) {
@@ -205,12 +205,21 @@ public final class DriveService: Service {
 
     /// Makes an old revision current again: its content is downloaded (MD5-checked) and uploaded
     /// as the new head revision, so the history only grows. Custom metadata is kept.
+    ///
+    /// The content is staged in a folder of its own (mode 0700) in the temporary directory,
+    /// removed at the end: there is no local destination to stage beside, and no other user may
+    /// read it meanwhile.
     public func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
         try await guarded {
             let file = try await requireFile(at: path)
-            let folder = FileManager.default.temporaryDirectory
-            let temporary = folder.appending(path: "stratus-drive-restore-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: temporary) }
+            let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-drive-restore-\(UUID().uuidString)")
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw ServiceError(.localFile, "A private folder for the restored content could not be made in \(folder.deletingLastPathComponent().path).", underlying: error)
+            }
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let temporary = folder.appending(path: "content")
             _ = try await downloadRevision(of: file, at: path, revision: version.rawValue, to: temporary, progress: MonotonicProgress(nil, total: nil))
             return try await upload(from: .file(temporary), to: path, options: UploadOptions())
         }

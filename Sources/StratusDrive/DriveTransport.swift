@@ -76,11 +76,15 @@ struct DriveTransport: Sendable {
         case .onlyWhenRefused: { ($0 as? ServiceError)?.code == .rateLimited }
         }
         let (credentials, http) = (credentials, http)
+        let origins = [configuration.apiURL, configuration.uploadURL]
         return try await configuration.retryPolicy.run(isRetryable: isRetryable) { _ in
             try Task.checkCancellation()
-            let response = try await credentials.send(makeRequest, http: http, into: destination, action: "The Drive request \(action)", progress: progress)
+            let response = try await credentials.send(makeRequest, origins: origins, http: http, into: destination, action: "The Drive request \(action)", progress: progress)
             if response.isSuccess || accepted.contains(response.status) { return response }
-            throw DriveErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: action)
+            throw DriveErrorMapping.error(
+                status: response.status, headers: response.headers, body: response.body, action: action,
+                secrets: await credentials.knownSecrets()
+            )
         }
     }
 

@@ -22,6 +22,7 @@ public enum DropboxBackend: ServiceBackend {
         BackendOption("api_url", summary: "The RPC host, https://api.dropboxapi.com by default; also where the OAuth token endpoint is looked for when set."),
         BackendOption("content_url", summary: "The upload and download host, https://content.dropboxapi.com by default."),
         BackendOption("notify_url", summary: "The long-poll host, https://notify.dropboxapi.com by default."),
+        .allowInsecureHTTP,
         BackendOption("chunk_size", summary: "The upload-session chunk size in bytes, a multiple of 4 MiB (default 8 MiB)."),
         BackendOption("single_upload_limit", summary: "Files up to this many bytes go up in one request (default 8 MiB, at most 150 MiB)."),
         BackendOption("page_size", summary: "Entries per listing page, 1 to 2000 (Dropbox's default when unset)."),

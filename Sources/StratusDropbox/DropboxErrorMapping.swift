@@ -20,12 +20,14 @@ enum DropboxErrorMapping {
     ///   - headers: The answer's header fields.
     ///   - body: The answer's body (an error body, never file content).
     ///   - route: The route, such as `files/upload`, for the message.
-    static func error(status: Int, headers: HTTPHeaders, body: Data, route: String) -> ServiceError {
+    ///   - secrets: The current token and other secrets, scrubbed from the server's text (a 400
+    ///     body may echo the request's headers).
+    static func error(status: Int, headers: HTTPHeaders, body: Data, route: String, secrets: [String]) -> ServiceError {
         let parsed = StoneErrorBody.parse(body)
-        let summary = parsed?.summary
+        let summary = parsed?.summary.map { Redaction.serverText($0, secrets: secrets) }
         switch status {
         case 400:
-            let text = String(decoding: body.prefix(500), as: UTF8.self)
+            let text = Redaction.serverText(String(decoding: body.prefix(500), as: UTF8.self), secrets: secrets)
             return ServiceError(
                 .invalidResponse,
                 "Dropbox refused the request to \(route) as bad input; this is a bug in Stratus, please report it: \(text)",
@@ -52,11 +54,12 @@ enum DropboxErrorMapping {
             }
             let code = code(for: parsed)
             let retryAfter: Duration? = code == .rateLimited ? .seconds(parsed.retryAfterSeconds ?? 1) : nil
+            let chain = Redaction.serverText(parsed.tags.joined(separator: "/"), secrets: secrets)
             return ServiceError(
                 code,
-                message(for: code, route: route, tags: parsed.tags),
+                message(for: code, route: route, chain: chain),
                 httpStatus: status,
-                providerError: summary ?? parsed.tags.joined(separator: "/"),
+                providerError: summary ?? chain,
                 retryAfter: retryAfter
             )
         case 429:
@@ -101,8 +104,7 @@ enum DropboxErrorMapping {
         return .server
     }
 
-    private static func message(for code: ServiceError.Code, route: String, tags: [String]) -> String {
-        let chain = tags.joined(separator: "/")
+    private static func message(for code: ServiceError.Code, route: String, chain: String) -> String {
         switch code {
         case .notFound: return "Nothing was found at the path or version asked for (\(route): \(chain))."
         case .conflict: return "The write was refused because something else is there or the version no longer matches (\(route): \(chain)); nothing was changed."
@@ -118,7 +120,8 @@ enum DropboxErrorMapping {
     }
 
     /// The error for a 2xx answer whose body or header could not be decoded.
+    /// The detail, which may quote the answer, is scrubbed.
     static func undecodable(route: String, _ detail: String) -> ServiceError {
-        ServiceError(.invalidResponse, "Dropbox's answer to \(route) could not be read: \(detail).")
+        ServiceError(.invalidResponse, "Dropbox's answer to \(route) could not be read: \(Redaction.serverText(detail, secrets: [], limit: 500)).")
     }
 }

@@ -28,7 +28,7 @@ extension DropboxService {
                 throw ServiceError(.notFound, "\(version) is not a Dropbox revision of \(path).")
             }
             let target = version.map { "rev:" + $0.rawValue } ?? paths.dropboxPath(path)
-            let staging = DownloadStaging(for: destination, service: "dropbox")
+            let staging = try DownloadStaging(for: destination, service: "dropbox")
             defer { staging.discard() }
             let progress = MonotonicProgress(options.progress, total: nil)
             var attempt = 1
@@ -40,7 +40,7 @@ extension DropboxService {
                     return file
                 } catch let error as ServiceError where error.code == .integrityMismatch && attempt < 2 {
                     logger.warning("A Dropbox download failed its content check; fetching it again.", metadata: ["path": "\(path)"])
-                    staging.discard()
+                    try staging.restart()
                     attempt += 1
                 }
             }
@@ -61,7 +61,7 @@ extension DropboxService {
             repetition: .safe,
             progress: progress.download()
         )
-        try DropboxTransport.check(response, route: route)
+        try await transport.check(response, route: route)
         guard let header = response.headers["Dropbox-API-Result"] else {
             throw DropboxErrorMapping.undecodable(route: route, "the Dropbox-API-Result header is missing")
         }

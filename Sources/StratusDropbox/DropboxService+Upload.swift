@@ -122,7 +122,7 @@ extension DropboxService {
                 repetition: .onlyWhenRefused,
                 progress: progress.upload(from: 0)
             )
-            try DropboxTransport.check(response, route: route)
+            try await transport.check(response, route: route)
             let entry = try DropboxTransport.decode(DropboxMetadata.self, from: response.body, route: route)
             return try file(from: entry, route: route, requested: path)
         }
@@ -153,7 +153,7 @@ extension DropboxService {
             repetition: .safe,
             progress: progress.upload(from: 0)
         )
-        try DropboxTransport.check(started, route: startRoute)
+        try await transport.check(started, route: startRoute)
         let session = try DropboxTransport.decode(DropboxSessionStartResult.self, from: started.body, route: startRoute).sessionID
 
         var offset = firstEnd
@@ -177,7 +177,7 @@ extension DropboxService {
                     repetition: .safe,
                     progress: progress.upload(from: offset)
                 )
-                if let correct = try correctOffset(response, route: route, size: size) {
+                if let correct = try await correctOffset(response, route: route, size: size) {
                     resumes += 1
                     guard resumes <= 8 else { throw tooManyResumes(route) }
                     offset = correct
@@ -201,7 +201,7 @@ extension DropboxService {
                     uploadBody: .empty,
                     repetition: .onlyWhenRefused
                 )
-                if let correct = try correctOffset(response, route: route, size: size) {
+                if let correct = try await correctOffset(response, route: route, size: size) {
                     return .resume(from: correct)
                 }
                 let entry = try DropboxTransport.decode(DropboxMetadata.self, from: response.body, route: route)
@@ -230,7 +230,7 @@ extension DropboxService {
 
     /// The offset to resume from when an answer is `incorrect_offset`; `nil` for success; the
     /// mapped error otherwise.
-    private func correctOffset(_ response: HTTPResponse, route: String, size: Int64) throws -> Int64? {
+    private func correctOffset(_ response: HTTPResponse, route: String, size: Int64) async throws -> Int64? {
         guard !response.isSuccess else { return nil }
         if response.status == 409, let error = StoneErrorBody.parse(response.body), error.contains("incorrect_offset") {
             guard let correct = error.correctOffset, (0...size).contains(correct) else {
@@ -238,7 +238,7 @@ extension DropboxService {
             }
             return correct
         }
-        try DropboxTransport.check(response, route: route)
+        try await transport.check(response, route: route)
         return nil
     }
 

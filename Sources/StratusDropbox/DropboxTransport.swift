@@ -62,11 +62,15 @@ struct DropboxTransport: Sendable {
         case .onlyWhenRefused: { ($0 as? ServiceError)?.code == .rateLimited }
         }
         let (credentials, http) = (credentials, http)
+        let origins = [configuration.apiURL, configuration.contentURL]
         return try await configuration.retryPolicy.run(isRetryable: isRetryable) { [request] _ in
             try Task.checkCancellation()
-            let response = try await credentials.send({ request }, http: http, into: destination, action: "The request to \(route)", progress: progress)
+            let response = try await credentials.send({ request }, origins: origins, http: http, into: destination, action: "The request to \(route)", progress: progress)
             if response.isSuccess { return response }
-            let error = DropboxErrorMapping.error(status: response.status, headers: response.headers, body: response.body, route: route)
+            let error = DropboxErrorMapping.error(
+                status: response.status, headers: response.headers, body: response.body, route: route,
+                secrets: await credentials.knownSecrets()
+            )
             if response.status == 409, error.code != .rateLimited { return response }
             throw error
         }
@@ -94,7 +98,7 @@ struct DropboxTransport: Sendable {
         var attempt = 1
         while true {
             let response = try await send(route: route, host: .api, jsonArgument: argument, repetition: repetition)
-            try DropboxTransport.check(response, route: route)
+            try await check(response, route: route)
             do {
                 return (try DropboxTransport.decode(type, from: response.body, route: route), response)
             } catch let error as ServiceError where error.code == .invalidResponse && repetition == .safe && attempt < 2 {
@@ -103,10 +107,14 @@ struct DropboxTransport: Sendable {
         }
     }
 
-    /// Throws the mapped error for a non-2xx answer.
-    static func check(_ response: HTTPResponse, route: String) throws {
+    /// Throws the mapped error for a non-2xx answer, with the credentials' secrets scrubbed from
+    /// whatever text of the server it quotes.
+    func check(_ response: HTTPResponse, route: String) async throws {
         guard !response.isSuccess else { return }
-        throw DropboxErrorMapping.error(status: response.status, headers: response.headers, body: response.body, route: route)
+        throw DropboxErrorMapping.error(
+            status: response.status, headers: response.headers, body: response.body, route: route,
+            secrets: await credentials.knownSecrets()
+        )
     }
 
     /// Decodes a JSON result; anything unreadable is ``Stratus/ServiceError/Code/invalidResponse``

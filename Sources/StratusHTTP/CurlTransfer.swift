@@ -271,15 +271,21 @@ final class CurlTransfer: @unchecked Sendable {
 
     func reportProgress(sent: Int64, toSend: Int64, received: Int64, toReceive: Int64) {
         guard let progressHandler else { return }
+        // libcurl's counts come from the server's Content-Length: added without trapping.
         let progress = HTTPProgress(
             bytesSent: sent,
             bytesToSend: source.length ?? (toSend > 0 ? toSend : nil),
-            bytesReceived: resumedLength + received,
-            bytesToReceive: toReceive > 0 ? resumedLength + toReceive : nil
+            bytesReceived: Self.saturatingSum(resumedLength, received),
+            bytesToReceive: toReceive > 0 ? Self.saturatingSum(resumedLength, toReceive) : nil
         )
         if let lastProgress, lastProgress.bytesSent >= sent, lastProgress.bytesReceived >= progress.bytesReceived { return }
         lastProgress = progress
         progressHandler(progress)
+    }
+
+    private static func saturatingSum(_ first: Int64, _ second: Int64) -> Int64 {
+        let (sum, overflow) = first.addingReportingOverflow(second)
+        return overflow ? Int64.max : sum
     }
 
     // MARK: Completion (event-loop thread)

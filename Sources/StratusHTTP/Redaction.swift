@@ -55,4 +55,50 @@ public enum Redaction {
         let lowered = name.lowercased()
         return secretParameters.contains(lowered) || lowered.contains("secret") || lowered.hasSuffix("_token")
     }
+
+    /// Text a server chose (an error message, an error body) as it may reach a message, a log
+    /// or ``Stratus``'s `providerError`: the one scrubbing step for all such text. Control
+    /// characters (terminal escapes, line breaks) and bidirectional overrides are removed first,
+    /// so a secret split by them is still found; then every known secret and anything after
+    /// `Bearer ` are replaced by ``placeholder``; then the text is cut to `limit` characters.
+    /// - Parameters:
+    ///   - text: What the server sent.
+    ///   - secrets: The values that must never show (current tokens, client secret, keys);
+    ///     values shorter than 4 characters are left alone, as replacing them would garble the text.
+    ///   - limit: The most characters kept; a cut text ends with `…`.
+    /// - Returns: The text, safe to show.
+    public static func serverText(_ text: String, secrets: [String], limit: Int = 300) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                // Line breaks and tabs become spaces, so words stay apart.
+                if scalar == "\n" || scalar == "\r" || scalar == "\t" { scalars.append(" ") }
+            } else if !(0x202A...0x202E).contains(scalar.value), !(0x2066...0x2069).contains(scalar.value) {
+                scalars.append(scalar)
+            }
+        }
+        var cleaned = String(scalars)
+        for secret in secrets where secret.count >= 4 {
+            cleaned = cleaned.replacingOccurrences(of: secret, with: placeholder)
+        }
+        cleaned = redactingBearerValues(cleaned)
+        guard limit >= 0, cleaned.count > limit else { return cleaned }
+        return String(cleaned.prefix(limit)) + "…"
+    }
+
+    /// Replaces the word after every `Bearer ` (any case), a token an echoed header carried.
+    private static func redactingBearerValues(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let match = rest.range(of: "bearer ", options: .caseInsensitive) {
+            result += rest[..<match.upperBound]
+            rest = rest[match.upperBound...]
+            let word = rest.prefix { !$0.isWhitespace && $0 != "\"" && $0 != "," && $0 != "<" }
+            if !word.isEmpty {
+                result += placeholder
+                rest = rest.dropFirst(word.count)
+            }
+        }
+        return result + rest
+    }
 }

@@ -38,7 +38,8 @@ final class ResumableFileSink: ResponseSink {
     ///   - errorBodyLimit: How much of a non-2xx body to keep in memory.
     /// - Throws: ``HTTPClientError/Code/localFile`` when the file cannot be opened or read.
     init(url: URL, digests: Set<DigestAlgorithm>, errorBodyLimit: Int) throws(HTTPClientError) {
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Private while partial: whoever moves it into place gives it its final mode.
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw HTTPClientError(.localFile, "Cannot open \(url.path): \(String(cString: strerror(errno))).")
         }
@@ -67,11 +68,20 @@ final class ResumableFileSink: ResponseSink {
         }
         guard isContent else { return nil }
         if status == 206 {
-            guard let start = Self.rangeStart(headers["Content-Range"]), start == existingLength else {
+            guard let range = Self.contentRange(headers["Content-Range"]), range.first == existingLength else {
                 isContent = false
                 return HTTPClientError(
                     .invalidResponse,
-                    "A resumed download did not continue at byte \(existingLength) (Content-Range: \(headers["Content-Range"] ?? "none")); the file was left as it was."
+                    "A resumed download did not continue at byte \(existingLength) (Content-Range: \(Redaction.serverText(headers["Content-Range"] ?? "none", secrets: [], limit: 100))); the file was left as it was."
+                )
+            }
+            // The server chose both numbers: a length other than the range's is refused before
+            // it is added to anything (progress counts the resumed bytes in).
+            if let length = headers["Content-Length"], Int64(length) != range.last - range.first + 1 {
+                isContent = false
+                return HTTPClientError(
+                    .invalidResponse,
+                    "A resumed download announced \(Redaction.serverText(length, secrets: [], limit: 40)) bytes for Content-Range \(Redaction.serverText(headers["Content-Range"] ?? "", secrets: [], limit: 100)); the file was left as it was."
                 )
             }
             resumedContent = ResumedContent(length: existingLength, digests: existingDigests)
@@ -111,11 +121,20 @@ final class ResumableFileSink: ResponseSink {
         HTTPClientError(.localFile, "Cannot \(verb) \(url.path): \(String(cString: strerror(errno))).")
     }
 
-    /// The first byte of `bytes first-last/total`.
-    static func rangeStart(_ header: String?) -> Int64? {
+    /// The range of `bytes first-last/total` (or `bytes first-last/*`): `nil` unless
+    /// `0 <= first <= last` and, with a known total, `last < total`, so `last - first + 1`
+    /// cannot overflow.
+    static func contentRange(_ header: String?) -> (first: Int64, last: Int64, total: Int64?)? {
         guard let header, header.hasPrefix("bytes ") else { return nil }
-        let range = header.dropFirst(6).prefix { $0 != "/" }
-        guard let dash = range.firstIndex(of: "-") else { return nil }
-        return Int64(range[..<dash].trimmingCharacters(in: .whitespaces))
+        let parts = header.dropFirst(6).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        let bounds = parts[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        let trim = { (text: Substring) in text.trimmingCharacters(in: .whitespaces) }
+        guard bounds.count == 2, let first = Int64(trim(bounds[0])), let last = Int64(trim(bounds[1])),
+              first >= 0, first <= last, last < Int64.max
+        else { return nil }
+        if trim(parts[1]) == "*" { return (first, last, nil) }
+        guard let total = Int64(trim(parts[1])), last < total else { return nil }
+        return (first, last, total)
     }
 }

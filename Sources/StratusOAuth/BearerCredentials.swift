@@ -40,19 +40,32 @@ public struct BearerCredentials: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The secrets these credentials hold now (the token; with a provider, its refresh token and
+    /// client secret too), for ``StratusHTTP/Redaction/serverText(_:secrets:limit:)``.
+    package func knownSecrets() async -> [String] {
+        switch source {
+        case .fixed(let token): [token]
+        case .provider(let provider): await provider.knownSecrets
+        }
+    }
+
     /// Sends a request with an `Authorization` header, refreshing and repeating once on a
     /// refused token when a provider is in use. `makeRequest` is called for each attempt, so a
-    /// streamed body is made afresh.
+    /// streamed body is made afresh. The token goes only to the origins (scheme, host and port)
+    /// of the service's configured URLs: a request for any other origin is not sent.
     /// - Parameters:
     ///   - makeRequest: Makes the request, without its `Authorization` header.
+    ///   - origins: The configured URLs whose origins may receive the token.
     ///   - http: The client to send it with.
     ///   - destination: Where the answer's body goes.
     ///   - action: What is being done, for messages, such as "The request to files/upload".
     ///   - progress: The HTTP progress callback, if any.
     /// - Returns: The answer, whatever its status.
-    /// - Throws: ``Stratus/ServiceError`` for transport failures and refresh failures.
+    /// - Throws: ``Stratus/ServiceError`` for transport failures and refresh failures;
+    ///   `invalidResponse` for a request to another origin (only a server can have named it).
     package func send(
         _ makeRequest: @Sendable () throws -> HTTPRequest,
+        origins: [URL],
         http: HTTPClient,
         into destination: HTTPResponseDestination,
         action: String,
@@ -60,6 +73,12 @@ public struct BearerCredentials: Sendable, CustomStringConvertible {
     ) async throws -> HTTPResponse {
         @Sendable func execute(_ authorization: String) async throws -> HTTPResponse {
             var request = try makeRequest()
+            guard origins.contains(where: { URLOrigin.same($0, request.url) }) else {
+                throw ServiceError(
+                    .invalidResponse,
+                    "\(action) was not sent: \(URLOrigin(request.url)?.description ?? "its URL") is not the service's configured origin, and credentials go nowhere else."
+                )
+            }
             request.headers.set("Authorization", authorization)
             do {
                 return try await http.execute(request, into: destination, progress: progress)

@@ -78,6 +78,12 @@ public actor CredentialProvider {
         try await token().authorizationHeaderValue
     }
 
+    /// The secrets this provider holds now (access and refresh token, client secret), which
+    /// server text must never carry into a message; nothing is loaded or refreshed for it.
+    package var knownSecrets: [String] {
+        [current?.accessToken, current?.refreshToken, client.provider.clientSecret].compactMap { $0 }
+    }
+
     /// Keeps a token from a new sign-in: saves it to the store and uses it from now on.
     /// - Parameter token: The token from ``OAuthClient/exchange(code:for:)``.
     /// - Throws: ``Stratus/ServiceError`` when the store cannot be written.

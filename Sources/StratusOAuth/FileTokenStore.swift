@@ -13,7 +13,9 @@ import Darwin
 ///
 /// - The file is created with permissions 0600. Like ssh with a private key, the store refuses
 ///   to read or replace a file that its group or others may access, with an error that says how
-///   to fix it (`chmod 600 <path>`).
+///   to fix it (`chmod 600 <path>`); also a file another user owns, anything but a regular file
+///   (every open is non-blocking, so a FIFO at the path fails at once instead of hanging), and a
+///   folder that another user owns or that group or others may write to.
 /// - Every write goes to a temporary file in the same folder, is flushed to disk and renamed over
 ///   the old file, so a reader sees the old token or the new one, never half of one.
 /// - ``update(_:)`` and ``save(_:)`` hold an exclusive `flock` on a lock file beside the token

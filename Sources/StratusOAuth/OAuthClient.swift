@@ -156,7 +156,7 @@ public struct OAuthClient: Sendable {
     ///   ``CredentialProvider/signOut()`` does), others by status.
     public func revoke(_ token: OAuthToken) async throws {
         let response = try await sendRevocation(of: token, authorization: token.authorizationHeaderValue)
-        try checkRevocation(response, secrets: [token.accessToken] + (token.refreshToken.map { [$0] } ?? []))
+        try checkRevocation(response, secrets: [token.accessToken] + (token.refreshToken.map { [$0] } ?? []) + (provider.clientSecret.map { [$0] } ?? []))
     }
 
     // MARK: Internals shared with CredentialProvider
@@ -188,7 +188,7 @@ public struct OAuthClient: Sendable {
         if response.isSuccess { return }
         // RFC 7009 servers (Google) answer invalid_token for a token that is already dead.
         if response.status == 400, TokenEndpointError.parse(response.body)?.error == "invalid_token" { return }
-        let providerError = TokenEndpointError.parse(response.body)?.error
+        let providerError = TokenEndpointError.parse(response.body).map { Redaction.serverText($0.error, secrets: secrets, limit: 100) }
         let code: ServiceError.Code = switch response.status {
         case 401: .unauthorized
         case 429: .rateLimited

@@ -36,6 +36,9 @@ struct TokenEndpointAnswer: Decodable {
         scope = try container.decodeIfPresent(String.self, forKey: .scope)
     }
 
+    /// The longest lifetime believed: ten years (providers give hours).
+    static let maximumLifetime: Double = 10 * 365 * 86_400
+
     /// Parses a successful answer into a token.
     /// - Parameters:
     ///   - body: The JSON body.
@@ -44,7 +47,8 @@ struct TokenEndpointAnswer: Decodable {
     ///   - previous: The token being refreshed: its refresh token and scopes are kept when the
     ///     answer has none.
     ///   - requestedScopes: The scopes asked for, used when the answer names none.
-    /// - Throws: `invalidResponse` when the body is not a token answer.
+    /// - Throws: `invalidResponse` when the body is not a token answer, or its `expires_in` is
+    ///   not a finite number of seconds from 0 to ``maximumLifetime``.
     static func token(from body: Data, issuedAt: Date, previous: OAuthToken?, requestedScopes: [String]) throws -> OAuthToken {
         let answer: TokenEndpointAnswer
         do {
@@ -55,6 +59,14 @@ struct TokenEndpointAnswer: Decodable {
         }
         guard !answer.accessToken.isEmpty else {
             throw ServiceError(.invalidResponse, "The token endpoint answered with an empty access token.")
+        }
+        // A lifetime the server chose: `"nan"`, `"inf"`, a negative or an absurd number cannot
+        // become an expiry date (or be written to the token file), so the answer is refused.
+        if let lifetime = answer.expiresIn, !(lifetime.isFinite && lifetime >= 0 && lifetime <= maximumLifetime) {
+            throw ServiceError(
+                .invalidResponse,
+                "The token endpoint gave expires_in \(lifetime), which is not a number of seconds between 0 and \(Int(maximumLifetime)); the token was not used."
+            )
         }
         let scopes = answer.scope.map { $0.split(separator: " ").map(String.init) }
             ?? previous?.scopes ?? requestedScopes
@@ -111,10 +123,11 @@ extension ServiceError {
         secrets: [String]
     ) -> ServiceError {
         let answer = TokenEndpointError.parse(body)
-        let code = answer?.error
+        // Both are the server's words, which may echo the request (refresh token, client secret).
+        let code = answer.map { Redaction.serverText($0.error, secrets: secrets, limit: 100) }
         // The provider's own words, without a final full stop (the message adds its own).
         let detail = answer?.errorDescription.map {
-            ": " + Secrets.scrub($0, removing: secrets).trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+            ": " + Redaction.serverText($0, secrets: secrets).trimmingCharacters(in: CharacterSet(charactersIn: ". "))
         } ?? ""
         switch code {
         case "invalid_grant":
@@ -156,14 +169,5 @@ extension ServiceError {
             return ServiceError(.unauthorized, "\(provider) refused the token request (\(code))\(detail).", httpStatus: status, providerError: code)
         }
         return ServiceError(.invalidResponse, "\(provider)'s token endpoint answered HTTP \(status) without an OAuth error.", httpStatus: status)
-    }
-}
-
-/// Removes known secret values from text that came from elsewhere (a server's error message).
-enum Secrets {
-    static func scrub(_ text: String, removing secrets: [String]) -> String {
-        secrets.reduce(text) { text, secret in
-            secret.count < 4 ? text : text.replacingOccurrences(of: secret, with: Redaction.placeholder)
-        }
     }
 }

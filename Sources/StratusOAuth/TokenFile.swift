@@ -50,9 +50,10 @@ enum TokenFile {
         if let descriptor = try openChecked(url) { close(descriptor) }
     }
 
-    /// Opens the token file for reading after checking its type and permissions.
+    /// Opens the token file for reading after checking its folder, type, owner and permissions.
     /// - Returns: The descriptor, or `nil` when the file does not exist.
     private static func openChecked(_ url: URL) throws -> Int32? {
+        try checkFolder(of: url)
         let descriptor: Int32
         do {
             descriptor = try open(url, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, purpose: "open")
@@ -69,6 +70,13 @@ enum TokenFile {
             close(descriptor)
             throw ServiceError(.localFile, "The token file \(url.path) is not a regular file; remove it and sign in again.")
         }
+        guard status.st_uid == geteuid() else {
+            close(descriptor)
+            throw ServiceError(
+                .permissionDenied,
+                "The token file \(url.path) belongs to user \(status.st_uid), not to you, so someone else could have written it; it was not used. Remove it and sign in again."
+            )
+        }
         guard status.st_mode & forbiddenModeBits == 0 else {
             close(descriptor)
             let mode = String(status.st_mode & 0o777, radix: 8)
@@ -80,9 +88,30 @@ enum TokenFile {
         return descriptor
     }
 
+    /// Refuses a token folder that someone else owns or that group or others may write to, where
+    /// another user could replace the token file (or plant a FIFO or link at its name).
+    static func checkFolder(of url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        var status = stat()
+        let result = folder.withUnsafeFileSystemRepresentation { path in path.map { stat($0, &status) } ?? -1 }
+        // A missing folder is made (0700) before anything is written.
+        if result != 0 {
+            if errno == ENOENT { return }
+            throw failure("inspect", folder, errno: errno)
+        }
+        guard status.st_uid == geteuid() || status.st_uid == 0, status.st_mode & 0o022 == 0 else {
+            let mode = String(status.st_mode & 0o777, radix: 8)
+            throw ServiceError(
+                .permissionDenied,
+                "The token folder \(folder.path) (owner \(status.st_uid), permissions \(mode)) may be written by other users, who could replace the token file; it was not used. Keep tokens in a folder of your own, such as with `chmod 700 \(folder.path)`."
+            )
+        }
+    }
+
     /// Writes the token atomically: temporary file (0600) in the same folder, fsync, rename,
     /// fsync of the folder.
     static func write(_ token: OAuthToken, to url: URL) throws {
+        try checkFolder(of: url)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(token)
@@ -149,7 +178,8 @@ enum TokenFile {
     static func open(_ url: URL, flags: Int32, purpose: String) throws -> Int32 {
         let (descriptor, error) = url.withUnsafeFileSystemRepresentation { path -> (Int32, Int32) in
             guard let path else { return (-1, EINVAL) }
-            let descriptor = systemOpen(path, flags, 0o600)
+            // Never blocks: a FIFO planted at the path would otherwise hang the process.
+            let descriptor = systemOpen(path, flags | O_NONBLOCK, 0o600)
             return (descriptor, descriptor < 0 ? errno : 0)
         }
         if descriptor >= 0 { return descriptor }

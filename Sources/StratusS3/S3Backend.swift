@@ -19,6 +19,7 @@ public enum S3Backend: ServiceBackend {
         BackendOption("root", summary: "The key prefix that is the remote's root; the whole bucket by default."),
         BackendOption("region", summary: "The signing region (default AWS_REGION, else us-east-1)."),
         BackendOption("endpoint", summary: "The S3 endpoint URL; https://s3.<region>.amazonaws.com by default, or any S3-compatible server."),
+        .allowInsecureHTTP,
         BackendOption("addressing", summary: "'path' (endpoint/bucket/key) or 'virtual' (bucket.endpoint/key); path when endpoint is set, else virtual."),
         BackendOption("access_key_id", summary: "The access key id; with secret_access_key, overrides the environment and the credentials file."),
         BackendOption("secret_access_key", summary: "The secret access key."),

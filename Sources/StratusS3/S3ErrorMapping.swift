@@ -12,12 +12,13 @@ enum S3ErrorMapping {
     ///   - status: The HTTP status.
     ///   - body: The answer's body (empty for HEAD).
     ///   - action: What was being done, such as "PutObject of saves/slot-1.json".
-    static func error(status: Int, body: Data, action: String) -> ServiceError {
+    ///   - secrets: The secret key and session token, scrubbed from the server's text.
+    static func error(status: Int, body: Data, action: String, secrets: [String]) -> ServiceError {
         var code: String?
         var message: String?
         if !body.isEmpty, let document = try? S3XMLElement.parse(body), document.name == "Error" {
-            code = document.value("Code")
-            message = document.value("Message")
+            code = document.value("Code").map { Redaction.serverText($0, secrets: secrets, limit: 100) }
+            message = document.value("Message").map { Redaction.serverText($0, secrets: secrets) }
         }
         let serviceCode = serviceCode(for: code, status: status)
         var text = "\(action) failed"
@@ -69,8 +70,8 @@ enum S3ErrorMapping {
         }
     }
 
-    /// An answer the adapter could not read.
+    /// An answer the adapter could not read; the reason, which may quote the answer, is scrubbed.
     static func undecodable(_ action: String, _ reason: String) -> ServiceError {
-        ServiceError(.invalidResponse, "\(action) gave an answer that could not be read: \(reason).")
+        ServiceError(.invalidResponse, "\(action) gave an answer that could not be read: \(Redaction.serverText(reason, secrets: [], limit: 500)).")
     }
 }

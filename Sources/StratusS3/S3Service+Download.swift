@@ -31,10 +31,7 @@ extension S3Service {
                     versionParameter = version.rawValue
                 }
             }
-            let staging = DownloadStaging(for: destination, service: "s3")
-            guard FileManager.default.createFile(atPath: staging.temporary.path, contents: nil) else {
-                throw ServiceError(.localFile, "A temporary file could not be created in \(destination.deletingLastPathComponent().path).")
-            }
+            let staging = try DownloadStaging(for: destination, service: "s3")
             defer { staging.discard() }
             let handle: FileHandle
             do {
@@ -92,7 +89,7 @@ extension S3Service {
                 let response = try await transport.http.stream(signed)
                 guard (200..<300).contains(response.status) else {
                     let body = (try? await response.body.collect(upTo: 64 * 1024)) ?? Data()
-                    let error = S3ErrorMapping.error(status: response.status, body: body, action: action)
+                    let error = S3ErrorMapping.error(status: response.status, body: body, action: action, secrets: transport.secrets)
                     if version != nil, [400, 405].contains(response.status) || error.code == .notFound {
                         throw ServiceError(.notFound, "\(path) has no version \(version ?? "").", httpStatus: response.status, providerError: error.providerError)
                     }

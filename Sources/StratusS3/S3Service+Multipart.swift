@@ -116,7 +116,7 @@ extension S3Service {
             throw error
         }
         if let document = try? S3XMLElement.parse(response.body), document.name == "Error" {
-            throw S3ErrorMapping.error(status: 500, body: response.body, action: action)
+            throw S3ErrorMapping.error(status: 500, body: response.body, action: action, secrets: transport.secrets)
         }
         try? await removeUploadRecord(recordKey)
         return response.headers["x-amz-version-id"]

@@ -62,7 +62,7 @@ extension S3Service {
             let request = S3Transport.Request(method: .put, key: key, headers: headers, action: action)
             let response = try await transport.send(request, repetition: .onlyWhenRefused)
             if let document = try? S3XMLElement.parse(response.body), document.name == "Error" {
-                throw S3ErrorMapping.error(status: 500, body: response.body, action: action)
+                throw S3ErrorMapping.error(status: 500, body: response.body, action: action, secrets: transport.secrets)
             }
             guard let newVersion = response.headers["x-amz-version-id"] else {
                 throw S3ErrorMapping.undecodable(action, "the answer has no x-amz-version-id")

@@ -34,6 +34,11 @@ struct S3Transport: Sendable {
     let signer: SigV4Signer
     let configuration: S3Configuration
 
+    /// The secret key and session token, which server text never carries into a message.
+    var secrets: [String] {
+        [signer.credentials.secretAccessKey, signer.credentials.sessionToken].compactMap { $0 }
+    }
+
     /// The signed HTTP request for a request, as of now.
     func signed(_ request: Request, responseDigests: Set<DigestAlgorithm> = []) throws -> HTTPRequest {
         let endpoint = configuration.endpoint
@@ -98,7 +103,7 @@ struct S3Transport: Sendable {
                 throw ServiceError.transportFailure(error, action: request.action)
             }
             guard response.isSuccess else {
-                throw S3ErrorMapping.error(status: response.status, body: response.body, action: request.action)
+                throw S3ErrorMapping.error(status: response.status, body: response.body, action: request.action, secrets: secrets)
             }
             return response
         }
@@ -111,7 +116,7 @@ struct S3Transport: Sendable {
             let document = try S3XMLElement.parse(response.body)
             // CompleteMultipartUpload and CopyObject can fail after a 200 status line.
             if document.name == "Error" {
-                throw S3ErrorMapping.error(status: 500, body: response.body, action: request.action)
+                throw S3ErrorMapping.error(status: 500, body: response.body, action: request.action, secrets: secrets)
             }
             return document
         } catch let error as S3XMLError {

@@ -30,7 +30,8 @@ extension ServiceError {
     }
 
     /// Runs an adapter's call so that it throws ``Stratus/ServiceError`` only: a
-    /// `CancellationError` becomes `cancelled`, anything else unexpected becomes `server`.
+    /// `CancellationError` becomes `cancelled`, anything else unexpected becomes `internalError`,
+    /// which is not transient: a programming error is not retried.
     /// - Parameters:
     ///   - service: The service's name for messages, such as "Dropbox".
     ///   - body: The call.
@@ -47,7 +48,7 @@ extension ServiceError {
         } catch is CancellationError {
             throw ServiceError(.cancelled, "The \(service) call was cancelled.")
         } catch {
-            throw ServiceError(.server, "The \(service) call failed unexpectedly: \(error)")
+            throw ServiceError(.internalError, "The \(service) call failed unexpectedly (a bug in Stratus; please report it): \(error)")
         }
     }
 }

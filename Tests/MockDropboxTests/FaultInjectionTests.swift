@@ -153,35 +153,50 @@ import Testing
         }
     }
 
+    /// A control request as a tester sends it: the control token, JSON for a body.
+    private static func control(
+        _ url: URL, method: StratusHTTP.HTTPMethod = .get, token: String, body: String? = nil
+    ) -> HTTPRequest {
+        var request = HTTPRequest(method: method, url: url)
+        request.headers.set("Authorization", "Bearer \(token)")
+        if let body {
+            request.headers.set("Content-Type", "application/json")
+            request.body = .bytes(Data(body.utf8))
+        }
+        return request
+    }
+
     @Test func controlRoutesScriptFaultsOverHTTP() async throws {
         try await DropboxHarness.with { harness in
             let control = harness.baseURL.appendingPathComponent("__stratus/faults")
+            let key = harness.server.faults.controlToken
             let rule = #"{"route": "/2/files/get_metadata", "fault": {"kind": "status", "status": 503, "retryAfter": 1}}"#
-            let added = try await harness.client.execute(HTTPRequest(method: .post, url: control, body: .bytes(Data(rule.utf8))))
+            let added = try await harness.client.execute(Self.control(control, method: .post, token: key, body: rule))
             #expect(added.status == 201)
             let id = try #require(try DropboxHarness.object(added)["id"] as? String)
 
             let answer6 = try await harness.rpc("get_metadata", ["path": "/a"])
             #expect(answer6.status == 503)
-            let listed = try DropboxHarness.object(try await harness.client.execute(HTTPRequest(url: control)))
+            let listed = try DropboxHarness.object(try await harness.client.execute(Self.control(control, token: key)))
             let faults = try #require(listed["faults"] as? [[String: Any]])
             #expect(faults.count == 1)
             #expect(faults.first?["id"] as? String == id)
             #expect(faults.first?["injected"] as? Int == 1)
 
-            let removed = try await harness.client.execute(HTTPRequest(method: .delete, url: control.appendingPathComponent(id)))
+            let removed = try await harness.client.execute(Self.control(control.appendingPathComponent(id), method: .delete, token: key))
             #expect(removed.status == 204)
-            let missing = try await harness.client.execute(HTTPRequest(method: .delete, url: control.appendingPathComponent(id)))
+            let missing = try await harness.client.execute(Self.control(control.appendingPathComponent(id), method: .delete, token: key))
             #expect(missing.status == 404)
 
             let bad = #"{"fault": {"kind": "explode"}}"#
-            let refused = try await harness.client.execute(HTTPRequest(method: .post, url: control, body: .bytes(Data(bad.utf8))))
+            let refused = try await harness.client.execute(Self.control(control, method: .post, token: key, body: bad))
             #expect(refused.status == 400)
             let message = try #require(try DropboxHarness.object(refused)["error"] as? String)
             #expect(message.contains("explode") && message.contains("dropBeforeResponse"))
 
+            // The mock's access token is accepted as well as the control token.
             let requests = try DropboxHarness.object(try await harness.client.execute(
-                HTTPRequest(url: harness.baseURL.appendingPathComponent("__stratus/requests"))
+                Self.control(harness.baseURL.appendingPathComponent("__stratus/requests"), token: harness.token)
             ))
             let entries = try #require(requests["requests"] as? [[String: Any]])
             #expect(entries.map { $0["status"] as? Int } == [503])
@@ -189,11 +204,54 @@ import Testing
             #expect(!logged.contains(harness.token))
 
             let reset = try await harness.client.execute(
-                HTTPRequest(method: .post, url: harness.baseURL.appendingPathComponent("__stratus/reset"))
+                Self.control(harness.baseURL.appendingPathComponent("__stratus/reset"), method: .post, token: key, body: "{}")
             )
             #expect(reset.status == 204)
             #expect(harness.server.requestLog.entries.isEmpty)
             #expect(harness.server.faults.rules.isEmpty)
+        }
+    }
+
+    @Test func controlRoutesRefuseWhatAWebPageCouldSend() async throws {
+        try await DropboxHarness.with { harness in
+            @Sendable func status(_ request: HTTPRequest) async throws -> Int { try await harness.client.execute(request).status }
+            let control = harness.baseURL.appendingPathComponent("__stratus/faults")
+            let key = harness.server.faults.controlToken
+            let rule = #"{"fault": {"kind": "status", "status": 503}}"#
+            // No credential, or a wrong one: 401.
+            var plain = HTTPRequest(method: .post, url: control, body: .bytes(Data(rule.utf8)))
+            plain.headers.set("Content-Type", "application/json")
+            let status1 = try await status(plain)
+            #expect(status1 == 401)
+            let status2 = try await status(Self.control(control, token: "guess"))
+            #expect(status2 == 401)
+            let status3 = try await status(HTTPRequest(url: harness.baseURL.appendingPathComponent("__stratus/requests")))
+            #expect(status3 == 401)
+            // A form or text body (what a page may post anywhere without asking): 415.
+            var text = Self.control(control, method: .post, token: key)
+            text.headers.set("Content-Type", "text/plain")
+            text.body = .bytes(Data(rule.utf8))
+            let status4 = try await status(text)
+            #expect(status4 == 415)
+            var reset = Self.control(harness.baseURL.appendingPathComponent("__stratus/reset"), method: .post, token: key)
+            reset.headers.set("Content-Type", "application/x-www-form-urlencoded")
+            let status5 = try await status(reset)
+            #expect(status5 == 415)
+            // A DNS name in Host (DNS rebinding): 403.
+            var rebound = Self.control(control, token: key)
+            rebound.headers.set("Host", "attacker.example:\(harness.baseURL.port ?? 0)")
+            let status6 = try await status(rebound)
+            #expect(status6 == 403)
+            #expect(harness.server.faults.rules.isEmpty)
+            // localhost and IPv6 literals are fine.
+            var local = Self.control(control, token: key)
+            local.headers.set("Host", "localhost:\(harness.baseURL.port ?? 0)")
+            let status7 = try await status(local)
+            #expect(status7 == 200)
+            #expect(FaultControlRoutes.isLocalAuthority("[::1]:8080"))
+            #expect(FaultControlRoutes.isLocalAuthority("127.0.0.1"))
+            #expect(!FaultControlRoutes.isLocalAuthority("127.0.0.1.nip.io"))
+            #expect(!FaultControlRoutes.isLocalAuthority("[evil]"))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import StratusCLI
 
 @Suite struct ProgressBarTests {
     /// `script` runs the command on a pseudo-terminal, so standard error is a terminal.
@@ -21,5 +22,17 @@ import Testing
             #expect(result.stdout.contains("/s"))
             #expect(result.stdout.contains("Uploaded big.bin"))
         }
+    }
+
+    @Test func timeLeftForAHugeAnnouncedLengthDoesNotTrap() {
+        // A server announcing nearly Int64.max bytes, a slow start: the estimate is too long to
+        // show, and converting it to whole seconds trapped.
+        #expect(ProgressBar.timeLeft(total: Int64.max, completed: 10, rate: 0.5) == ">99:00:00")
+        #expect(ProgressBar.timeLeft(total: Int64.max, completed: Int64.min, rate: 1) == ">99:00:00")
+        #expect(ProgressBar.timeLeft(total: 3_000, completed: 1_000, rate: 1_000) == "0:02")
+        #expect(ProgressBar.timeLeft(total: 7_200, completed: 0, rate: 1) == "2:00:00")
+        #expect(ProgressBar.timeLeft(total: 100, completed: 100, rate: 1) == nil)
+        #expect(ProgressBar.timeLeft(total: nil, completed: 0, rate: 1) == nil)
+        #expect(ProgressBar.timeLeft(total: 100, completed: 0, rate: .infinity) == nil)
     }
 }

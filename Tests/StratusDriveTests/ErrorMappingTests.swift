@@ -11,7 +11,17 @@ import Testing
     }
 
     private func map(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> ServiceError {
-        DriveErrorMapping.error(status: status, headers: headers, body: Data(body.utf8), action: "files.test")
+        DriveErrorMapping.error(status: status, headers: headers, body: Data(body.utf8), action: "files.test", secrets: [])
+    }
+
+    @Test func serverTextIsScrubbedOfTheTokenAndTerminalEscapes() {
+        let token = "ya29.secret-token-77"
+        let echoed = body(400, "badRequest", "you sent Authorization: Bearer \(token) and \(token)\u{1B}[2J")
+        let error = DriveErrorMapping.error(status: 400, headers: [:], body: Data(echoed.utf8), action: "files.test", secrets: [token])
+        let shown = "\(error.message) \(error.providerError ?? "") \(error)"
+        #expect(!shown.contains(token), "\(shown)")
+        #expect(!shown.contains("\u{1B}"))
+        #expect(shown.contains("<redacted>"))
     }
 
     static let cases: [(Int, String, ServiceError.Code)] = [

@@ -7,31 +7,14 @@ import Testing
 /// Same-named entries in one folder, made behind the adapter's back as another Drive client
 /// would: the path means the oldest, every call agrees, and the others are left alone.
 @Suite struct MockDuplicateNameTests {
-    /// Creates a file with a chosen `createdTime` through a raw multipart request.
-    private func createDirectly(_ fixture: MockFixture, name: String, parent: String, content: String, created: String) async throws -> String {
-        let boundary = "test-boundary"
-        let metadata = #"{"name": "\#(name)", "parents": ["\#(parent)"], "createdTime": "\#(created)"}"#
-        let body = "--\(boundary)\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n\(metadata)\r\n--\(boundary)\r\nContent-Type: text/plain\r\n\r\n\(content)\r\n--\(boundary)--\r\n"
-        let url = fixture.baseURL.appending(path: "upload/drive/v3/files").appending(queryItems: [URLQueryItem(name: "uploadType", value: "multipart")])
-        var request = HTTPRequest(method: .post, url: url, body: .bytes(Data(body.utf8)))
-        request.headers.set("Authorization", "Bearer \(fixture.accessToken)")
-        request.headers.set("Content-Type", "multipart/related; boundary=\(boundary)")
-        let http = try HTTPClient()
-        let response = try await http.execute(request)
-        await http.shutdown()
-        #expect(response.status == 200)
-        let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
-        return try #require(object?["id"] as? String)
-    }
-
     @Test func theOldestOfSameNamedFilesIsThePath() async throws {
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService()
             let path = try RemotePath("dup.txt")
             let mine = try await service.upload(from: .bytes(Data("mine".utf8)), to: path)
             let root = fixture.server.appDataFolderID
-            let older = try await createDirectly(fixture, name: "dup.txt", parent: root, content: "older", created: "2020-01-01T00:00:00.000Z")
-            _ = try await createDirectly(fixture, name: "dup.txt", parent: root, content: "newer", created: "2099-01-01T00:00:00.000Z")
+            let older = try await fixture.createDirectly(name: "dup.txt", parent: root, content: "older", created: "2020-01-01T00:00:00.000Z")
+            _ = try await fixture.createDirectly(name: "dup.txt", parent: root, content: "newer", created: "2099-01-01T00:00:00.000Z")
 
             #expect(try await service.metadata(of: path).id == older)
             #expect(try await service.list(.root).map(\.id) == [older])
@@ -56,7 +39,7 @@ import Testing
             let root = fixture.server.appDataFolderID
             var ids: [String] = []
             for index in 0..<3 {
-                ids.append(try await createDirectly(fixture, name: "tie.txt", parent: root, content: "copy \(index)", created: "2021-06-01T12:00:00.000Z"))
+                ids.append(try await fixture.createDirectly(name: "tie.txt", parent: root, content: "copy \(index)", created: "2021-06-01T12:00:00.000Z"))
             }
             let smallest = try #require(ids.min { $0.utf8.lexicographicallyPrecedes($1.utf8) })
             #expect(try await service.metadata(of: try RemotePath("tie.txt")).id == smallest)

@@ -5,6 +5,7 @@ import MockOAuth
 import MockSupport
 import Stratus
 import StratusDrive
+import StratusHTTP
 
 /// A mock Drive (with its Google-flavoured authorization server) on one base URL, and services
 /// pointed at it.
@@ -20,8 +21,10 @@ struct MockFixture: Sendable {
     var faults: FaultInjector { server.faults }
 
     /// Runs `body` while a fresh mock server runs on a port the OS picks, with its own storage.
+    /// `front` adds routes or middleware ahead of the mock's (a proxy that rewrites answers).
     static func withRunning<Result: Sendable>(
         options: MockDriveServer.Options = .init(),
+        front: (Router<BasicRequestContext>) -> Void = { _ in },
         _ body: @Sendable (MockFixture) async throws -> Result
     ) async throws -> Result {
         let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-drive-\(UUID().uuidString)")
@@ -29,6 +32,7 @@ struct MockFixture: Sendable {
         let authorization = MockAuthorizationServer(configuration: .init(flavor: .google))
         let server = try MockDriveServer(storageDirectory: storage, authorization: authorization, options: options)
         let router = Router()
+        front(router)
         server.addRoutes(to: router)
         let token = authorization.issueTokens().accessToken
         return try await MockServer.withRunning(router) { url in
@@ -57,5 +61,28 @@ struct MockFixture: Sendable {
             ),
             credentials: .accessToken(accessToken)
         )
+    }
+
+    /// Creates a file behind the adapter's back, as another Drive client would, through a raw
+    /// multipart request.
+    /// - Returns: The new file's id.
+    func createDirectly(name: String, parent: String, content: String, created: String? = nil) async throws -> String {
+        let boundary = "test-boundary"
+        var fields: [String: Any] = ["name": name, "parents": [parent]]
+        if let created { fields["createdTime"] = created }
+        let metadata = String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+        let body = "--\(boundary)\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n\(metadata)\r\n--\(boundary)\r\nContent-Type: text/plain\r\n\r\n\(content)\r\n--\(boundary)--\r\n"
+        let url = baseURL.appending(path: "upload/drive/v3/files").appending(queryItems: [URLQueryItem(name: "uploadType", value: "multipart")])
+        var request = StratusHTTP.HTTPRequest(method: .post, url: url, body: .bytes(Data(body.utf8)))
+        request.headers.set("Authorization", "Bearer \(accessToken)")
+        request.headers.set("Content-Type", "multipart/related; boundary=\(boundary)")
+        let http = try HTTPClient()
+        let response = try await http.execute(request)
+        await http.shutdown()
+        guard response.status == 200,
+              let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+              let id = object["id"] as? String
+        else { throw ServiceError(.invalidResponse, "The mock did not create \(name): HTTP \(response.status).") }
+        return id
     }
 }

@@ -79,9 +79,12 @@ import Testing
     }
 
     @Test func resumableRangeHeader() {
-        #expect(DriveResumableUpload.receivedBytes("bytes=0-262143") == 262_144)
-        #expect(DriveResumableUpload.receivedBytes("bytes=0-0") == 1)
-        #expect(DriveResumableUpload.receivedBytes("bytes=5-9") == nil)
-        #expect(DriveResumableUpload.receivedBytes("0-9") == nil)
+        #expect(DriveResumableUpload.receivedBytes("bytes=0-262143", size: 262_144) == 262_144)
+        #expect(DriveResumableUpload.receivedBytes("bytes=0-0", size: 10) == 1)
+        #expect(DriveResumableUpload.receivedBytes("bytes=5-9", size: 10) == nil)
+        #expect(DriveResumableUpload.receivedBytes("0-9", size: 10) == nil)
+        // A server-chosen last byte at or beyond the upload's length is refused, never added to.
+        #expect(DriveResumableUpload.receivedBytes("bytes=0-10", size: 10) == nil)
+        #expect(DriveResumableUpload.receivedBytes("bytes=0-9223372036854775807", size: 10) == nil)
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// The status and tag → ``ServiceError/Code`` table.
 @Suite struct ErrorMappingTests {
     private func map(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> ServiceError {
-        DropboxErrorMapping.error(status: status, headers: headers, body: Data(body.utf8), route: "files/test")
+        DropboxErrorMapping.error(status: status, headers: headers, body: Data(body.utf8), route: "files/test", secrets: [])
     }
 
     private func conflictBody(_ error: String) -> String {

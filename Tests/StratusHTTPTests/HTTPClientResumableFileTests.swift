@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import StratusDigest
-import StratusHTTP
+@testable import StratusHTTP
 import Synchronization
 import Testing
 
@@ -111,21 +111,54 @@ import Testing
         }
     }
 
-    @Test func aPartialAnswerStartingElsewhereIsRefusedAndTheFileKept() async throws {
+    /// Resumes a download of the first 1000 bytes from `path`, which must be refused as
+    /// `invalidResponse` with the file left as it was.
+    private static func expectRefusedResume(_ router: Router<BasicRequestContext>, path: String) async throws {
         let folder = try TemporaryFolder()
         let file = folder.file("download.part")
         let start = Self.whole.prefix(1000)
         try start.write(to: file)
-        let ranges = RangeLog()
-        try await TestServer.with(Self.router(ranges: ranges, startOverride: 0)) { base in
+        try await TestServer.with(router) { base in
             let client = try HTTPClient()
             let error = await #expect(throws: HTTPClientError.self) {
-                _ = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "content")), into: .resumableFile(file))
+                // A progress handler, so the announced length is added up too.
+                _ = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: path)), into: .resumableFile(file)) { _ in }
             }
             await client.shutdown()
-            #expect(error?.code == .invalidResponse)
+            #expect(error?.code == .invalidResponse, "\(String(describing: error))")
             #expect(try Data(contentsOf: file) == start)
         }
+    }
+
+    @Test func aPartialAnswerStartingElsewhereIsRefusedAndTheFileKept() async throws {
+        try await Self.expectRefusedResume(Self.router(ranges: RangeLog(), startOverride: 0), path: "content")
+    }
+
+    @Test func aPartialAnswerWithAnEnormousLengthIsRefusedWithoutTrapping() async throws {
+        let router = Router()
+        router.get("/huge") { _, _ in
+            // The range is the rest of the content, the length close to Int64.max: added to the
+            // 1000 bytes already held, it overflowed in the progress report.
+            Response(
+                status: .partialContent,
+                headers: [.contentRange: "bytes 1000-\(Self.size - 1)/\(Self.size)", .contentLength: "9223372036854775000"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(data: TestServer.content(1000, offset: 1000)))
+                    throw CancellationError()
+                }
+            )
+        }
+        try await Self.expectRefusedResume(router, path: "huge")
+    }
+
+    @Test func contentRangeNumbersAreCheckedBeforeAnyArithmetic() {
+        #expect(ResumableFileSink.contentRange("bytes 10-19/20")! == (10, 19, 20))
+        #expect(ResumableFileSink.contentRange("bytes 10-19/*")! == (10, 19, nil))
+        #expect(ResumableFileSink.contentRange("bytes 0-9223372036854775807/*") == nil)
+        #expect(ResumableFileSink.contentRange("bytes 19-10/20") == nil)
+        #expect(ResumableFileSink.contentRange("bytes 10-20/20") == nil)
+        #expect(ResumableFileSink.contentRange("bytes -1-5/20") == nil)
+        #expect(ResumableFileSink.contentRange("bytes 10-19") == nil)
     }
 
     @Test func anErrorAnswerLeavesTheFileAndCarriesItsBody() async throws {

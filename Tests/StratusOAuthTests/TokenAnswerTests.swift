@@ -51,6 +51,18 @@ import Testing
         }
     }
 
+    @Test func refusesALifetimeThatIsNotANumberOfSeconds() {
+        for lifetime in [#""nan""#, #""inf""#, #""-inf""#, "-5", #""1e300""#] {
+            let body = Data(#"{"access_token": "fresh", "token_type": "bearer", "expires_in": \#(lifetime)}"#.utf8)
+            let error = #expect(throws: ServiceError.self) {
+                try TokenEndpointAnswer.token(from: body, issuedAt: issued, previous: nil, requestedScopes: [])
+            }
+            #expect(error?.code == .invalidResponse, "\(lifetime)")
+            #expect(error?.message.contains("expires_in") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("fresh") == false)
+        }
+    }
+
     private func error(_ status: Int, _ body: String, headers: HTTPHeaders = [:], grant: TokenGrant = .refreshToken) -> ServiceError {
         ServiceError.tokenEndpoint(
             status: status, headers: headers, body: Data(body.utf8),

@@ -95,15 +95,21 @@ struct S3UnitTests {
         ]
         for (code, status, expected) in cases {
             let body = Data("<?xml version=\"1.0\"?><Error><Code>\(code)</Code><Message>m</Message><StringToSign>AWS4-HMAC-SHA256 secret-sts</StringToSign><SignatureProvided>abcdef0123456789</SignatureProvided></Error>".utf8)
-            let error = S3ErrorMapping.error(status: status, body: body, action: "GetObject of x")
+            let error = S3ErrorMapping.error(status: status, body: body, action: "GetObject of x", secrets: [])
             #expect(error.code == expected, "\(code)")
             #expect(error.providerError == code)
             #expect(!error.description.contains("abcdef0123456789"))
             #expect(!error.description.contains("secret-sts"))
         }
-        #expect(S3ErrorMapping.error(status: 404, body: Data(), action: "HeadObject").code == .notFound)
-        #expect(S3ErrorMapping.error(status: 502, body: Data("not xml".utf8), action: "x").code == .server)
-        #expect(S3ErrorMapping.error(status: 418, body: Data(), action: "x").code == .invalidResponse)
+        // A message that echoes the session token and carries terminal escapes is scrubbed.
+        let echo = Data("<Error><Code>InvalidToken</Code><Message>token session-TOKEN-9 is bad\u{1B}]0;x\u{07}</Message></Error>".utf8)
+        let scrubbed = S3ErrorMapping.error(status: 400, body: echo, action: "GetObject of x", secrets: ["session-TOKEN-9"])
+        #expect(!scrubbed.description.contains("session-TOKEN-9"))
+        #expect(!scrubbed.description.contains("\u{1B}") && !scrubbed.description.contains("\u{07}"))
+        #expect(scrubbed.message.contains("token <redacted> is bad"), "\(scrubbed)")
+        #expect(S3ErrorMapping.error(status: 404, body: Data(), action: "HeadObject", secrets: []).code == .notFound)
+        #expect(S3ErrorMapping.error(status: 502, body: Data("not xml".utf8), action: "x", secrets: []).code == .server)
+        #expect(S3ErrorMapping.error(status: 418, body: Data(), action: "x", secrets: []).code == .invalidResponse)
     }
 
     @Test("change tokens are versioned and anything else is invalidChangeToken")
@@ -159,7 +165,7 @@ struct S3UnitTests {
         #expect(throws: S3XMLError.self) { try S3XMLElement.parse(crashing) }
         let latin1 = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><Error><Code>NoSuchKey</Code></Error>".utf8)
         #expect(throws: S3XMLError.self) { try S3XMLElement.parse(latin1) }
-        #expect(S3ErrorMapping.error(status: 404, body: crashing, action: "x").code == .notFound)
+        #expect(S3ErrorMapping.error(status: 404, body: crashing, action: "x", secrets: []).code == .notFound)
         // A processing instruction without data crashed it too (a null pointer in FoundationXML).
         let instruction = Data("<Js<Js<J]</<?JClose?>/<J]</<?J<<</J?><J</".utf8)
         #expect(throws: S3XMLError.self) { try S3XMLElement.parse(instruction) }

@@ -50,6 +50,26 @@ struct RemoteOptionsTests {
         #expect(url.message.contains("a URL"))
     }
 
+    @Test("plain http is refused except for loopback hosts or with allow_insecure_http")
+    func plainHTTPOnlyOnLoopback() throws {
+        func options(_ url: String, allow: String? = nil) -> RemoteOptions {
+            var values = ["api_url": url]
+            if let allow { values[RemoteOptions.allowInsecureHTTPOption] = allow }
+            return RemoteOptions(remoteName: "cloud", typeName: "dropbox", values: values)
+        }
+        for url in ["http://api.example.com", "http://10.0.0.5:8080", "http://127.example.com", "ftp://example.com/x"] {
+            let error = try #require(throws: ServiceError.self, "\(url)") { try options(url).url("api_url") }
+            #expect(error.code == .invalidConfiguration)
+        }
+        let plain = try #require(throws: ServiceError.self) { try options("http://api.example.com").url("api_url") }
+        #expect(plain.message.contains("allow_insecure_http"))
+        for url in ["https://api.example.com", "http://127.0.0.1:8080", "http://localhost:9", "http://[::1]:80", "http://127.1.2.3"] {
+            #expect(try options(url).url("api_url") == URL(string: url), "\(url)")
+        }
+        #expect(try options("http://10.0.0.5:8080", allow: "true").url("api_url") == URL(string: "http://10.0.0.5:8080"))
+        #expect(throws: ServiceError.self) { try options("http://10.0.0.5:8080", allow: "false").url("api_url") }
+    }
+
     @Test("a bad value of a secret option is never quoted")
     func badSecretValues() throws {
         let number = try #require(throws: ServiceError.self) { try options.integer("token_lifetime") }

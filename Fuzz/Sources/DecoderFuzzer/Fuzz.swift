@@ -2,12 +2,13 @@ import Foundation
 import Hummingbird
 @testable import MockDrive
 @testable import MockDropbox
-import MockSupport
+@testable import MockSupport
 import NIOCore
 import Stratus
 @testable import StratusDrive
 @testable import StratusDropbox
 @testable import StratusHTTP
+@testable import StratusOAuth
 @testable import StratusS3
 
 /// libFuzzer's callback. With `STRATUS_FUZZ_TARGET` set, every input goes to that decoder;
@@ -30,6 +31,7 @@ enum FuzzTarget: String, CaseIterable {
     case driveJSON, driveErrorBody, driveRangeHeader, driveChangeToken, driveMockRange, driveMockMultipart
     case s3XML, s3ChangeToken
     case contentRange
+    case oauthTokenAnswer, serverText, mockControlHost, mockRouteGlob
 
     /// The target named by `STRATUS_FUZZ_TARGET`, if any.
     static let chosen: FuzzTarget? = ProcessInfo.processInfo.environment["STRATUS_FUZZ_TARGET"].flatMap(FuzzTarget.init)
@@ -62,7 +64,8 @@ enum FuzzTarget: String, CaseIterable {
         case .driveErrorBody:
             _ = DriveErrorBody.parse(data)
         case .driveRangeHeader:
-            _ = DriveResumableUpload.receivedBytes(text)
+            _ = DriveResumableUpload.receivedBytes(text, size: 1 << 20)
+            _ = DriveResumableUpload.receivedBytes(text, size: Int64.max)
         case .driveChangeToken:
             _ = try? DriveChangeCursor(ChangeToken(rawValue: text))
         case .driveMockRange:
@@ -71,11 +74,29 @@ enum FuzzTarget: String, CaseIterable {
             Self.readMultipart(data)
         case .s3XML:
             _ = try? S3XMLElement.parse(data)
-            _ = S3ErrorMapping.error(status: 400, body: data, action: "fuzz")
+            _ = S3ErrorMapping.error(status: 400, body: data, action: "fuzz", secrets: ["fuzz-secret"])
         case .s3ChangeToken:
             _ = try? S3ChangeCursor(ChangeToken(rawValue: text), remote: "fuzz")
         case .contentRange:
-            _ = ResumableFileSink.rangeStart(text)
+            _ = ResumableFileSink.contentRange(text)
+        case .oauthTokenAnswer:
+            _ = try? TokenEndpointAnswer.token(from: data, issuedAt: Date(timeIntervalSince1970: 1_700_000_000), previous: nil, requestedScopes: [])
+            _ = ServiceError.tokenEndpoint(
+                status: 400, headers: [:], body: data, grant: .refreshToken, provider: "Fuzz", signInHint: "", secrets: ["fuzz-secret"]
+            )
+        case .serverText:
+            let cleaned = Redaction.serverText(text, secrets: ["fuzz-secret"], limit: 300)
+            // The scrubbed text never carries the secret, a control character or more than the limit.
+            if cleaned.contains("fuzz-secret") || cleaned.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                || cleaned.count > 301 {
+                fatalError("serverText let something through")
+            }
+        case .mockControlHost:
+            _ = FaultControlRoutes.isLocalAuthority(text)
+        case .mockRouteGlob:
+            // The first line is the pattern, the rest the path.
+            let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            _ = FaultRule.glob(Array((parts.first ?? "").utf8), matches: Array((parts.count > 1 ? parts[1] : "").utf8))
         }
     }
 

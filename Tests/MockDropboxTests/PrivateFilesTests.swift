@@ -1,0 +1,45 @@
+import Foundation
+import MockSupport
+import Testing
+
+/// What a mock leaves on disk: folders only its owner can read, and a TLS authority that can
+/// vouch for nothing but the loopback names and signs nothing more.
+@Suite struct PrivateFilesTests {
+    private static func temporaryFolder() -> URL {
+        FileManager.default.temporaryDirectory.appending(path: "stratus-private-\(UUID().uuidString)")
+    }
+
+    private static func mode(_ url: URL) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
+    }
+
+    @Test func dataFoldersAreOwnerOnly() throws {
+        let root = Self.temporaryFolder().appending(path: "data")
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let store = try BlobStore(root: root)
+        for folder in [root, store.blobsDirectory, store.scratchDirectory] {
+            #expect(try Self.mode(folder) == 0o700, "\(folder.path)")
+        }
+    }
+
+    @Test func theMockAuthorityIsConstrainedToLoopbackAndItsKeyIsGone() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let certificates = try MockCertificates.make(in: folder)
+        #expect(try Self.mode(folder) == 0o700)
+        #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "ca-key.pem").path))
+        #expect(try Self.mode(certificates.privateKey) == 0o600)
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/env")
+        process.arguments = ["openssl", "x509", "-in", certificates.caCertificate.path, "-noout", "-ext", "nameConstraints"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("critical"), "\(text)")
+        #expect(text.contains("DNS:localhost"), "\(text)")
+        #expect(text.contains("IP:127.0.0.1/255.255.255.255"), "\(text)")
+        #expect(text.contains("IP:0:0:0:0:0:0:0:1/"), "\(text)")
+    }
+}
