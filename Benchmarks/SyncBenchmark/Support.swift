@@ -149,7 +149,7 @@ final class RemoteEndpoint {
         case "dropbox":
             guard let mock else { throw BenchmarkFailure("--remote dropbox needs --mock PATH-TO-stratus-mock") }
             let log = folder.appending(path: "mock.log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let handle = try FileHandle(forWritingTo: log)
             let process = Process()
             process.executableURL = URL(filePath: mock)

@@ -24,7 +24,7 @@ import Testing
             "--remote", harness.folder.appending(path: "remote").path, "--device", device, "--at", point,
         ]
         let log = harness.folder.appending(path: "child-\(point).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         process.standardOutput = handle
