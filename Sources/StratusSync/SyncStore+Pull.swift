@@ -12,6 +12,11 @@ extension SyncStore {
     /// token the service no longer accepts, read a full listing instead.
     func collectChanges(_ run: SyncRun) async throws {
         run.begin(.listing, total: 0)
+        guard service.capabilities.changeFeed != .unavailable else {
+            // No feed at all: every sync compares a full listing with what this device has.
+            try await collectFullListing(run, token: nil)
+            return
+        }
         if var token = try state.read({ try $0.setting(Self.tokenSetting) }).map(ChangeToken.init(rawValue:)) {
             do {
                 while true {
@@ -32,7 +37,7 @@ extension SyncStore {
                 logger.notice("The service no longer accepts the saved change token; reading a full listing instead.")
             }
         }
-        try await collectFullListing(run)
+        try await collectFullListing(run, token: service.latestChangeToken())
     }
 
     /// The record documents a page of changes names, with the version each change reports
@@ -72,9 +77,10 @@ extension SyncStore {
         }
     }
 
-    private func collectFullListing(_ run: SyncRun) async throws {
-        // The token comes first, so a change made while the listing runs is read again later.
-        let token = try await service.latestChangeToken()
+    /// Lists every record document and marks those this device does not have at that version.
+    /// - Parameter token: The feed's position taken before the listing (so a change made while
+    ///   the listing runs is read again later), saved with the result; `nil` without a feed.
+    private func collectFullListing(_ run: SyncRun, token: ChangeToken?) async throws {
         let files: [RemoteFile]
         do {
             files = try await service.list(layout.records)
@@ -100,7 +106,7 @@ extension SyncStore {
             for (path, version) in entries {
                 try db.execute(sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)", arguments: [path, version])
             }
-            try db.setSetting(Self.tokenSetting, token.rawValue)
+            if let token { try db.setSetting(Self.tokenSetting, token.rawValue) }
         }
         run.update { $0.usedFullListing = true }
     }

@@ -28,6 +28,26 @@ import Testing
         }
     }
 
+    @Test func aServiceWithoutAFeedSyncsFromListings() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let service = NoFeedService(harness.remote)
+        let a = try harness.device("a", service: service)
+        let b = try harness.device("b", service: service)
+        try a.save(Save(level: 1), as: key("slot-1"))
+        try await a.sync()
+        #expect(try await b.sync().pulled == [try key("slot-1")])
+        try a.save(Save(level: 2), as: key("slot-1"))
+        try await a.sync()
+        let report = try await b.sync()
+        #expect(report.usedFullListing)
+        #expect(report.pulled == [try key("slot-1")])
+        #expect(try b.record(key("slot-1"))?.decode(Save.self).level == 2)
+        harness.remote.resetCounts()
+        #expect(try await b.sync().pulled.isEmpty)
+        #expect(harness.remote.counts["download", default: 0] == 0, "an unchanged listing fetches nothing")
+    }
+
     @Test(arguments: SimulationRemote.available)
     func invalidRemoteDocumentsAreQuarantinedPerRecord(_ kind: SimulationRemote) async throws {
         try await SyncHarness.with(kind) { harness in

@@ -88,3 +88,31 @@ final class CheckThenWriteService: Service {
     func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
     func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile { try await base.restore(path, to: version) }
 }
+
+/// A service with no change feed (as S3 with versioning off): the feed calls are unsupported.
+final class NoFeedService: Service {
+    private let base: any Service
+
+    init(_ base: any Service) {
+        self.base = base
+    }
+
+    var capabilities: ServiceCapabilities {
+        var capabilities = base.capabilities
+        capabilities.changeFeed = .unavailable
+        return capabilities
+    }
+    func metadata(of path: RemotePath) async throws -> RemoteFile { try await base.metadata(of: path) }
+    func list(_ folder: RemotePath) async throws -> [RemoteFile] { try await base.list(folder) }
+    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+        try await base.upload(from: source, to: path, options: options)
+    }
+    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+        try await base.download(path, version: version, to: destination, options: options)
+    }
+    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws { try await base.delete(path, precondition: precondition) }
+    func latestChangeToken() async throws -> ChangeToken { throw ServiceError(.unsupported, "No change feed.") }
+    func changes(since token: ChangeToken) async throws -> ChangePage { throw ServiceError(.unsupported, "No change feed.") }
+    func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
+    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile { try await base.restore(path, to: version) }
+}
