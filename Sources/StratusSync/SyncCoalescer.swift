@@ -1,18 +1,41 @@
 import Synchronization
 
-/// Makes concurrent ``SyncStore/sync()`` calls share one run: a call made while a sync runs
-/// waits for that run and gets its report.
+/// Makes concurrent ``SyncStore/sync()`` calls share runs without missing anything: a call made
+/// while no sync runs starts one; a call made while one runs waits for one follow-up run, shared
+/// by every call that arrives before it starts. So the report a call gets always covers the
+/// changes saved before the call, and at most two runs are ever queued.
 final class SyncCoalescer: Sendable {
-    private let current = Mutex<Task<SyncReport, any Error>?>(nil)
+    private struct Run {
+        var id: Int
+        var task: Task<SyncReport, any Error>
+    }
+
+    private struct State {
+        var running: Run?
+        var next: Run?
+        var made = 0
+    }
+
+    private let state = Mutex(State())
 
     func run(_ body: @escaping @Sendable () async throws -> SyncReport) async throws -> SyncReport {
-        let task = current.withLock { current in
-            if let running = current { return running }
+        let task = state.withLock { state -> Task<SyncReport, any Error> in
+            if let next = state.next { return next.task }
+            state.made += 1
+            let id = state.made
+            let previous = state.running?.task
             let task = Task { [weak self] in
-                defer { self?.current.withLock { $0 = nil } }
+                if let previous { _ = try? await previous.value }
+                self?.state.withLock { state in
+                    if state.next?.id == id {
+                        state.running = state.next
+                        state.next = nil
+                    }
+                }
+                defer { self?.state.withLock { state in if state.running?.id == id { state.running = nil } } }
                 return try await body()
             }
-            current = task
+            if previous == nil { state.running = Run(id: id, task: task) } else { state.next = Run(id: id, task: task) }
             return task
         }
         return try await withTaskCancellationHandler {

@@ -6,8 +6,10 @@ extension SyncStore {
     /// Exchanges changes with the remote: pulls what other devices changed, pushes what this
     /// device changed, and settles conflicts by each record type's policy (or reports them).
     ///
-    /// Calls made while a sync runs join it and get its report. Cancelling the task cancels
-    /// the run (for every caller that joined it); what was done stays done. One record's failure
+    /// A call made while a sync runs waits for one follow-up run, shared by every call that
+    /// arrives before it starts, so the report always covers what was saved before the call.
+    /// Cancelling the task cancels the run it waits for (for every caller sharing it); what was
+    /// done stays done. One record's failure
     /// does not stop the others: it is in ``SyncReport/failures``, and the next sync tries again.
     /// - Returns: What the sync did.
     /// - Throws: ``SyncError`` when the remote cannot be read at all (`service`, with the

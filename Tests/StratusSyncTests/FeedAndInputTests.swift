@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusSync
 import SyncSimulation
+import Synchronization
 import Testing
 
 /// The change feed with its fallback, bad remote documents, observation, coalescing, versions,
@@ -145,9 +146,26 @@ import Testing
             async let first = a.sync()
             async let second = a.sync()
             async let third = a.sync()
-            _ = try await (first, second, third)
+            async let fourth = a.sync()
+            _ = try await (first, second, third, fourth)
             let runs = harness.remote.counts["changes", default: 0]
-            #expect(runs >= 1 && runs < 3, "three calls made \(runs) runs")
+            #expect(runs >= 1 && runs <= 2, "four calls made \(runs) runs")
+            // A save made while a sync runs, after that run read what to push, is pushed by the
+            // run a sync called after the save waits for.
+            let slotOne = try harness.documentPath("save", "slot-1")
+            let later = Mutex<Task<SyncReport, any Error>?>(nil)
+            harness.remote.beforeUpload { path, _ in
+                guard path == slotOne, later.withLock({ $0 == nil }) else { return }
+                try a.save(Save(level: 3), as: key("slot-2"))
+                later.withLock { $0 = Task { try await a.sync() } }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try a.save(Save(level: 2), as: key("slot-1"))
+            let earlier = try await a.sync()
+            #expect(!earlier.pushed.contains(try key("slot-2")))
+            let laterReport = try await #require(later.withLock { $0 }).value
+            #expect(laterReport.pushed.contains(try key("slot-2")))
+            #expect(try a.pendingChangeCount() == 0, "the later call's run pushed what was saved before it")
         }
     }
 
