@@ -14,12 +14,17 @@ final class SyncCoalescer: Sendable {
         var running: Run?
         var next: Run?
         var made = 0
+        var callers = 0
     }
+
+    /// How many calls are waiting for a run now.
+    var waitingCalls: Int { state.withLock { $0.callers } }
 
     private let state = Mutex(State())
 
     func run(_ body: @escaping @Sendable () async throws -> SyncReport) async throws -> SyncReport {
         let task = state.withLock { state -> Task<SyncReport, any Error> in
+            state.callers += 1
             if let next = state.next { return next.task }
             state.made += 1
             let id = state.made
@@ -38,6 +43,7 @@ final class SyncCoalescer: Sendable {
             if previous == nil { state.running = Run(id: id, task: task) } else { state.next = Run(id: id, task: task) }
             return task
         }
+        defer { state.withLock { $0.callers -= 1 } }
         return try await withTaskCancellationHandler {
             try await task.value
         } onCancel: {

@@ -1,17 +1,17 @@
 import Foundation
 import GRDB
 import Stratus
-import Synchronization
 
 /// Pushing: a record's files go up first, as blobs named by their hash (a blob already there is
 /// not sent again); then its document, conditional on the version this device last saw. That
 /// document is the commit. A refused precondition means another device wrote first: its side
 /// is fetched and the conflict settled, never overwritten.
 extension SyncStore {
-    /// Pushes every record with local changes that is not in conflict or quarantine.
-    /// - Returns: Whether records are left to push (a conflict settled into a new local side).
-    func pushDirty(_ run: SyncRun) async throws -> Bool {
-        let (ready, quarantined) = try state.read { db in
+    /// The records with local changes that a push would send now (`ready`: not in conflict or
+    /// quarantine, and not failed already in this run), and those held by a quarantine.
+    func pushableKeys(_ run: SyncRun) throws -> (ready: [RecordKey], quarantined: [RecordKey]) {
+        let failed = Set(run.report.failures.map(\.key))
+        return try state.read { db in
             let keys = try Row.fetchAll(
                 db,
                 sql: """
@@ -19,20 +19,25 @@ extension SyncStore {
                     AND NOT EXISTS (SELECT 1 FROM conflict c WHERE c.type = record.type AND c.id = record.id)
                     ORDER BY type, id
                     """
-            ).map { try RecordKey(type: $0["type"], id: $0["id"]) }
+            ).map { try RecordKey(type: $0["type"], id: $0["id"]) }.filter { !failed.contains($0) }
             let quarantined = try Set(Row.fetchAll(db, sql: "SELECT type, id FROM quarantine").map { try RecordKey(type: $0["type"], id: $0["id"]) })
             return (keys.filter { !quarantined.contains($0) }, keys.filter { quarantined.contains($0) })
         }
+    }
+
+    /// Pushes every record with local changes that is not in conflict or quarantine and has not
+    /// failed in this run already.
+    func pushDirty(_ run: SyncRun) async throws {
+        let (ready, quarantined) = try pushableKeys(run)
         for key in quarantined {
             let path = (try? layout.documentPath(of: key).string) ?? key.description
             run.fail(key, path: path, SyncError(.quarantined, "The remote document of \(key) is quarantined; this device's change waits until a valid version arrives."))
         }
-        guard !ready.isEmpty else { return false }
+        guard !ready.isEmpty else { return }
         run.begin(.pushing, total: ready.count)
-        let again = LockedFlag()
         try await forEachConcurrently(ready) { [self] key in
             do {
-                if try await push(key, run: run) { again.set() }
+                try await push(key, run: run)
             } catch {
                 let failure = SyncError.wrapping(error, "Pushing \(key)")
                 if failure.code == .cancelled { throw failure }
@@ -40,14 +45,12 @@ extension SyncStore {
             }
             run.finishedRecord()
         }
-        return again.value
     }
 
-    /// Pushes one record.
-    /// - Returns: Whether the record needs another push (its precondition was refused and the
-    ///   conflict settled into a side to push).
-    private func push(_ key: RecordKey, run: SyncRun) async throws -> Bool {
-        guard let row = try state.read({ try RecordRow.fetch($0, key) }), row.dirty else { return false }
+    /// Pushes one record. A refused precondition settles the conflict through the pull path;
+    /// a side that then needs pushing goes in the sync's next round.
+    private func push(_ key: RecordKey, run: SyncRun) async throws {
+        guard let row = try state.read({ try RecordRow.fetch($0, key) }), row.dirty else { return }
         let document = row.document
         let path = try layout.documentPath(of: key)
         try await uploadFiles(of: document, run: run)
@@ -65,10 +68,7 @@ extension SyncStore {
             // the conflict by the record type's policy.
             logger.debug("The push of \(key) was refused by its precondition; settling with the remote side.")
             try await pull(path: path.string, version: nil, run: run)
-            return try state.read { db in
-                guard let row = try RecordRow.fetch(db, key) else { return false }
-                return try row.dirty && !db.hasConflict(key)
-            }
+            return
         }
         reach(.documentCommitted)
         run.moved(bytes: Int64(bytes.count))
@@ -84,7 +84,6 @@ extension SyncStore {
         if service.capabilities.conditionalWrites != .atomic, service.capabilities.supportsVersions, let base = row.baseVersion {
             try await detectLostRace(key, path: path, written: written.version, base: base, ours: document, run: run)
         }
-        return false
     }
 
     /// How long a blob confirmed on the remote is trusted without asking again.
@@ -167,11 +166,4 @@ extension SyncStore {
         }
         broadcaster.send(changes)
     }
-}
-
-/// A flag set from concurrent tasks.
-final class LockedFlag: Sendable {
-    private let flag = Mutex(false)
-    func set() { flag.withLock { $0 = true } }
-    var value: Bool { flag.withLock { $0 } }
 }

@@ -22,10 +22,18 @@ extension SyncStore {
                 do {
                     try await collectChanges(run)
                     try await pullPending(run)
-                    // A push refused by a concurrent writer settles the conflict, which may
-                    // leave a merged or kept side to push: a few rounds finish that.
+                    // After a push the feed is read again: it absorbs this device's own writes
+                    // (so the next sync reads only what is new) and brings what other devices
+                    // wrote meanwhile. A conflict settled into a side to push (a merge, a refused
+                    // push) makes another round; three at most.
                     for _ in 0..<3 {
-                        guard try await pushDirty(run) else { break }
+                        let pushed = run.report.pushed.count
+                        try await pushDirty(run)
+                        if run.report.pushed.count > pushed {
+                            try await collectChanges(run)
+                            try await pullPending(run)
+                        }
+                        guard try !pushableKeys(run).ready.isEmpty else { break }
                     }
                     let conflicts = try state.read { db in
                         try Row.fetchAll(db, sql: "SELECT type, id FROM conflict ORDER BY type, id").map { try RecordKey(type: $0["type"], id: $0["id"]) }
