@@ -3,54 +3,6 @@ import Stratus
 import StratusSync
 import Synchronization
 
-/// How a ``KeyValueStore`` works: its merge rules, limits and where it keeps its data.
-public struct KeyValueConfiguration: Sendable {
-    /// The merge rule per key or key prefix; other keys use ``MergeRule/lastWriterWins``.
-    public var rules: [KeyRule]
-    /// The limits of the store.
-    public var limits: KeyValueLimits
-    /// The folder on the service for the store's data (shared by all devices of the app).
-    /// Default `stratus-kv`.
-    public var remoteFolder: String
-    /// This device's name; `nil` for a random id kept in the store.
-    public var deviceName: String?
-
-    /// Creates a configuration.
-    public init(rules: [KeyRule] = [], limits: KeyValueLimits = KeyValueLimits(), remoteFolder: String = "stratus-kv", deviceName: String? = nil) {
-        self.rules = rules
-        self.limits = limits
-        self.remoteFolder = remoteFolder
-        self.deviceName = deviceName
-    }
-}
-
-/// A change a ``KeyValueStore`` reports: which keys changed, and why.
-public struct KeyValueChange: Hashable, Sendable {
-    /// Why the keys changed.
-    public enum Reason: String, Hashable, Sendable {
-        /// Another device changed them (or a merge with another device's values did).
-        case changedOnAnotherDevice
-        /// The first sync of this device brought them.
-        case initialSync
-        /// A write was refused, or a merge left the store, over a limit; nothing was dropped.
-        case quotaExceeded
-        /// The remote no longer holds the store (a different account, or removed by hand); this
-        /// device's values are written to it again.
-        case accountChanged
-    }
-
-    /// Why.
-    public var reason: Reason
-    /// The keys, sorted.
-    public var keys: [String]
-
-    /// Creates a change (for tests and for apps that forward changes).
-    public init(reason: Reason, keys: [String]) {
-        self.reason = reason
-        self.keys = keys
-    }
-}
-
 /// A synced key-value store for settings and game progress: local first (always readable and
 /// writable offline; it persists across restarts like `UserDefaults`), synced through any
 /// ``Stratus/Service`` by ``synchronize()``, with a merge rule per key so that a device that
