@@ -50,16 +50,21 @@ extension SyncStore {
     /// Pushes one record. A refused precondition settles the conflict through the pull path;
     /// a side that then needs pushing goes in the sync's next round.
     private func push(_ key: RecordKey, run: SyncRun) async throws {
-        guard let row = try state.read({ try RecordRow.fetch($0, key) }), row.dirty else { return }
-        let document = row.document
+        // The stored document's bytes are what goes up (and become the base): no re-encoding.
+        let pending = try state.read { db -> (bytes: Data, revision: Int64, baseVersion: String?)? in
+            try Row.fetchOne(db, sql: "SELECT document, revision, baseVersion FROM record WHERE type = ? AND id = ? AND dirty", arguments: [key.type, key.id])
+                .map { ($0["document"], $0["revision"], $0["baseVersion"]) }
+        }
+        guard let pending else { return }
+        let bytes = pending.bytes
+        let document = try RecordDocument.decode(bytes, expectedKey: key)
         let path = try layout.documentPath(of: key)
         try await uploadFiles(of: document, run: run)
         reach(.blobsUploaded)
         try await state.write { db in
             try db.execute(sql: "UPDATE record SET pushedEdit = ? WHERE type = ? AND id = ?", arguments: [document.edit, key.type, key.id])
         }
-        let bytes = try document.encoded()
-        let precondition: WritePrecondition = row.baseVersion.map { .mustMatch(VersionID($0)) } ?? .mustNotExist
+        let precondition: WritePrecondition = pending.baseVersion.map { .mustMatch(VersionID($0)) } ?? .mustNotExist
         let written: RemoteFile
         do {
             written = try await service.upload(from: .bytes(bytes), to: path, options: UploadOptions(precondition: precondition))
@@ -73,15 +78,18 @@ extension SyncStore {
         reach(.documentCommitted)
         run.moved(bytes: Int64(bytes.count))
         try await state.write { db in
-            guard var current = try RecordRow.fetch(db, key) else { return }
-            current.baseVersion = written.version.rawValue
-            current.baseDocument = document
-            current.pushedEdit = nil
-            if current.revision == row.revision { current.dirty = false }
-            try current.save(db)
+            // Clean only if the app did not edit the record meanwhile.
+            try db.execute(
+                sql: """
+                    UPDATE record SET baseVersion = ?, baseDocument = ?, pushedEdit = NULL,
+                    dirty = CASE WHEN revision = ? THEN 0 ELSE dirty END
+                    WHERE type = ? AND id = ?
+                    """,
+                arguments: [written.version.rawValue, bytes, pending.revision, key.type, key.id]
+            )
         }
         run.update { $0.pushed.append(key) }
-        if service.capabilities.conditionalWrites != .atomic, service.capabilities.supportsVersions, let base = row.baseVersion {
+        if service.capabilities.conditionalWrites != .atomic, service.capabilities.supportsVersions, let base = pending.baseVersion {
             try await detectLostRace(key, path: path, written: written.version, base: base, ours: document, run: run)
         }
     }
@@ -94,6 +102,7 @@ extension SyncStore {
     private func uploadFiles(of document: RecordDocument, run: SyncRun) async throws {
         var entries: [String: RecordDocument.FileEntry] = [:]
         for entry in document.files.values { entries[entry.sha256] = entry }
+        guard !entries.isEmpty else { return }
         let hashes = Array(entries.keys)
         let confirmed = try state.read { db in
             var result: [String: Date] = [:]
