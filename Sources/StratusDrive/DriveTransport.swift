@@ -3,19 +3,10 @@ import Stratus
 import StratusDigest
 import StratusHTTP
 import StratusOAuth
+import StratusTransfer
 
 /// Sends Drive API requests with authorization, retries and error mapping.
 struct DriveTransport: Sendable {
-    /// Whether a request may be sent again after a failure.
-    enum Repetition: Sendable {
-        /// Repeating cannot change the outcome (reads, idempotent writes): retried on every
-        /// transient failure.
-        case safe
-        /// The outcome of a failed attempt may be unknown: retried only when Drive said it did
-        /// not act (a rate limit). Callers that must repeat such a request check first.
-        case onlyWhenRefused
-    }
-
     let http: HTTPClient
     let credentials: DriveCredentials
     let configuration: DriveConfiguration
@@ -71,13 +62,9 @@ struct DriveTransport: Sendable {
         progress: (@Sendable (HTTPProgress) -> Void)? = nil,
         _ makeRequest: @escaping @Sendable () throws -> HTTPRequest
     ) async throws -> HTTPResponse {
-        let isRetryable: @Sendable (any Error) -> Bool = switch repetition {
-        case .safe: RetryPolicy.isTransient
-        case .onlyWhenRefused: { ($0 as? ServiceError)?.code == .rateLimited }
-        }
         let (credentials, http) = (credentials, http)
         let origins = [configuration.apiURL, configuration.uploadURL]
-        return try await configuration.retryPolicy.run(isRetryable: isRetryable) { _ in
+        return try await configuration.retryPolicy.run(repetition) { _ in
             try Task.checkCancellation()
             let response = try await credentials.send(makeRequest, origins: origins, http: http, into: destination, action: "The Drive request \(action)", progress: progress)
             if response.isSuccess || accepted.contains(response.status) { return response }

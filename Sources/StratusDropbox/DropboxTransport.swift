@@ -3,23 +3,13 @@ import Stratus
 import StratusDigest
 import StratusHTTP
 import StratusOAuth
+import StratusTransfer
 
 /// Sends Dropbox API requests: RPC (JSON body), upload and download (JSON in
 /// `Dropbox-API-Arg`), with authorization, retries and error mapping.
 struct DropboxTransport: Sendable {
     /// Which Dropbox host a route lives on.
     enum Host: Sendable { case api, content }
-
-    /// Whether a request may be sent again after a failure.
-    enum Repetition: Sendable {
-        /// Repeating cannot change the outcome (reads, idempotent RPCs, session appends whose
-        /// offset protects them): retried on every transient failure.
-        case safe
-        /// The outcome of a failed attempt is unknown (a plain upload, a session finish, a
-        /// delete or restore): retried only when Dropbox said it did not act (HTTP 429 or a
-        /// `too_many_write_operations` answer).
-        case onlyWhenRefused
-    }
 
     let http: HTTPClient
     let credentials: DropboxCredentials
@@ -32,7 +22,9 @@ struct DropboxTransport: Sendable {
     }
 
     /// Sends a request and returns a 2xx or 409 answer; every other status, and transport
-    /// failures, are thrown as ``Stratus/ServiceError`` after the retries `repetition` allows.
+    /// failures, are thrown as ``Stratus/ServiceError`` after the retries `repetition` allows
+    /// (``StratusTransfer/Repetition/never`` inside a caller's own loop, such as
+    /// ``DropboxService/writeOnce(done:_:)``).
     func send(
         route: String,
         host: Host,
@@ -57,13 +49,9 @@ struct DropboxTransport: Sendable {
             request.headers.set("Content-Type", "application/octet-stream")
             request.body = uploadBody
         }
-        let isRetryable: @Sendable (any Error) -> Bool = switch repetition {
-        case .safe: RetryPolicy.isTransient
-        case .onlyWhenRefused: { ($0 as? ServiceError)?.code == .rateLimited }
-        }
         let (credentials, http) = (credentials, http)
         let origins = [configuration.apiURL, configuration.contentURL]
-        return try await configuration.retryPolicy.run(isRetryable: isRetryable) { [request] _ in
+        return try await configuration.retryPolicy.run(repetition) { [request] _ in
             try Task.checkCancellation()
             let response = try await credentials.send({ request }, origins: origins, http: http, into: destination, action: "The request to \(route)", progress: progress)
             if response.isSuccess { return response }
