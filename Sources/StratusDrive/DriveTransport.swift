@@ -76,7 +76,7 @@ struct DriveTransport: Sendable {
     }
 
     /// Sends a request with an optional JSON body and decodes the JSON answer.
-    func json<Result: Decodable>(
+    func json<Result: Decodable & Sendable>(
         _ action: String,
         _ method: HTTPMethod,
         _ url: URL,
@@ -89,21 +89,17 @@ struct DriveTransport: Sendable {
 
     /// Sends a request and decodes its JSON answer, keeping the answer for its headers. A safe
     /// request whose answer cannot be read is sent once more (an answer damaged on the way
-    /// rarely is twice).
-    func decoded<Result: Decodable>(
+    /// rarely is twice), within the retry policy's attempts.
+    func decoded<Result: Decodable & Sendable>(
         _ action: String,
         as type: Result.Type,
         repetition: Repetition = .safe,
         _ makeRequest: @escaping @Sendable () throws -> HTTPRequest
     ) async throws -> (result: Result, response: HTTPResponse) {
-        var attempt = 1
-        while true {
-            let response = try await send(action, repetition: repetition, makeRequest)
-            do {
-                return (try DriveTransport.decode(type, from: response.body, action: action), response)
-            } catch let error as ServiceError where error.code == .invalidResponse && repetition == .safe && attempt < 2 {
-                attempt += 1
-            }
+        try await configuration.retryPolicy.run(repetition) { _ in
+            try await send(action, repetition: .never, makeRequest)
+        } read: { response in
+            (try DriveTransport.decode(type, from: response.body, action: action), response)
         }
     }
 

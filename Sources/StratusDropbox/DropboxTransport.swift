@@ -65,7 +65,7 @@ struct DropboxTransport: Sendable {
     }
 
     /// Calls an RPC route with a JSON argument and decodes its JSON result.
-    func rpc<Result: Decodable>(
+    func rpc<Result: Decodable & Sendable>(
         _ route: String,
         _ argument: StoneValue,
         as type: Result.Type,
@@ -76,22 +76,19 @@ struct DropboxTransport: Sendable {
 
     /// Calls an RPC route and decodes its JSON result, keeping the answer for its headers. A
     /// safe call whose answer cannot be read is asked once more (an answer damaged on the way
-    /// rarely is twice).
-    func rpcWithResponse<Result: Decodable>(
+    /// rarely is twice), within the retry policy's attempts.
+    func rpcWithResponse<Result: Decodable & Sendable>(
         _ route: String,
         _ argument: StoneValue,
         as type: Result.Type,
         repetition: Repetition = .safe
     ) async throws -> (result: Result, response: HTTPResponse) {
-        var attempt = 1
-        while true {
-            let response = try await send(route: route, host: .api, jsonArgument: argument, repetition: repetition)
+        try await configuration.retryPolicy.run(repetition) { _ in
+            let response = try await send(route: route, host: .api, jsonArgument: argument, repetition: .never)
             try await check(response, route: route)
-            do {
-                return (try DropboxTransport.decode(type, from: response.body, route: route), response)
-            } catch let error as ServiceError where error.code == .invalidResponse && repetition == .safe && attempt < 2 {
-                attempt += 1
-            }
+            return response
+        } read: { response in
+            (try DropboxTransport.decode(type, from: response.body, route: route), response)
         }
     }
 

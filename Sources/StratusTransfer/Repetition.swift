@@ -126,3 +126,38 @@ extension HTTPHeaders {
         return .milliseconds(Int64((Swift.min(wait, 1e9) * 1000).rounded(.up)))
     }
 }
+
+extension RetryPolicy {
+    /// Sends a request and reads its answer in the one loop: a failed request is repeated as
+    /// `repetition` allows, and a safe request whose answer cannot be read (`read` throws
+    /// ``Stratus/ServiceError/Code/invalidResponse``) is sent once more, an answer damaged on
+    /// the way rarely being damaged twice. Either way the request is sent at most
+    /// ``maximumAttempts`` times.
+    /// - Parameters:
+    ///   - repetition: Which failures of the request may be repeated.
+    ///   - send: One attempt of the request, sent once; it receives the attempt number.
+    ///   - read: Reads an answer.
+    /// - Returns: What `read` made of the answer.
+    /// - Throws: The last failure.
+    package func run<Answer: Sendable, Result: Sendable>(
+        _ repetition: Repetition,
+        send: @Sendable (_ attempt: Int) async throws -> Answer,
+        read: @Sendable (Answer) async throws -> Result
+    ) async throws -> Result {
+        let unreadable = Mutex((count: 0, isLast: false))
+        let isRetryable: @Sendable (any Error) -> Bool = { error in
+            let (count, isLast) = unreadable.withLock { ($0.count, $0.isLast) }
+            return isLast ? repetition == .safe && count < 2 : repetition.allowsRepeat(after: error)
+        }
+        return try await run(isRetryable: isRetryable) { attempt in
+            unreadable.withLock { $0.isLast = false }
+            let answer = try await send(attempt)
+            do {
+                return try await read(answer)
+            } catch let error as ServiceError where error.code == .invalidResponse {
+                unreadable.withLock { $0 = (count: $0.count + 1, isLast: true) }
+                throw error
+            }
+        }
+    }
+}

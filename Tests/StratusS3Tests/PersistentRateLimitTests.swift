@@ -64,8 +64,10 @@ final class RateLimitingProxy: Sendable {
         let answer = try await http.execute(StratusHTTP.HTTPRequest(method: method, url: url, headers: headers, body: body.isEmpty ? .empty : .bytes(body)))
         var fields = HTTPFields()
         for field in answer.headers {
-            guard !["content-length", "transfer-encoding", "connection"].contains(field.name.lowercased()), let name = HTTPField.Name(field.name) else { continue }
-            fields.append(HTTPField(name: name, value: field.value))
+            // A HEAD answer's Content-Length is the object's size; any other body is sent as is.
+            let dropped = method == .head ? ["transfer-encoding", "connection"] : ["content-length", "transfer-encoding", "connection"]
+            guard !dropped.contains(field.name.lowercased()), let name = HTTPFields.Element.Name(field.name) else { continue }
+            fields.append(HTTPFields.Element(name: name, value: field.value))
         }
         return Response(status: .init(code: answer.status), headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(data: answer.body)))
     }
