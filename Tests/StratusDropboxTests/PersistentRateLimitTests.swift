@@ -31,6 +31,24 @@ import Testing
         }
     }
 
+    @Test func aWriteOfUnknownOutcomeThenRefusedIsSentAtMostMaximumAttemptsTimes() async throws {
+        try await MockFixture.withRunning { fixture in
+            let service = try fixture.makeService()
+            let route = "/2/files/upload"
+            // The first upload fails with a 5xx (its outcome unknown), every later one is refused.
+            _ = fixture.server.faults.add(FaultRule(route: route, fault: .status(503)))
+            _ = fixture.server.faults.add(FaultRule(route: route, nth: 2, times: 0, fault: .status(429, retryAfter: 0)))
+            let path = try RemotePath("once.txt")
+            let error = await #expect(throws: ServiceError.self) {
+                _ = try await service.upload(from: .bytes(Data("once".utf8)), to: path)
+            }
+            #expect(error?.code == .rateLimited, "\(String(describing: error))")
+            #expect(fixture.server.requestLog.entries(path: route).map(\.status) == [503, 429, 429])
+            // The unknown outcome was looked at before the write was sent again.
+            #expect(fixture.server.requestLog.entries(path: "/2/files/get_metadata").count >= 1)
+        }
+    }
+
     @Test func aSessionFinishIsSentAtMostMaximumAttemptsTimes() async throws {
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService()
