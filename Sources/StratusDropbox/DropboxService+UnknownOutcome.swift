@@ -11,7 +11,7 @@ extension DropboxService {
     /// retry policy's one "look first" loop (`RetryPolicy.runWrite(lookFirst:_:)`). A rate
     /// limit is waited out (its `Retry-After` honoured) and the write sent again; the write runs
     /// at most `maximumAttempts` times in all, so it must send its request with
-    /// ``StratusTransfer/Repetition/never``.
+    /// `Repetition.never`.
     /// - Parameters:
     ///   - done: The outcome when the write is found to have happened, or `nil`; its failures
     ///     count as "not found" (the write is sent again).

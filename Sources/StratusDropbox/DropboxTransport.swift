@@ -23,7 +23,7 @@ struct DropboxTransport: Sendable {
 
     /// Sends a request and returns a 2xx or 409 answer; every other status, and transport
     /// failures, are thrown as ``Stratus/ServiceError`` after the retries `repetition` allows
-    /// (``StratusTransfer/Repetition/never`` inside a caller's own loop, such as
+    /// (`Repetition.never` inside a caller's own loop, such as
     /// ``DropboxService/writeOnce(done:_:)``).
     func send(
         route: String,

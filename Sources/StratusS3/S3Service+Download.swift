@@ -76,7 +76,7 @@ extension S3Service {
     }
 
     /// Streams the body into a file, resuming with `Range` after transient failures: each
-    /// attempt of the retry policy's loop (``StratusTransfer/Repetition/safe``) goes on from
+    /// attempt of the retry policy's loop (`Repetition.safe`) goes on from
     /// the bytes already received, so a download makes at most `maximumAttempts` requests and
     /// honours `Retry-After` like every other request.
     private func receive(_ path: RemotePath, version: String?, into handle: FileHandle, progress handler: ProgressHandler?) async throws -> Received {

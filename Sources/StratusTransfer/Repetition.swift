@@ -4,7 +4,7 @@ import StratusHTTP
 import Synchronization
 
 /// Whether a request may be sent again after a failure: the one classification every adapter
-/// uses, so that a request is repeated by one loop, ``Stratus/RetryPolicy/run(_:_:)``, and never
+/// uses, so that a request is repeated by one loop, `RetryPolicy.run(_:_:)`, and never
 /// by a retrying request inside another retry loop.
 package enum Repetition: Sendable, Equatable {
     /// Repeating cannot change the outcome (reads, idempotent writes, parts and appends whose
@@ -15,7 +15,7 @@ package enum Repetition: Sendable, Equatable {
     /// (a rate limit).
     case onlyWhenRefused
     /// Sent once: the caller runs the retry loop itself (see
-    /// ``Stratus/RetryPolicy/runWrite(lookFirst:_:)``).
+    /// `RetryPolicy.runWrite(lookFirst:_:)`).
     case never
 
     /// Whether a failure of a request of this kind may be repeated.

@@ -49,22 +49,12 @@ import Testing
         }
     }
 
-    @Test func aSessionFinishIsSentAtMostMaximumAttemptsTimes() async throws {
+    @Test(arguments: ["/2/files/upload_session/start", "/2/files/upload_session/finish"])
+    func aSessionRequestIsSentAtMostMaximumAttemptsTimes(route: String) async throws {
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService()
             let bytes = Data((0..<(100 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-            let count = try await Self.requests(fixture, route: "/2/files/upload_session/finish") {
-                _ = try await service.upload(from: .bytes(bytes), to: RemotePath("large.bin"))
-            }
-            #expect(count == Self.maximumAttempts)
-        }
-    }
-
-    @Test func aSessionStartIsSentAtMostMaximumAttemptsTimes() async throws {
-        try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
-            let bytes = Data((0..<(100 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-            let count = try await Self.requests(fixture, route: "/2/files/upload_session/start") {
+            let count = try await Self.requests(fixture, route: route) {
                 _ = try await service.upload(from: .bytes(bytes), to: RemotePath("large.bin"))
             }
             #expect(count == Self.maximumAttempts)
@@ -76,12 +66,12 @@ import Testing
             let service = try fixture.makeService()
             let path = try RemotePath("read.txt")
             _ = try await service.upload(from: .bytes(Data("read me".utf8)), to: path)
-            let folder = FileManager.default.temporaryDirectory.appending(path: "dropbox-ratelimit-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
+            // The staging file goes beside the destination, in the temporary folder, and is removed.
+            let destination = FileManager.default.temporaryDirectory.appending(path: "dropbox-ratelimit-\(UUID().uuidString)")
             let count = try await Self.requests(fixture, route: "/2/files/download") {
-                _ = try await service.download(path, to: folder.appending(path: "read.txt"))
+                _ = try await service.download(path, to: destination)
             }
+            #expect(!FileManager.default.fileExists(atPath: destination.path))
             #expect(count == Self.maximumAttempts)
         }
     }
