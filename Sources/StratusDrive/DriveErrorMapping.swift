@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
+import StratusTransfer
 
 /// Turns a Drive error answer into a ``Stratus/ServiceError``, keeping Google's reason and
 /// message in ``Stratus/ServiceError/providerError``.
@@ -30,7 +31,7 @@ enum DriveErrorMapping {
         let parsed = DriveErrorBody.parse(body)
         let summary = (parsed?.summary ?? plainText(body)).map { Redaction.serverText($0, secrets: secrets) }
         let detail = summary.map { " (\($0))" } ?? ""
-        let retryAfter = headers.retryAfterSeconds.map { Duration.seconds($0) }
+        let retryAfter = headers.retryAfter()
         switch status {
         case 400:
             return ServiceError(

@@ -56,36 +56,44 @@ struct DriveResumableUpload: Sendable {
         return session
     }
 
-    /// Asks a session how much it holds. A session still busy with an abandoned request (a
-    /// 409, as the mock answers while a cancelled chunk is still arriving) is asked again after
-    /// the retry policy's delays.
+    /// Asks a session how much it holds, repeating the question after transient failures and
+    /// while the session is still busy with an abandoned request (a 409, as the mock answers
+    /// while a cancelled chunk is still arriving), within the retry policy's attempts.
     /// - Throws: ``SessionExpired`` for a 404.
     func status(of session: URL) async throws -> Status {
-        let size = content.size
-        let policy = transport.configuration.retryPolicy
-        var attempt = 1
-        while true {
-            let response: HTTPResponse
-            do {
-                response = try await transport.send("resumable upload status", repetition: .safe, accepted: [308]) {
-                    var request = HTTPRequest(method: .put, url: session)
-                    request.headers.set("Content-Range", "bytes */\(size)")
-                    return request
-                }
-            } catch let error as ServiceError where error.code == .notFound {
-                throw SessionExpired()
-            } catch let error as ServiceError where error.httpStatus == 409 && attempt < policy.maximumAttempts {
-                try await sleep(policy.delay(afterAttempt: attempt))
-                attempt += 1
-                continue
-            }
-            return try interpret(response, action: "resumable upload status")
+        try await transport.configuration.retryPolicy.run(isRetryable: DriveResumableUpload.mayAskAgain) { _ in
+            try await statusOnce(of: session)
         }
     }
 
-    /// Sends the content from `offset` to the end, chunk by chunk, recovering from failed chunks
-    /// through ``status(of:)``. Failures count against the retry policy's attempts; a chunk that
-    /// moves the upload forward resets the count.
+    /// Asks a session once how much it holds.
+    /// - Throws: ``SessionExpired`` for a 404.
+    private func statusOnce(of session: URL) async throws -> Status {
+        let size = content.size
+        do {
+            let response = try await transport.send("resumable upload status", repetition: .never, accepted: [308]) {
+                var request = HTTPRequest(method: .put, url: session)
+                request.headers.set("Content-Range", "bytes */\(size)")
+                return request
+            }
+            return try interpret(response, action: "resumable upload status")
+        } catch let error as ServiceError where error.code == .notFound {
+            throw SessionExpired()
+        }
+    }
+
+    /// Whether a failed chunk or status question may be followed by another question: a
+    /// transient failure, or a session busy with an abandoned request (409).
+    @Sendable private static func mayAskAgain(_ error: any Error) -> Bool {
+        guard let error = error as? ServiceError else { return false }
+        return error.code.isTransient || error.httpStatus == 409
+    }
+
+    /// Sends the content from `offset` to the end, chunk by chunk. Each chunk is one run of the
+    /// retry policy's loop: its first attempt sends the chunk (once), and after a failure each
+    /// further attempt asks the session how much arrived, so every request to the session
+    /// counts against the policy's attempts. A chunk that moves the upload forward starts a
+    /// new count.
     /// - Returns: The file Drive reports at the end.
     /// - Throws: ``SessionExpired`` for a 404; ``Stratus/ServiceError`` when recovery runs out
     ///   of attempts or for failures that are not transient.
@@ -93,43 +101,37 @@ struct DriveResumableUpload: Sendable {
         let size = content.size
         let policy = transport.configuration.retryPolicy
         var offset = start
-        var failures = 0
+        var stalls = 0
         while true {
             try Task.checkCancellation()
-            let end = min(offset + chunkSize, size)
-            let range = offset..<end
-            let status: Status
-            var failed = false
-            do {
-                let response = try await transport.send(
-                    "resumable upload chunk", repetition: .onlyWhenRefused, accepted: [308],
-                    progress: progress.upload(from: offset, limit: size)
-                ) { [content] in
-                    var request = HTTPRequest(method: .put, url: session)
-                    request.headers.set("Content-Range", range.isEmpty ? "bytes */\(size)" : "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)")
-                    request.body = content.body(range)
-                    return request
+            let range = offset..<min(offset + chunkSize, size)
+            let (status, asked) = try await policy.run(isRetryable: DriveResumableUpload.mayAskAgain) { attempt in
+                if attempt > 1 { return (try await statusOnce(of: session), true) }
+                do {
+                    let response = try await transport.send(
+                        "resumable upload chunk", repetition: .never, accepted: [308],
+                        progress: progress.upload(from: range.lowerBound, limit: size)
+                    ) { [content] in
+                        var request = HTTPRequest(method: .put, url: session)
+                        request.headers.set("Content-Range", range.isEmpty ? "bytes */\(size)" : "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)")
+                        request.body = content.body(range)
+                        return request
+                    }
+                    return (try interpret(response, action: "resumable upload chunk"), false)
+                } catch let error as ServiceError where error.code == .notFound {
+                    throw SessionExpired()
                 }
-                status = try interpret(response, action: "resumable upload chunk")
-            } catch let error as ServiceError where error.code == .notFound {
-                throw SessionExpired()
-            } catch let error as ServiceError where error.code.isTransient {
-                failures += 1
-                failed = true
-                guard failures < policy.maximumAttempts else { throw error }
-                try await sleep(policy.delay(afterAttempt: failures, retryAfter: error.retryAfter))
-                status = try await self.status(of: session)
             }
             switch status {
             case .complete(let file):
                 return file
             case .incomplete(let received):
                 if received > offset {
-                    failures = 0
-                } else if !failed {
+                    stalls = 0
+                } else if !asked {
                     // Drive answered but kept nothing new: do not ask forever.
-                    failures += 1
-                    guard failures < policy.maximumAttempts else {
+                    stalls += 1
+                    guard stalls < policy.maximumAttempts else {
                         throw ServiceError(.server, "Drive keeps \(received) of \(size) bytes of the upload and takes no more; try again.")
                     }
                 }
@@ -161,13 +163,5 @@ struct DriveResumableUpload: Sendable {
             return nil
         }
         return last + 1
-    }
-
-    private func sleep(_ duration: Duration) async throws {
-        do {
-            try await Task.sleep(for: duration)
-        } catch {
-            throw ServiceError(.cancelled, "The upload was cancelled while waiting to resume.")
-        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
+import StratusTransfer
 
 /// Path ↔ id resolution: the root, folders (created on demand, once), and a folder's entries.
 extension DriveService {
@@ -81,14 +82,15 @@ extension DriveService {
             "parents": .array([.string(parentID)]),
         ])
         let url = transport.apiURL("files", [("fields", DriveFile.fields)])
-        return try await configuration.retryPolicy.run { attempt in
-            let existing = try await children(of: parentID, named: name)
-            if let folder = DriveNameRule.preferred(existing.filter(\.isFolder)) { return folder.id }
-            if attempt == 1, existing.contains(where: { !$0.isFolder }) {
-                throw ServiceError(.conflict, "A file named \(name.debugDescription) is where a folder is needed.")
-            }
-            let created = try await transport.json("files.create", .post, url, body: body, as: DriveFile.self, repetition: .onlyWhenRefused)
-            return created.id
+        let existing = try await children(of: parentID, named: name)
+        if let folder = DriveNameRule.preferred(existing.filter(\.isFolder)) { return folder.id }
+        if existing.contains(where: { !$0.isFolder }) {
+            throw ServiceError(.conflict, "A file named \(name.debugDescription) is where a folder is needed.")
+        }
+        return try await configuration.retryPolicy.runWrite(lookFirst: {
+            DriveNameRule.preferred(try await children(of: parentID, named: name).filter(\.isFolder))?.id
+        }) { _ in
+            try await transport.json("files.create", .post, url, body: body, as: DriveFile.self, repetition: .never).id
         }
     }
 

@@ -149,14 +149,11 @@ extension DriveService {
     ) async throws -> DriveFile {
         let (method, url, action) = uploadEndpoint(target, uploadType: "multipart")
         let size = content.size
-        // An unreadable answer leaves the outcome unknown too: the content may have landed.
-        let isRetryable: @Sendable (any Error) -> Bool = { RetryPolicy.isTransient($0) || ($0 as? ServiceError)?.code == .invalidResponse }
-        return try await configuration.retryPolicy.run(isRetryable: isRetryable) { attempt in
-            if attempt > 1, let landed = try await landedUpload(named: name, in: parentID, md5: md5, size: size, target: target) {
-                return landed
-            }
+        return try await configuration.retryPolicy.runWrite(lookFirst: {
+            try await landedUpload(named: name, in: parentID, md5: md5, size: size, target: target)
+        }) { _ in
             let boundary = "stratus-" + UUID().uuidString
-            let response = try await transport.send(action, repetition: .onlyWhenRefused, progress: progress.upload(from: 0, limit: size)) {
+            let response = try await transport.send(action, repetition: .never, progress: progress.upload(from: 0, limit: size)) {
                 var request = HTTPRequest(method: method, url: url)
                 request.headers.set("Content-Type", "multipart/related; boundary=\(boundary)")
                 request.body = content.multipartBody(metadata: metadata, boundary: boundary)

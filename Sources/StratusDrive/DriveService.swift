@@ -153,9 +153,9 @@ public final class DriveService: Service {
             let action = mode == .trash ? "files.update (trash)" : "files.delete"
             let trash = try DriveJSONBody.encode(["trashed": .bool(true)])
             let url = mode == .trash ? transport.apiURL("files/\(file.id)", [("fields", "id,trashed")]) : transport.apiURL("files/\(file.id)")
-            try await configuration.retryPolicy.run { attempt in
-                if attempt > 1, try await fileExists(id: file.id) == false { return }
-                _ = try await transport.send(action, repetition: .onlyWhenRefused) {
+            let fileID = file.id
+            try await configuration.retryPolicy.runWrite(lookFirst: { try await fileExists(id: fileID) ? nil : () }) { _ in
+                _ = try await transport.send(action, repetition: .never) {
                     mode == .trash ? DriveTransport.request(.patch, url, json: trash) : HTTPRequest(method: .delete, url: url)
                 }
             }

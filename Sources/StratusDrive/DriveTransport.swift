@@ -3,19 +3,10 @@ import Stratus
 import StratusDigest
 import StratusHTTP
 import StratusOAuth
+import StratusTransfer
 
 /// Sends Drive API requests with authorization, retries and error mapping.
 struct DriveTransport: Sendable {
-    /// Whether a request may be sent again after a failure.
-    enum Repetition: Sendable {
-        /// Repeating cannot change the outcome (reads, idempotent writes): retried on every
-        /// transient failure.
-        case safe
-        /// The outcome of a failed attempt may be unknown: retried only when Drive said it did
-        /// not act (a rate limit). Callers that must repeat such a request check first.
-        case onlyWhenRefused
-    }
-
     let http: HTTPClient
     let credentials: DriveCredentials
     let configuration: DriveConfiguration
@@ -71,13 +62,9 @@ struct DriveTransport: Sendable {
         progress: (@Sendable (HTTPProgress) -> Void)? = nil,
         _ makeRequest: @escaping @Sendable () throws -> HTTPRequest
     ) async throws -> HTTPResponse {
-        let isRetryable: @Sendable (any Error) -> Bool = switch repetition {
-        case .safe: RetryPolicy.isTransient
-        case .onlyWhenRefused: { ($0 as? ServiceError)?.code == .rateLimited }
-        }
         let (credentials, http) = (credentials, http)
         let origins = [configuration.apiURL, configuration.uploadURL]
-        return try await configuration.retryPolicy.run(isRetryable: isRetryable) { _ in
+        return try await configuration.retryPolicy.run(repetition) { _ in
             try Task.checkCancellation()
             let response = try await credentials.send(makeRequest, origins: origins, http: http, into: destination, action: "The Drive request \(action)", progress: progress)
             if response.isSuccess || accepted.contains(response.status) { return response }
@@ -89,7 +76,7 @@ struct DriveTransport: Sendable {
     }
 
     /// Sends a request with an optional JSON body and decodes the JSON answer.
-    func json<Result: Decodable>(
+    func json<Result: Decodable & Sendable>(
         _ action: String,
         _ method: HTTPMethod,
         _ url: URL,
@@ -102,21 +89,17 @@ struct DriveTransport: Sendable {
 
     /// Sends a request and decodes its JSON answer, keeping the answer for its headers. A safe
     /// request whose answer cannot be read is sent once more (an answer damaged on the way
-    /// rarely is twice).
-    func decoded<Result: Decodable>(
+    /// rarely is twice), within the retry policy's attempts.
+    func decoded<Result: Decodable & Sendable>(
         _ action: String,
         as type: Result.Type,
         repetition: Repetition = .safe,
         _ makeRequest: @escaping @Sendable () throws -> HTTPRequest
     ) async throws -> (result: Result, response: HTTPResponse) {
-        var attempt = 1
-        while true {
-            let response = try await send(action, repetition: repetition, makeRequest)
-            do {
-                return (try DriveTransport.decode(type, from: response.body, action: action), response)
-            } catch let error as ServiceError where error.code == .invalidResponse && repetition == .safe && attempt < 2 {
-                attempt += 1
-            }
+        try await configuration.retryPolicy.run(repetition) { _ in
+            try await send(action, repetition: .never, makeRequest)
+        } read: { response in
+            (try DriveTransport.decode(type, from: response.body, action: action), response)
         }
     }
 

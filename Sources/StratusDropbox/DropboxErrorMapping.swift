@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
+import StratusTransfer
 
 /// Turns a Dropbox error answer into a ``Stratus/ServiceError``.
 ///
@@ -63,13 +64,14 @@ enum DropboxErrorMapping {
                 retryAfter: retryAfter
             )
         case 429:
-            let seconds = parsed?.retryAfterSeconds ?? headers.retryAfterSeconds ?? 1
+            let retryAfter = parsed?.retryAfterSeconds.map { Duration.seconds(max(0, $0)) } ?? headers.retryAfter() ?? .seconds(1)
+            let seconds = retryAfter.components.seconds
             return ServiceError(
                 .rateLimited,
                 "Dropbox asks to slow down (\(route)); try again in \(seconds) s.",
                 httpStatus: status,
                 providerError: summary,
-                retryAfter: .seconds(max(0, seconds))
+                retryAfter: retryAfter
             )
         case 500...599:
             return ServiceError(.server, "Dropbox failed to answer \(route) (HTTP \(status)); try again later.", httpStatus: status, providerError: summary)

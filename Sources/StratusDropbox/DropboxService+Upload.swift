@@ -119,7 +119,7 @@ extension DropboxService {
                 host: .content,
                 headerArgument: .object(commit + [("content_hash", .string(hash))]),
                 uploadBody: content.body(0..<content.size),
-                repetition: .onlyWhenRefused,
+                repetition: .never,
                 progress: progress.upload(from: 0)
             )
             try await transport.check(response, route: route)
@@ -199,7 +199,7 @@ extension DropboxService {
                         ("content_hash", .string(emptyHash)),
                     ]),
                     uploadBody: .empty,
-                    repetition: .onlyWhenRefused
+                    repetition: .never
                 )
                 if let correct = try await correctOffset(response, route: route, size: size) {
                     return .resume(from: correct)
@@ -219,7 +219,7 @@ extension DropboxService {
     }
 
     /// What a session's `finish` request came to.
-    private enum SessionFinish {
+    private enum SessionFinish: Sendable {
         case committed(RemoteFile)
         case resume(from: Int64)
     }

@@ -148,8 +148,8 @@ public final class DropboxService: Service {
                 arguments.append(("parent_rev", .string(version.rawValue)))
             }
             do {
-                try await writeOnce(done: { try await self.isGone(path) }) {
-                    _ = try await transport.rpc(route, .object(arguments), as: DropboxDeleteResult.self, repetition: .onlyWhenRefused)
+                try await writeOnce(done: { try await self.isGone(path) }) { [arguments] in
+                    _ = try await transport.rpc(route, .object(arguments), as: DropboxDeleteResult.self, repetition: .never)
                 }
             } catch let error as ServiceError where error.code == .notFound {
                 // With parent_rev, a revision that is no longer current reads as not_found.
@@ -209,7 +209,7 @@ public final class DropboxService: Service {
             // A restore makes a new revision, so one whose answer was lost is looked for
             // before it is sent again: the file then holds the old revision's content.
             return try await writeOnce(done: { try await self.holdsRevision(path, version) }) {
-                let entry = try await transport.rpc(route, argument, as: DropboxMetadata.self, repetition: .onlyWhenRefused)
+                let entry = try await transport.rpc(route, argument, as: DropboxMetadata.self, repetition: .never)
                 return try file(from: entry, route: route, requested: path)
             }
         }

@@ -3,23 +3,13 @@ import Stratus
 import StratusDigest
 import StratusHTTP
 import StratusOAuth
+import StratusTransfer
 
 /// Sends Dropbox API requests: RPC (JSON body), upload and download (JSON in
 /// `Dropbox-API-Arg`), with authorization, retries and error mapping.
 struct DropboxTransport: Sendable {
     /// Which Dropbox host a route lives on.
     enum Host: Sendable { case api, content }
-
-    /// Whether a request may be sent again after a failure.
-    enum Repetition: Sendable {
-        /// Repeating cannot change the outcome (reads, idempotent RPCs, session appends whose
-        /// offset protects them): retried on every transient failure.
-        case safe
-        /// The outcome of a failed attempt is unknown (a plain upload, a session finish, a
-        /// delete or restore): retried only when Dropbox said it did not act (HTTP 429 or a
-        /// `too_many_write_operations` answer).
-        case onlyWhenRefused
-    }
 
     let http: HTTPClient
     let credentials: DropboxCredentials
@@ -32,7 +22,9 @@ struct DropboxTransport: Sendable {
     }
 
     /// Sends a request and returns a 2xx or 409 answer; every other status, and transport
-    /// failures, are thrown as ``Stratus/ServiceError`` after the retries `repetition` allows.
+    /// failures, are thrown as ``Stratus/ServiceError`` after the retries `repetition` allows
+    /// (`Repetition.never` inside a caller's own loop, such as
+    /// ``DropboxService/writeOnce(done:_:)``).
     func send(
         route: String,
         host: Host,
@@ -57,13 +49,9 @@ struct DropboxTransport: Sendable {
             request.headers.set("Content-Type", "application/octet-stream")
             request.body = uploadBody
         }
-        let isRetryable: @Sendable (any Error) -> Bool = switch repetition {
-        case .safe: RetryPolicy.isTransient
-        case .onlyWhenRefused: { ($0 as? ServiceError)?.code == .rateLimited }
-        }
         let (credentials, http) = (credentials, http)
         let origins = [configuration.apiURL, configuration.contentURL]
-        return try await configuration.retryPolicy.run(isRetryable: isRetryable) { [request] _ in
+        return try await configuration.retryPolicy.run(repetition) { [request] _ in
             try Task.checkCancellation()
             let response = try await credentials.send({ request }, origins: origins, http: http, into: destination, action: "The request to \(route)", progress: progress)
             if response.isSuccess { return response }
@@ -77,7 +65,7 @@ struct DropboxTransport: Sendable {
     }
 
     /// Calls an RPC route with a JSON argument and decodes its JSON result.
-    func rpc<Result: Decodable>(
+    func rpc<Result: Decodable & Sendable>(
         _ route: String,
         _ argument: StoneValue,
         as type: Result.Type,
@@ -88,22 +76,19 @@ struct DropboxTransport: Sendable {
 
     /// Calls an RPC route and decodes its JSON result, keeping the answer for its headers. A
     /// safe call whose answer cannot be read is asked once more (an answer damaged on the way
-    /// rarely is twice).
-    func rpcWithResponse<Result: Decodable>(
+    /// rarely is twice), within the retry policy's attempts.
+    func rpcWithResponse<Result: Decodable & Sendable>(
         _ route: String,
         _ argument: StoneValue,
         as type: Result.Type,
         repetition: Repetition = .safe
     ) async throws -> (result: Result, response: HTTPResponse) {
-        var attempt = 1
-        while true {
-            let response = try await send(route: route, host: .api, jsonArgument: argument, repetition: repetition)
+        try await configuration.retryPolicy.run(repetition) { _ in
+            let response = try await send(route: route, host: .api, jsonArgument: argument, repetition: .never)
             try await check(response, route: route)
-            do {
-                return (try DropboxTransport.decode(type, from: response.body, route: route), response)
-            } catch let error as ServiceError where error.code == .invalidResponse && repetition == .safe && attempt < 2 {
-                attempt += 1
-            }
+            return response
+        } read: { response in
+            (try DropboxTransport.decode(type, from: response.body, route: route), response)
         }
     }
 

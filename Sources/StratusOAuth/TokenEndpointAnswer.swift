@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
+import StratusTransfer
 
 /// The token endpoint's JSON, which Dropbox and Google both shape after RFC 6749 §5.
 ///
@@ -156,7 +157,7 @@ extension ServiceError {
                 "\(provider)'s token endpoint asked to slow down.",
                 httpStatus: status,
                 providerError: code,
-                retryAfter: headers.retryAfterSeconds.map { .seconds($0) }
+                retryAfter: headers.retryAfter()
             )
         }
         if status == 408 {

@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
+import StratusTransfer
 
 /// Turns S3 answers and transport failures into ``Stratus/ServiceError``.
 ///
@@ -10,10 +11,11 @@ enum S3ErrorMapping {
     /// The error for a non-2xx answer.
     /// - Parameters:
     ///   - status: The HTTP status.
+    ///   - headers: The answer's header fields, for `Retry-After` (either form).
     ///   - body: The answer's body (empty for HEAD).
     ///   - action: What was being done, such as "PutObject of saves/slot-1.json".
     ///   - secrets: The secret key and session token, scrubbed from the server's text.
-    static func error(status: Int, body: Data, action: String, secrets: [String]) -> ServiceError {
+    static func error(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data, action: String, secrets: [String]) -> ServiceError {
         var code: String?
         var message: String?
         if !body.isEmpty, let document = try? S3XMLElement.parse(body), document.name == "Error" {
@@ -25,7 +27,8 @@ enum S3ErrorMapping {
         if let code { text += " with \(code)" } else { text += " with HTTP \(status)" }
         if let message, !message.isEmpty { text += ": \(message)" }
         text += hint(for: serviceCode)
-        return ServiceError(serviceCode, text, httpStatus: status, providerError: code)
+        let retryAfter = serviceCode.isTransient ? headers.retryAfter() : nil
+        return ServiceError(serviceCode, text, httpStatus: status, providerError: code, retryAfter: retryAfter)
     }
 
     /// The code for an S3 error code, falling back on the HTTP status.

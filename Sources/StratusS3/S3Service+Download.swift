@@ -3,6 +3,7 @@ import Stratus
 import StratusDigest
 import StratusHTTP
 import StratusTransfer
+import Synchronization
 
 /// Downloads through `GetObject`, streamed to a temporary file beside the destination, resumed
 /// with `Range` after a dropped connection, and checked before the destination is replaced.
@@ -66,67 +67,78 @@ extension S3Service {
         var md5: String
     }
 
-    /// Streams the body into a file, resuming with `Range` after transient failures.
-    private func receive(_ path: RemotePath, version: String?, into handle: FileHandle, progress handler: ProgressHandler?) async throws -> Received {
+    /// The state of a download across its attempts.
+    private struct Progress {
+        var description: S3ObjectDescription?
+        var received: Int64 = 0
         let sha = SHA256Digest()
         let md5 = MD5Digest()
-        var received: Int64 = 0
-        var description: S3ObjectDescription?
-        var attempt = 1
+    }
+
+    /// Streams the body into a file, resuming with `Range` after transient failures: each
+    /// attempt of the retry policy's loop (`Repetition.safe`) goes on from
+    /// the bytes already received, so a download makes at most `maximumAttempts` requests and
+    /// honours `Retry-After` like every other request.
+    private func receive(_ path: RemotePath, version: String?, into handle: FileHandle, progress handler: ProgressHandler?) async throws -> Received {
+        let state = Mutex(Progress())
         let action = "GetObject of \(path)"
         let progress = MonotonicProgress(handler, total: nil)
-        while true {
-            var request = S3Transport.Request(method: .get, key: key(for: path), action: action)
-            if let pinned = description?.versionID.flatMap({ $0 == "null" ? nil : $0 }) ?? version {
-                request.query = [("versionId", pinned)]
-            }
-            if let description, received > 0 {
-                request.headers = [("Range", "bytes=\(received)-"), ("If-Match", "\"\(description.etag)\"")]
-            }
+        let (transport, logger, key) = (transport, logger, key(for: path))
+        return try await configuration.retryPolicy.run(.safe) { attempt in
             do {
                 try Task.checkCancellation()
+                let (description, received) = state.withLock { ($0.description, $0.received) }
+                if attempt > 1 {
+                    logger.debug("Resuming a download", metadata: ["path": "\(path)", "received": "\(received)"])
+                }
+                var request = S3Transport.Request(method: .get, key: key, action: action)
+                if let pinned = description?.versionID.flatMap({ $0 == "null" ? nil : $0 }) ?? version {
+                    request.query = [("versionId", pinned)]
+                }
+                if let description, received > 0 {
+                    request.headers = [("Range", "bytes=\(received)-"), ("If-Match", "\"\(description.etag)\"")]
+                }
                 let signed = try transport.signed(request)
                 let response = try await transport.http.stream(signed)
                 guard (200..<300).contains(response.status) else {
                     let body = (try? await response.body.collect(upTo: 64 * 1024)) ?? Data()
-                    let error = S3ErrorMapping.error(status: response.status, body: body, action: action, secrets: transport.secrets)
+                    let error = S3ErrorMapping.error(status: response.status, headers: response.headers, body: body, action: action, secrets: transport.secrets)
                     if version != nil, [400, 405].contains(response.status) || error.code == .notFound {
                         throw ServiceError(.notFound, "\(path) has no version \(version ?? "").", httpStatus: response.status, providerError: error.providerError)
                     }
                     throw error
                 }
+                var total = description?.size
                 if received > 0 {
                     let range = response.headers["Content-Range"] ?? ""
                     guard response.status == 206, range.hasPrefix("bytes \(received)-") else {
                         throw S3ErrorMapping.undecodable(action, "a resumed download did not start at byte \(received)")
                     }
                 } else {
-                    description = try S3ObjectDescription(headers: response.headers, action: action)
+                    let first = try S3ObjectDescription(headers: response.headers, action: action)
+                    state.withLock { $0.description = first }
+                    total = first.size
                 }
-                let total = description?.size
                 for try await chunk in response.body {
                     do {
                         try handle.write(contentsOf: chunk)
                     } catch {
                         throw ServiceError(.localFile, "Writing the download failed: \(error.localizedDescription)")
                     }
-                    sha.update(chunk)
-                    md5.update(chunk)
-                    received += Int64(chunk.count)
-                    progress.report(received, total: total)
+                    let now = state.withLock { state in
+                        state.sha.update(chunk)
+                        state.md5.update(chunk)
+                        state.received += Int64(chunk.count)
+                        return state.received
+                    }
+                    progress.report(now, total: total)
                 }
-                guard let description else { throw S3ErrorMapping.undecodable(action, "no answer") }
-                return Received(description: description, bytes: received, sha256: Hex.encode(sha.finalize()), md5: Hex.encode(md5.finalize()))
+                return try state.withLock { state in
+                    guard let description = state.description else { throw S3ErrorMapping.undecodable(action, "no answer") }
+                    return Received(description: description, bytes: state.received, sha256: Hex.encode(state.sha.finalize()), md5: Hex.encode(state.md5.finalize()))
+                }
             } catch {
-                let failure = ServiceError.transportFailure(error, action: action)
-                guard failure.code.isTransient, attempt < configuration.retryPolicy.maximumAttempts else { throw failure }
-                logger.debug("Resuming a download", metadata: ["path": "\(path)", "received": "\(received)"])
-                do {
-                    try await Task.sleep(for: configuration.retryPolicy.delay(afterAttempt: attempt, retryAfter: failure.retryAfter))
-                } catch {
-                    throw ServiceError(.cancelled, "The download was cancelled while waiting to resume.")
-                }
-                attempt += 1
+                throw ServiceError.transportFailure(error, action: action)
             }
         }
     }

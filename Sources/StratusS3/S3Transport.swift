@@ -6,16 +6,6 @@ import StratusTransfer
 
 /// Builds, signs and sends S3 requests, with retries and error mapping.
 struct S3Transport: Sendable {
-    /// Whether a request may be sent again after a failure.
-    enum Repetition: Sendable {
-        /// Repeating cannot change the outcome (reads, part uploads): retried on every
-        /// transient failure.
-        case safe
-        /// The outcome of a failed attempt is unknown (a write that makes a version, a
-        /// conditional write): retried only when S3 said it did not act (`SlowDown`, 429, 503).
-        case onlyWhenRefused
-    }
-
     /// One request before it is signed.
     struct Request: Sendable {
         var method: HTTPMethod
@@ -89,11 +79,7 @@ struct S3Transport: Sendable {
         destination: HTTPResponseDestination = .memory(limit: 8 * 1_048_576),
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
     ) async throws -> HTTPResponse {
-        let isRetryable: @Sendable (any Error) -> Bool = switch repetition {
-        case .safe: RetryPolicy.isTransient
-        case .onlyWhenRefused: { ($0 as? ServiceError)?.code == .rateLimited }
-        }
-        return try await configuration.retryPolicy.run(isRetryable: isRetryable) { _ in
+        return try await configuration.retryPolicy.run(repetition) { _ in
             try Task.checkCancellation()
             let signed = try signed(request)
             let response: HTTPResponse
@@ -103,7 +89,7 @@ struct S3Transport: Sendable {
                 throw ServiceError.transportFailure(error, action: request.action)
             }
             guard response.isSuccess else {
-                throw S3ErrorMapping.error(status: response.status, body: response.body, action: request.action, secrets: secrets)
+                throw S3ErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: request.action, secrets: secrets)
             }
             return response
         }

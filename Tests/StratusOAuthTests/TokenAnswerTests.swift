@@ -90,6 +90,9 @@ import Testing
         let limited = error(429, "{}", headers: ["Retry-After": "7"])
         #expect(limited.code == .rateLimited)
         #expect(limited.retryAfter == .seconds(7))
+        // The HTTP-date form counts too: a date long past is no wait, one far ahead a long one.
+        #expect(error(429, "{}", headers: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"]).retryAfter == .zero)
+        #expect((error(429, "{}", headers: ["Retry-After": "Fri, 01 Jan 2100 00:00:00 GMT"]).retryAfter ?? .zero) > .seconds(86_400))
         #expect(error(400, #"{"error": "invalid_request"}"#).code == .unauthorized)
         #expect(error(400, "plain text").code == .invalidResponse)
     }
