@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Stratus
+import Synchronization
 
 /// Pushing: a record's files go up first, as blobs named by their hash (a blob already there is
 /// not sent again); then its document, conditional on the version this device last saw. That
@@ -35,21 +36,52 @@ extension SyncStore {
         }
         guard !ready.isEmpty else { return }
         run.begin(.pushing, total: ready.count)
-        try await forEachConcurrently(ready) { [self] key in
-            do {
-                try await push(key, run: run)
-            } catch {
-                let failure = SyncError.wrapping(error, "Pushing \(key)")
-                if failure.code == .cancelled { throw failure }
-                run.fail(key, path: (try? layout.documentPath(of: key).string) ?? key.description, failure)
+        // Every edit about to go up is noted first, in one transaction, so that a document
+        // committed whose answer is lost is recognised as this device's own. An earlier note
+        // stays until its push is confirmed.
+        try await state.write { db in
+            try db.execute(sql: "UPDATE record SET pushedEdit = COALESCE(pushedEdit, json_extract(document, '$.edit')) WHERE dirty")
+        }
+        let commits = PushCommits()
+        do {
+            try await forEachConcurrently(ready) { [self] key in
+                do {
+                    try await push(key, run: run, commits: commits)
+                } catch {
+                    let failure = SyncError.wrapping(error, "Pushing \(key)")
+                    if failure.code == .cancelled { throw failure }
+                    run.fail(key, path: (try? layout.documentPath(of: key).string) ?? key.description, failure)
+                }
+                run.finishedRecord()
             }
-            run.finishedRecord()
+        } catch {
+            try? await record(commits.drain())
+            throw error
+        }
+        try await record(commits.drain())
+    }
+
+    /// Writes down pushes the remote confirmed: the new base, and clean where the app did not
+    /// edit the record meanwhile. Batched, since a crash before this is recognised anyway.
+    private func record(_ confirmed: [PushCommits.Confirmed]) async throws {
+        guard !confirmed.isEmpty else { return }
+        try await state.write { db in
+            for commit in confirmed {
+                try db.execute(
+                    sql: """
+                        UPDATE record SET baseVersion = ?, baseDocument = ?, pushedEdit = NULL,
+                        dirty = CASE WHEN revision = ? THEN 0 ELSE dirty END
+                        WHERE type = ? AND id = ?
+                        """,
+                    arguments: [commit.version, commit.document, commit.revision, commit.key.type, commit.key.id]
+                )
+            }
         }
     }
 
     /// Pushes one record. A refused precondition settles the conflict through the pull path;
     /// a side that then needs pushing goes in the sync's next round.
-    private func push(_ key: RecordKey, run: SyncRun) async throws {
+    private func push(_ key: RecordKey, run: SyncRun, commits: PushCommits) async throws {
         // The stored document's bytes are what goes up (and become the base): no re-encoding.
         let pending = try state.read { db -> (bytes: Data, revision: Int64, baseVersion: String?)? in
             try Row.fetchOne(db, sql: "SELECT document, revision, baseVersion FROM record WHERE type = ? AND id = ? AND dirty", arguments: [key.type, key.id])
@@ -61,9 +93,6 @@ extension SyncStore {
         let path = try layout.documentPath(of: key)
         try await uploadFiles(of: document, run: run)
         reach(.blobsUploaded)
-        try await state.write { db in
-            try db.execute(sql: "UPDATE record SET pushedEdit = ? WHERE type = ? AND id = ?", arguments: [document.edit, key.type, key.id])
-        }
         let precondition: WritePrecondition = pending.baseVersion.map { .mustMatch(VersionID($0)) } ?? .mustNotExist
         let written: RemoteFile
         do {
@@ -77,20 +106,13 @@ extension SyncStore {
         }
         reach(.documentCommitted)
         run.moved(bytes: Int64(bytes.count))
-        try await state.write { db in
-            // Clean only if the app did not edit the record meanwhile.
-            try db.execute(
-                sql: """
-                    UPDATE record SET baseVersion = ?, baseDocument = ?, pushedEdit = NULL,
-                    dirty = CASE WHEN revision = ? THEN 0 ELSE dirty END
-                    WHERE type = ? AND id = ?
-                    """,
-                arguments: [written.version.rawValue, bytes, pending.revision, key.type, key.id]
-            )
-        }
+        let confirmed = PushCommits.Confirmed(key: key, version: written.version.rawValue, document: bytes, revision: pending.revision)
         run.update { $0.pushed.append(key) }
         if service.capabilities.conditionalWrites != .atomic, service.capabilities.supportsVersions, let base = pending.baseVersion {
+            try await record([confirmed])
             try await detectLostRace(key, path: path, written: written.version, base: base, ours: document, run: run)
+        } else if let batch = commits.add(confirmed) {
+            try await record(batch)
         }
     }
 
@@ -174,5 +196,38 @@ extension SyncStore {
             return try settle(db, &row, remoteVersion: written.rawValue, remote: theirs, remoteIsCurrent: false, run: run)
         }
         broadcaster.send(changes)
+    }
+}
+
+/// Pushes the remote confirmed and the local state does not know yet, written down in batches.
+final class PushCommits: Sendable {
+    struct Confirmed: Sendable {
+        var key: RecordKey
+        var version: String
+        var document: Data
+        var revision: Int64
+    }
+
+    /// How many confirmed pushes are written in one transaction.
+    static let batchSize = 64
+
+    private let pending = Mutex<[Confirmed]>([])
+
+    /// Adds a confirmed push; returns a full batch to write, taking it out.
+    func add(_ confirmed: Confirmed) -> [Confirmed]? {
+        pending.withLock { pending in
+            pending.append(confirmed)
+            guard pending.count >= Self.batchSize else { return nil }
+            defer { pending.removeAll() }
+            return pending
+        }
+    }
+
+    /// Takes out everything not written yet.
+    func drain() -> [Confirmed] {
+        pending.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
     }
 }
