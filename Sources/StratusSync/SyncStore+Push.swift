@@ -106,11 +106,20 @@ extension SyncStore {
         }
         reach(.documentCommitted)
         run.moved(bytes: Int64(bytes.count))
+        if service.capabilities.conditionalWrites != .atomic, pending.baseVersion == nil,
+           try await service.metadata(of: path).version != written.version {
+            // A create that lost a race on a best-effort service: another device created the
+            // same record at the same time, and its file is the one readers see (Drive keeps
+            // both and shows the older). Settle with that side, as a refused push would.
+            logger.notice("The first write of \(key) lost a race with another device's; settling with its side.")
+            try await pull(path: path.string, version: nil, run: run)
+            return
+        }
         let confirmed = PushCommits.Confirmed(key: key, version: written.version.rawValue, document: bytes, revision: pending.revision)
         run.update { $0.pushed.append(key) }
-        if service.capabilities.conditionalWrites != .atomic, service.capabilities.supportsVersions, let base = pending.baseVersion {
+        if service.capabilities.conditionalWrites != .atomic, service.capabilities.supportsVersions {
             try await record([confirmed])
-            try await detectLostRace(key, path: path, written: written.version, base: base, ours: document, run: run)
+            try await detectLostRace(key, path: path, written: written.version, base: pending.baseVersion, ours: document, run: run)
         } else if let batch = commits.add(confirmed) {
             try await record(batch)
         }
@@ -173,7 +182,9 @@ extension SyncStore {
     /// On a service whose preconditions are checked just before the write (Drive), another
     /// writer can slip in between the check and the write. Its version is then in the history
     /// between the base and ours: fetch it and settle it as a conflict, so it is not lost.
-    private func detectLostRace(_ key: RecordKey, path: RemotePath, written: VersionID, base: String, ours: RecordDocument, run: SyncRun) async throws {
+    /// A first write (no base) that finds an older version below it lost a race to another
+    /// device's first write in the same way.
+    private func detectLostRace(_ key: RecordKey, path: RemotePath, written: VersionID, base: String?, ours: RecordDocument, run: SyncRun) async throws {
         let history: [FileVersion]
         do {
             history = try await service.versions(of: path)
@@ -183,8 +194,10 @@ extension SyncStore {
         }
         guard let index = history.firstIndex(where: { $0.id == written }) else { return }
         let older = history[(index + 1)...]
-        guard let baseIndex = older.firstIndex(where: { $0.id.rawValue == base }), baseIndex > older.startIndex else { return }
-        let lost = older[older.startIndex]
+        guard let lost = older.first else { return }
+        if let base {
+            guard let baseIndex = older.firstIndex(where: { $0.id.rawValue == base }), baseIndex > older.startIndex else { return }
+        }
         logger.notice("A write to \(key) slipped in before this device's push (version \(lost.id)); settling it as a conflict.")
         guard let fetched = try await fetchDocument(path, key: key, version: lost.id, run: run),
               case .success(let theirs) = fetched.document

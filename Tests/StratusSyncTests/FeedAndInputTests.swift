@@ -210,6 +210,23 @@ import Testing
         }
     }
 
+    @Test func aLostRaceBetweenTwoFirstWritesBecomesAConflict() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let racy = CheckThenWriteService(harness.remote)
+        let a = try harness.device("a", service: racy)
+        let b = try harness.device("b", service: racy)
+        let slot = try key("slot-1")
+        try a.save(Save(level: 13, note: "a"), as: slot)
+        try b.save(Save(level: 2, note: "b"), as: slot)
+        // a creates the record between b's check that it is absent and b's write.
+        let document = try harness.documentPath("save", "slot-1")
+        racy.setBetween { path in if path == document { _ = try await a.sync() } }
+        let report = try await b.sync()
+        #expect(report.conflicts == [slot], "b finds a's first write below its own")
+        #expect(try b.conflicts().first?.remote.decode(Save.self).level == 13)
+    }
+
     @Test(arguments: SimulationRemote.available)
     func aLostRaceOnABestEffortServiceBecomesAConflict(_ kind: SimulationRemote) async throws {
         try await SyncHarness.with(kind) { harness in

@@ -47,8 +47,8 @@ final class LostAnswerService: Service {
     func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile { try await base.restore(path, to: version) }
 }
 
-/// A best-effort service in the way Drive is one: it checks a `mustMatch` precondition, then
-/// runs `between` (where a test lets another writer in), then writes unconditionally.
+/// A best-effort service: it checks a precondition, then runs `between` (where a test lets
+/// another writer in), then writes unconditionally.
 final class CheckThenWriteService: Service {
     private let base: any Service
     private let between: Mutex<(@Sendable (RemotePath) async throws -> Void)?>
@@ -68,11 +68,20 @@ final class CheckThenWriteService: Service {
     func metadata(of path: RemotePath) async throws -> RemoteFile { try await base.metadata(of: path) }
     func list(_ folder: RemotePath) async throws -> [RemoteFile] { try await base.list(folder) }
     func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
-        guard case .mustMatch(let expected) = options.precondition else {
+        switch options.precondition {
+        case .none:
             return try await base.upload(from: source, to: path, options: options)
-        }
-        guard try await base.metadata(of: path).version == expected else {
-            throw ServiceError(.conflict, "The file changed.")
+        case .mustMatch(let expected):
+            guard try await base.metadata(of: path).version == expected else {
+                throw ServiceError(.conflict, "The file changed.")
+            }
+        case .mustNotExist:
+            do {
+                _ = try await base.metadata(of: path)
+                throw ServiceError(.conflict, "The file exists.")
+            } catch let error as ServiceError where error.code == .notFound {
+                // Absent: go on.
+            }
         }
         if let hook = between.withLock({ hook in defer { hook = nil }; return hook }) { try await hook(path) }
         var unconditional = options
