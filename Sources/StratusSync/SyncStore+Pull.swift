@@ -19,10 +19,16 @@ extension SyncStore {
         }
         if var token = try state.read({ try $0.setting(Self.tokenSetting) }).map(ChangeToken.init(rawValue:)) {
             do {
+                // A change that reports the version this device already has (its own push, or
+                // one it already pulled) needs nothing: it is left out before it is noted.
+                let known = try knownBaseVersions()
                 while true {
                     try Task.checkCancellation()
                     let page = try await service.changes(since: token)
-                    let entries = try await pendingEntries(for: page.changes)
+                    let entries = try await pendingEntries(for: page.changes).filter { path, version in
+                        guard let version, let remotePath = try? RemotePath(path), let key = layout.key(ofDocument: remotePath) else { return true }
+                        return known[key] != version
+                    }
                     let next = page.nextToken
                     try await state.write { db in
                         for (path, version) in entries {
@@ -131,8 +137,10 @@ extension SyncStore {
             return
         }
         do {
-            let row = try state.read { try RecordRow.fetch($0, key) }
-            if let hint, row?.baseVersion == hint {
+            let base = try state.read { db in
+                try String.fetchOne(db, sql: "SELECT baseVersion FROM record WHERE type = ? AND id = ?", arguments: [key.type, key.id])
+            }
+            if let hint, base == hint {
                 try await forgetPending(pathText)
                 return
             }
