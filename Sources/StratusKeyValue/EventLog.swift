@@ -77,7 +77,8 @@ public final class EventLog: Sendable {
                 segment += 1
                 events = []
             }
-            let sequence = (last?.sequence ?? Int64(segment * Self.segmentSize)) + 1
+            let (sequence, overflow) = (last?.sequence ?? Int64(segment * Self.segmentSize)).addingReportingOverflow(1)
+            guard !overflow else { throw SyncError(.overflow, "This device's event log has no sequence number left.") }
             let event = LoggedEvent(device: device, sequence: sequence, timestamp: max(Date(), last?.timestamp ?? .distantPast), name: name, payload: payload)
             events.append(event)
             let id = device + "." + String(format: "%08d", segment)

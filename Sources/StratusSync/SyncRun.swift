@@ -41,8 +41,12 @@ final class SyncRun: Sendable {
         announce { $0.completed += 1 }
     }
 
+    /// Counts bytes moved (saturating: sizes come from servers).
     func moved(bytes: Int64) {
-        announce { $0.bytes += bytes }
+        announce { counters in
+            let (sum, overflow) = counters.bytes.addingReportingOverflow(max(0, bytes))
+            counters.bytes = overflow ? .max : sum
+        }
     }
 
     private func announce(_ change: (inout Counters) -> Void) {

@@ -70,7 +70,8 @@ extension SyncStore {
             }
             try await state.write { db in try db.execute(sql: "DELETE FROM remoteBlob WHERE hash = ?", arguments: [hash]) }
             report.blobsRemoved += 1
-            report.bytesRemoved += blob.size
+            let (bytes, overflow) = report.bytesRemoved.addingReportingOverflow(max(0, blob.size))
+            report.bytesRemoved = overflow ? .max : bytes
         }
         logger.info("Compaction removed \(report.blobsRemoved) of \(report.blobsExamined) blobs (\(report.bytesRemoved) bytes).")
         return report
