@@ -160,14 +160,14 @@ import Testing
     func aLostAnswerIsRecognisedAsTheDevicesOwnWrite(_ kind: SimulationRemote) async throws {
         try await SyncHarness.with(kind) { harness in
             let path = try harness.documentPath("save", "slot-1")
-            let lossy = LostAnswerService(harness.remote, losing: path)
+            let lossy = ScriptedService(harness.remote)
             let a = try harness.device("a", service: lossy)
             let slot = try key("slot-1")
             try a.save(Save(level: 1), as: slot)
             try await a.sync()
             try a.save(Save(level: 2), as: slot)
             // The document write happens, but its answer is lost.
-            lossy.arm()
+            lossy.loseNextAnswer(to: path)
             let first = try await a.sync()
             #expect(first.failures.map(\.key) == [slot])
             #expect(first.failures.first?.error.serviceCode == .network)

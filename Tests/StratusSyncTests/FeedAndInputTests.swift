@@ -12,7 +12,7 @@ import Testing
     func aRejectedTokenFallsBackToAFullListing(_ kind: SimulationRemote) async throws {
         try await SyncHarness.with(kind) { harness in
             let a = try harness.device("a")
-            let flaky = LostAnswerService(harness.remote, losing: try RemotePath("none"))
+            let flaky = ScriptedService(harness.remote)
             let b = try harness.device("b", service: flaky)
             #expect(try await b.sync().usedFullListing, "the first sync lists")
             try a.save(Save(level: 8), as: key("slot-1"))
@@ -32,7 +32,7 @@ import Testing
     @Test func aServiceWithoutAFeedSyncsFromListings() async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }
-        let service = NoFeedService(harness.remote)
+        let service = ScriptedService(harness.remote, withoutFeed: true)
         let a = try harness.device("a", service: service)
         let b = try harness.device("b", service: service)
         try a.save(Save(level: 1), as: key("slot-1"))
@@ -213,7 +213,7 @@ import Testing
     @Test func aLostRaceBetweenTwoFirstWritesBecomesAConflict() async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }
-        let racy = CheckThenWriteService(harness.remote)
+        let racy = ScriptedService(harness.remote, checkThenWrite: true)
         let a = try harness.device("a", service: racy)
         let b = try harness.device("b", service: racy)
         let slot = try key("slot-1")
@@ -230,7 +230,7 @@ import Testing
     @Test(arguments: SimulationRemote.available)
     func aLostRaceOnABestEffortServiceBecomesAConflict(_ kind: SimulationRemote) async throws {
         try await SyncHarness.with(kind) { harness in
-            let racy = CheckThenWriteService(harness.remote)
+            let racy = ScriptedService(harness.remote, checkThenWrite: true)
             let a = try harness.device("a", service: racy)
             let b = try harness.device("b", service: racy)
             let slot = try key("slot-1")

@@ -2,126 +2,89 @@ import Foundation
 import Stratus
 import Synchronization
 
-/// A service whose next upload to one path, once armed, happens but answers with a network
-/// error, as when a connection drops after the provider committed the write.
-final class LostAnswerService: Service {
+/// A service in front of another whose behaviour a test scripts:
+/// - ``loseNextAnswer(to:)``: the next upload to a path happens but answers with a network
+///   error, as when a connection drops after the provider committed the write;
+/// - ``rejectNextToken()``: the next ``changes(since:)`` throws `invalidChangeToken`;
+/// - `withoutFeed`: no change feed at all (as S3 with versioning off);
+/// - `checkThenWrite`: best-effort preconditions in the way Drive has them: the precondition is
+///   checked, then ``setBetween(_:)``'s closure runs (where a test lets another writer in), then
+///   the write happens unconditionally.
+final class ScriptedService: Service {
     private let base: any Service
-    private let path: RemotePath
-    private let armed = Mutex(false)
+    private let withoutFeed: Bool
+    private let checkThenWrite: Bool
+    private let losing = Mutex<RemotePath?>(nil)
+    private let rejectToken = Mutex(false)
+    private let between = Mutex<(@Sendable (RemotePath) async throws -> Void)?>(nil)
 
-    init(_ base: any Service, losing path: RemotePath) {
+    init(_ base: any Service, withoutFeed: Bool = false, checkThenWrite: Bool = false) {
         self.base = base
-        self.path = path
+        self.withoutFeed = withoutFeed
+        self.checkThenWrite = checkThenWrite
     }
 
-    private let rejectToken = Mutex(false)
-
-    func arm() { armed.withLock { $0 = true } }
-    /// The next ``changes(since:)`` throws `invalidChangeToken`.
+    func loseNextAnswer(to path: RemotePath) { losing.withLock { $0 = path } }
     func rejectNextToken() { rejectToken.withLock { $0 = true } }
+    /// Runs once, between the check and the write of the next conditional upload.
+    func setBetween(_ body: (@Sendable (RemotePath) async throws -> Void)?) { between.withLock { $0 = body } }
 
-    var capabilities: ServiceCapabilities { base.capabilities }
-    func metadata(of path: RemotePath) async throws -> RemoteFile { try await base.metadata(of: path) }
-    func list(_ folder: RemotePath) async throws -> [RemoteFile] { try await base.list(folder) }
+    var capabilities: ServiceCapabilities {
+        var capabilities = base.capabilities
+        if withoutFeed { capabilities.changeFeed = .unavailable }
+        if checkThenWrite { capabilities.conditionalWrites = .bestEffort }
+        return capabilities
+    }
+
     func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
-        let written = try await base.upload(from: source, to: path, options: options)
-        let loseIt = path == self.path && armed.withLock { armed in
-            defer { armed = false }
-            return armed
+        var sent = options
+        if checkThenWrite, options.precondition != .none {
+            try await check(options.precondition, at: path)
+            if let hook = between.withLock({ hook in defer { hook = nil }; return hook }) { try await hook(path) }
+            sent.precondition = .none
+        }
+        let written = try await base.upload(from: source, to: path, options: sent)
+        let loseIt = losing.withLock { target in
+            defer { if target == path { target = nil } }
+            return target == path
         }
         if loseIt { throw ServiceError(.network, "The connection dropped before the answer arrived.") }
         return written
     }
-    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
-        try await base.download(path, version: version, to: destination, options: options)
+
+    private func check(_ precondition: WritePrecondition, at path: RemotePath) async throws {
+        let current: RemoteFile?
+        do {
+            current = try await base.metadata(of: path)
+        } catch let error as ServiceError where error.code == .notFound {
+            current = nil
+        }
+        switch precondition {
+        case .none: return
+        case .mustNotExist: if current != nil { throw ServiceError(.conflict, "The file exists.") }
+        case .mustMatch(let expected): if current?.version != expected { throw ServiceError(.conflict, "The file changed.") }
+        }
     }
-    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws { try await base.delete(path, precondition: precondition) }
-    func latestChangeToken() async throws -> ChangeToken { try await base.latestChangeToken() }
+
+    func latestChangeToken() async throws -> ChangeToken {
+        if withoutFeed { throw ServiceError(.unsupported, "No change feed.") }
+        return try await base.latestChangeToken()
+    }
+
     func changes(since token: ChangeToken) async throws -> ChangePage {
+        if withoutFeed { throw ServiceError(.unsupported, "No change feed.") }
         if rejectToken.withLock({ reject in defer { reject = false }; return reject }) {
             throw ServiceError(.invalidChangeToken, "The token expired.")
         }
         return try await base.changes(since: token)
     }
-    func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
-    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile { try await base.restore(path, to: version) }
-}
 
-/// A best-effort service: it checks a precondition, then runs `between` (where a test lets
-/// another writer in), then writes unconditionally.
-final class CheckThenWriteService: Service {
-    private let base: any Service
-    private let between: Mutex<(@Sendable (RemotePath) async throws -> Void)?>
-
-    init(_ base: any Service) {
-        self.base = base
-        between = Mutex(nil)
-    }
-
-    func setBetween(_ body: (@Sendable (RemotePath) async throws -> Void)?) { between.withLock { $0 = body } }
-
-    var capabilities: ServiceCapabilities {
-        var capabilities = base.capabilities
-        capabilities.conditionalWrites = .bestEffort
-        return capabilities
-    }
     func metadata(of path: RemotePath) async throws -> RemoteFile { try await base.metadata(of: path) }
     func list(_ folder: RemotePath) async throws -> [RemoteFile] { try await base.list(folder) }
-    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
-        switch options.precondition {
-        case .none:
-            return try await base.upload(from: source, to: path, options: options)
-        case .mustMatch(let expected):
-            guard try await base.metadata(of: path).version == expected else {
-                throw ServiceError(.conflict, "The file changed.")
-            }
-        case .mustNotExist:
-            do {
-                _ = try await base.metadata(of: path)
-                throw ServiceError(.conflict, "The file exists.")
-            } catch let error as ServiceError where error.code == .notFound {
-                // Absent: go on.
-            }
-        }
-        if let hook = between.withLock({ hook in defer { hook = nil }; return hook }) { try await hook(path) }
-        var unconditional = options
-        unconditional.precondition = .none
-        return try await base.upload(from: source, to: path, options: unconditional)
-    }
     func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
         try await base.download(path, version: version, to: destination, options: options)
     }
     func delete(_ path: RemotePath, precondition: WritePrecondition) async throws { try await base.delete(path, precondition: precondition) }
-    func latestChangeToken() async throws -> ChangeToken { try await base.latestChangeToken() }
-    func changes(since token: ChangeToken) async throws -> ChangePage { try await base.changes(since: token) }
-    func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
-    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile { try await base.restore(path, to: version) }
-}
-
-/// A service with no change feed (as S3 with versioning off): the feed calls are unsupported.
-final class NoFeedService: Service {
-    private let base: any Service
-
-    init(_ base: any Service) {
-        self.base = base
-    }
-
-    var capabilities: ServiceCapabilities {
-        var capabilities = base.capabilities
-        capabilities.changeFeed = .unavailable
-        return capabilities
-    }
-    func metadata(of path: RemotePath) async throws -> RemoteFile { try await base.metadata(of: path) }
-    func list(_ folder: RemotePath) async throws -> [RemoteFile] { try await base.list(folder) }
-    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
-        try await base.upload(from: source, to: path, options: options)
-    }
-    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
-        try await base.download(path, version: version, to: destination, options: options)
-    }
-    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws { try await base.delete(path, precondition: precondition) }
-    func latestChangeToken() async throws -> ChangeToken { throw ServiceError(.unsupported, "No change feed.") }
-    func changes(since token: ChangeToken) async throws -> ChangePage { throw ServiceError(.unsupported, "No change feed.") }
     func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
     func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile { try await base.restore(path, to: version) }
 }
