@@ -23,6 +23,10 @@ public enum KeyValue: Hashable, Sendable {
     /// A dictionary with string keys.
     case dictionary([String: KeyValue])
 
+    /// The one date form of the store's JSON (`$date` values and entry times): ISO 8601 with
+    /// milliseconds, as StratusSync writes its own timestamps.
+    static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
     /// The value as JSON.
     var json: JSONValue {
         switch self {
@@ -31,7 +35,7 @@ public enum KeyValue: Hashable, Sendable {
         case .double(let value): .double(value)
         case .string(let value): .string(value)
         case .data(let value): .object(["$data": .string(value.base64EncodedString())])
-        case .date(let value): .object(["$date": .string(value.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))])
+        case .date(let value): .object(["$date": .string(Self.dateStyle.format(value))])
         case .array(let values): .array(values.map(\.json))
         case .dictionary(let values):
             // A dictionary that could be read as a tag is wrapped, so it comes back as itself.
@@ -56,7 +60,7 @@ public enum KeyValue: Hashable, Sendable {
                 guard let data = Data(base64Encoded: text) else { throw SyncError(.invalidDocument, "A $data value is not base64.") }
                 self = .data(data)
             } else if members.count == 1, case .string(let text)? = members["$date"] {
-                guard let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) else {
+                guard let date = try? Self.dateStyle.parse(text) else {
                     throw SyncError(.invalidDocument, "A $date value is not an ISO 8601 date.")
                 }
                 self = .date(date)

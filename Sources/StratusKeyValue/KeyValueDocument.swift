@@ -60,7 +60,7 @@ struct KeyValueDocument: Hashable, Sendable {
         var object: [String: JSONValue] = [:]
         for (key, entry) in entries {
             var fields: [String: JSONValue] = [
-                "modified": .string(entry.modified.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))),
+                "modified": .string(KeyValue.dateStyle.format(entry.modified)),
                 "device": .string(entry.device),
             ]
             if let value = entry.value { fields["value"] = value.json }
@@ -81,7 +81,7 @@ struct KeyValueDocument: Hashable, Sendable {
         }
         for (key, value) in object {
             guard case .object(let fields) = value, case .string(let modifiedText)? = fields["modified"],
-                  let modified = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(modifiedText),
+                  let modified = try? KeyValue.dateStyle.parse(modifiedText),
                   case .string(let device)? = fields["device"]
             else {
                 throw SyncError(.invalidDocument, "The entry \(key.debugDescription) needs \"modified\" and \"device\".")
@@ -107,9 +107,10 @@ struct KeyValueDocument: Hashable, Sendable {
 
     /// The bytes the live entries take, as the limits count them: each key and its value as JSON.
     var usedBytes: Int {
-        entries.reduce(0) { sum, item in
+        let encoder = JSONEncoder()
+        return entries.reduce(0) { sum, item in
             guard let current = item.value.current else { return sum }
-            return sum + item.key.utf8.count + ((try? JSONEncoder().encode(current.json).count) ?? 0)
+            return sum + item.key.utf8.count + ((try? encoder.encode(current.json).count) ?? 0)
         }
     }
 

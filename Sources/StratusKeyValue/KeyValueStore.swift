@@ -220,8 +220,9 @@ public final class KeyValueStore: Sendable {
             var changed = document
             let result = try body(&changed)
             guard changed != document else { return result }
-            let grows = changed.usedBytes > document.usedBytes || changed.liveKeyCount > document.liveKeyCount
-            if grows, let problem = limitProblem(changed) {
+            let bytes = changed.usedBytes
+            let grows = bytes > document.usedBytes || changed.liveKeyCount > document.liveKeyCount
+            if grows, let problem = limitProblem(changed, bytes: bytes) {
                 notify(KeyValueChange(reason: .quotaExceeded, keys: []))
                 throw SyncError(.quotaExceeded, problem)
             }
@@ -230,12 +231,13 @@ public final class KeyValueStore: Sendable {
         }
     }
 
-    private func limitProblem(_ document: KeyValueDocument) -> String? {
+    private func limitProblem(_ document: KeyValueDocument, bytes: Int? = nil) -> String? {
         if document.liveKeyCount > limits.maximumKeys {
             return "The store would hold \(document.liveKeyCount) keys; the limit is \(limits.maximumKeys). Nothing was written."
         }
-        if document.usedBytes > limits.maximumTotalBytes {
-            return "The store would take \(document.usedBytes) bytes; the limit is \(limits.maximumTotalBytes). Nothing was written."
+        let bytes = bytes ?? document.usedBytes
+        if bytes > limits.maximumTotalBytes {
+            return "The store would take \(bytes) bytes; the limit is \(limits.maximumTotalBytes). Nothing was written."
         }
         return nil
     }

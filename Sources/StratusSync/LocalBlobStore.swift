@@ -69,15 +69,16 @@ struct LocalBlobStore: Sendable {
     /// - Throws: ``SyncError`` (`blobMismatch`) when the content is not what it is named by.
     func adoptDownload(_ staged: URL, as entry: RecordDocument.FileEntry) throws {
         defer { try? FileManager.default.removeItem(at: staged) }
-        let hashes: [DigestAlgorithm: String]
+        let digest = SHA256Digest()
+        let size: Int64
         do {
-            hashes = try Digest.hash(fileAt: staged, algorithms: [.sha256])
+            size = try Digest.feed(fileAt: staged, into: [digest])
         } catch {
             throw SyncError(.localFile, "Cannot read the downloaded blob \(staged.path): \(error)")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: staged.path)[.size] as? NSNumber)?.int64Value
-        guard hashes[.sha256] == entry.sha256, size == entry.size else {
-            throw SyncError(.blobMismatch, "The blob \(entry.sha256) holds content with SHA-256 \(hashes[.sha256] ?? "?") and \(size ?? -1) bytes, not \(entry.size) bytes of that hash.")
+        let hash = digest.finalizeHex()
+        guard hash == entry.sha256, size == entry.size else {
+            throw SyncError(.blobMismatch, "The blob \(entry.sha256) holds content with SHA-256 \(hash) and \(size) bytes, not \(entry.size) bytes of that hash.")
         }
         try moveIntoPlace(staged, hash: entry.sha256)
     }

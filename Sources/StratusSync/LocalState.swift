@@ -176,10 +176,6 @@ extension Database {
         )
     }
 
-    func isQuarantined(_ key: RecordKey) throws -> Bool {
-        try Bool.fetchOne(self, sql: "SELECT 1 FROM quarantine WHERE type = ? AND id = ?", arguments: [key.type, key.id]) ?? false
-    }
-
     func hasConflict(_ key: RecordKey) throws -> Bool {
         try Bool.fetchOne(self, sql: "SELECT 1 FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id]) ?? false
     }

@@ -32,6 +32,11 @@ struct RecordDocument: Hashable, Sendable {
         var size: Int64
     }
 
+    /// A new edit id.
+    static func newEdit() -> String {
+        UUID().uuidString.lowercased()
+    }
+
     private static let knownFields: Set<String> = ["format", "type", "id", "edit", "device", "modified", "deleted", "value", "files"]
 
     /// The document's bytes: sorted keys, so equal documents are equal bytes.

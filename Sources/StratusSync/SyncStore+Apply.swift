@@ -136,7 +136,7 @@ extension SyncStore {
             try db.archive(row.document, reason: "A conflict was settled by a merge.")
             row.document = RecordDocument(
                 key: key,
-                edit: UUID().uuidString.lowercased(),
+                edit: RecordDocument.newEdit(),
                 device: deviceName,
                 modified: Date(),
                 isDeleted: false,

@@ -63,7 +63,7 @@ extension SyncStore {
                 try db.archive(existing.document, reason: "Replaced by a restore of version \(version).")
             }
             let document = RecordDocument(
-                key: key, edit: UUID().uuidString.lowercased(), device: device, modified: Date(), isDeleted: old.isDeleted,
+                key: key, edit: RecordDocument.newEdit(), device: device, modified: Date(), isDeleted: old.isDeleted,
                 value: old.value, files: old.files, unknownFields: old.unknownFields
             )
             try Self.writeLocal(db, document, over: existing)

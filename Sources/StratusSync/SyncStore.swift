@@ -165,7 +165,7 @@ public final class SyncStore: Sendable {
                 let document: RecordDocument
                 if let value {
                     document = RecordDocument(
-                        key: key, edit: UUID().uuidString.lowercased(), device: device, modified: Date(), isDeleted: false,
+                        key: key, edit: RecordDocument.newEdit(), device: device, modified: Date(), isDeleted: false,
                         value: value,
                         files: entries ?? (previous?.isDeleted == false ? previous?.files ?? [:] : [:]),
                         unknownFields: previous?.unknownFields ?? [:]
@@ -175,7 +175,7 @@ public final class SyncStore: Sendable {
                         throw SyncError(.notFound, "There is no record \(key) to delete.")
                     }
                     document = RecordDocument(
-                        key: key, edit: UUID().uuidString.lowercased(), device: device, modified: Date(), isDeleted: true,
+                        key: key, edit: RecordDocument.newEdit(), device: device, modified: Date(), isDeleted: true,
                         value: .null, files: [:], unknownFields: previous.unknownFields
                     )
                 }
