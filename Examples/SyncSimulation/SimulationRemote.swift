@@ -21,10 +21,13 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
 
     /// The remotes this machine can run: all of them where moto is installed, and always under
     /// `CI=true`, where a missing moto must fail rather than be skipped.
-    public static var available: [SimulationRemote] {
+    /// (Worked out once per process: every parameterised test asks, and each spawn of a child
+    /// process is a chance for Foundation's `Process.run()` to crash on Swift 6.3.1 — see
+    /// swift-corelibs-foundation pull request 5472.)
+    public static let available: [SimulationRemote] = {
         let ci = ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true"
         return ci || MotoLauncher.isInstalled() ? allCases : [.local, .dropbox, .drive]
-    }
+    }()
 
     private static let moto = Task<URL, any Error> { try MotoLauncher.start(minimumPartSize: 256 * 1024) }
 

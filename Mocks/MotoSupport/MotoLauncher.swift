@@ -11,8 +11,10 @@ public enum MotoLauncher {
     /// Kept open for as long as the process lives: closing one stops its server.
     private static let keepAlive = Mutex<[FileHandle]>([])
 
-    /// Whether `python3` can import moto's server.
-    public static func isInstalled() -> Bool {
+    /// Whether `python3` can import moto's server (asked once per process).
+    public static func isInstalled() -> Bool { installed }
+
+    private static let installed: Bool = {
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import moto.server"]
@@ -25,7 +27,7 @@ public enum MotoLauncher {
         }
         process.waitUntilExit()
         return process.terminationStatus == 0
-    }
+    }()
 
     /// Starts a server.
     /// - Parameters:
