@@ -75,19 +75,19 @@ let package = Package(
         .target(name: "StratusContract", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
         // Plumbing the HTTP adapters share (package access only, not a product).
         .target(
-            name: "StratusTransfer",
+            name: "StratusAdapterKit",
             dependencies: ["Stratus", "StratusHTTP", "StratusDigest"],
             swiftSettings: strict
         ),
         .target(
             name: "StratusOAuth",
-            dependencies: ["Stratus", "StratusHTTP", "StratusDigest", "StratusTransfer", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
             name: "StratusDropbox",
             dependencies: [
-                "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest", "StratusTransfer",
+                "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest", "StratusAdapterKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "StratusDrive",
             dependencies: [
-                "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest", "StratusTransfer",
+                "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest", "StratusAdapterKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "StratusS3",
             dependencies: [
-                "Stratus", "StratusHTTP", "StratusDigest", "StratusTransfer",
+                "Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -282,7 +282,7 @@ let package = Package(
         .testTarget(
             name: "StratusDropboxTests",
             dependencies: [
-                "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth", "StratusTransfer",
+                "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth", "StratusAdapterKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
@@ -312,7 +312,7 @@ let package = Package(
         .testTarget(
             name: "StratusDriveTests",
             dependencies: [
-                "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth", "StratusTransfer",
+                "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth", "StratusAdapterKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict

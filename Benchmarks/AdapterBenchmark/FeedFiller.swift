@@ -7,7 +7,7 @@ import StratusHTTP
 /// it with 100,000 files quadratic; the feed that results is the same.
 struct FeedFiller {
     let endpoint: MockEndpoint
-    let http: HTTPClient
+    let http: StratusHTTPClient
 
     /// - Parameter anchor: Drive: the id of a file whose folder receives the new files.
     func fill(count: Int, concurrency: Int, anchor: String) async throws {
@@ -29,11 +29,11 @@ struct FeedFiller {
 
     private var authorization: (String, String) { ("Authorization", "Bearer \(endpoint.accessToken)") }
 
-    private func request(index: Int, parent: String, content: Data) throws -> HTTPRequest {
+    private func request(index: Int, parent: String, content: Data) throws -> StratusHTTPRequest {
         switch endpoint.provider {
         case .dropbox:
             let argument = "{\"path\":\"/feed/\(index).bin\",\"mode\":\"overwrite\"}"
-            return HTTPRequest(method: .post, url: try url("/2/files/upload"), headers: HTTPHeaders([
+            return StratusHTTPRequest(method: .post, url: try url("/2/files/upload"), headers: StratusHTTPHeaders([
                 authorization, ("Dropbox-API-Arg", argument), ("Content-Type", "application/octet-stream"),
             ]), body: .bytes(content))
         case .drive:
@@ -42,15 +42,15 @@ struct FeedFiller {
             body += Data("{\"name\":\"\(index).bin\",\"parents\":[\"\(parent)\"]}\r\n".utf8)
             body += Data("--\(boundary)\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
             body += content + Data("\r\n--\(boundary)--\r\n".utf8)
-            return HTTPRequest(method: .post, url: try url("/upload/drive/v3/files?uploadType=multipart&fields=id"), headers: HTTPHeaders([
+            return StratusHTTPRequest(method: .post, url: try url("/upload/drive/v3/files?uploadType=multipart&fields=id"), headers: StratusHTTPHeaders([
                 authorization, ("Content-Type", "multipart/related; boundary=\(boundary)"),
             ]), body: .bytes(body))
         }
     }
 
     private func parentFolder(of fileID: String) async throws -> String {
-        let response = try await http.execute(HTTPRequest(url: try url("/drive/v3/files/\(fileID)?fields=parents"),
-                                                          headers: HTTPHeaders([authorization])))
+        let response = try await http.execute(StratusHTTPRequest(url: try url("/drive/v3/files/\(fileID)?fields=parents"),
+                                                          headers: StratusHTTPHeaders([authorization])))
         struct Parents: Decodable { var parents: [String] }
         guard response.isSuccess, let parent = try? JSONDecoder().decode(Parents.self, from: response.body).parents.first else {
             throw BenchmarkFailure("cannot find the folder of file \(fileID) (\(response.status))")

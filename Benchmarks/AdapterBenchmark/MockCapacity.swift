@@ -2,10 +2,10 @@ import Foundation
 import StratusHTTP
 
 /// What one mock sustains: many small metadata requests, or whole downloads read and thrown
-/// away, `concurrency` at a time over one bare `HTTPClient` (no adapter work on top).
+/// away, `concurrency` at a time over one bare `StratusHTTPClient` (no adapter work on top).
 struct MockCapacity {
     let endpoint: MockEndpoint
-    let http: HTTPClient
+    let http: StratusHTTPClient
 
     /// - Parameter target: Dropbox: the file's path; Drive: the file's id.
     /// - Returns: The body bytes received.
@@ -36,23 +36,23 @@ struct MockCapacity {
         }
     }
 
-    private func request(pulling: Bool, target: String) throws -> HTTPRequest {
+    private func request(pulling: Bool, target: String) throws -> StratusHTTPRequest {
         let authorization = ("Authorization", "Bearer \(endpoint.accessToken)")
         let base = endpoint.baseURL
         let argument = "{\"path\":\"\(target)\"}"
-        let (method, address, headers, body): (HTTPMethod, String, HTTPHeaders, HTTPRequestBody) =
+        let (method, address, headers, body): (StratusHTTPMethod, String, StratusHTTPHeaders, HTTPRequestBody) =
             switch (endpoint.provider, pulling) {
             case (.dropbox, false):
-                (.post, "\(base)/2/files/get_metadata", HTTPHeaders([authorization, ("Content-Type", "application/json")]),
+                (.post, "\(base)/2/files/get_metadata", StratusHTTPHeaders([authorization, ("Content-Type", "application/json")]),
                  .bytes(Data(argument.utf8)))
             case (.dropbox, true):
-                (.post, "\(base)/2/files/download", HTTPHeaders([authorization, ("Dropbox-API-Arg", argument)]), .empty)
+                (.post, "\(base)/2/files/download", StratusHTTPHeaders([authorization, ("Dropbox-API-Arg", argument)]), .empty)
             case (.drive, false):
-                (.get, "\(base)/drive/v3/files/\(target)?fields=id,name,size", HTTPHeaders([authorization]), .empty)
+                (.get, "\(base)/drive/v3/files/\(target)?fields=id,name,size", StratusHTTPHeaders([authorization]), .empty)
             case (.drive, true):
-                (.get, "\(base)/drive/v3/files/\(target)?alt=media", HTTPHeaders([authorization]), .empty)
+                (.get, "\(base)/drive/v3/files/\(target)?alt=media", StratusHTTPHeaders([authorization]), .empty)
             }
         guard let url = URL(string: address) else { throw BenchmarkFailure("'\(address)' is not a URL") }
-        return HTTPRequest(method: method, url: url, headers: headers, body: body)
+        return StratusHTTPRequest(method: method, url: url, headers: headers, body: body)
     }
 }

@@ -82,13 +82,13 @@ struct ProviderRun {
         let requests = 5000, clients = 16
         Progress.say("\(title): mock capacity, \(requests) metadata requests \(clients) at once")
         let rpc = perSecond(await stratus(["rpc", String(requests), String(clients), target], label: "capacity-rpc"))
-        rows.append(ResultRow(workload: "\(title) mock: \(requests) metadata requests, \(clients) at once (bare HTTPClient)",
+        rows.append(ResultRow(workload: "\(title) mock: \(requests) metadata requests, \(clients) at once (bare StratusHTTPClient)",
                               kind: .rate(unit: "req/s"), stratus: rpc, peerName: "", peer: nil))
         let pulls = 4
         Progress.say("\(title): mock capacity, \(pulls) downloads of \(size) MiB at once")
         let pull = rate(await stratus(["pull", String(pulls), String(pulls), target], label: "capacity-pull"),
                         bytes: Int64(pulls) * sizeBytes)
-        rows.append(ResultRow(workload: "\(title) mock: \(pulls) downloads of \(size) MiB at once, bodies discarded (bare HTTPClient)",
+        rows.append(ResultRow(workload: "\(title) mock: \(pulls) downloads of \(size) MiB at once, bodies discarded (bare StratusHTTPClient)",
                               kind: .rate(unit: "MB/s"), stratus: pull, peerName: "", peer: nil))
         return rows
     }

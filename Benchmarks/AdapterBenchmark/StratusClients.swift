@@ -10,14 +10,14 @@ enum StratusClients {
     static let driveRootFolder = "Bench"
 
     /// An HTTP client that trusts the mock's CA (when it serves HTTPS) and otherwise has the defaults.
-    static func http(_ endpoint: MockEndpoint) throws -> HTTPClient {
-        guard !endpoint.caFile.isEmpty else { return try HTTPClient() }
-        return try HTTPClient(configuration: .init(trustRoots: .caFile(URL(fileURLWithPath: endpoint.caFile))))
+    static func http(_ endpoint: MockEndpoint) throws -> StratusHTTPClient {
+        guard !endpoint.caFile.isEmpty else { return try StratusHTTPClient() }
+        return try StratusHTTPClient(configuration: .init(trustRoots: .caFile(URL(fileURLWithPath: endpoint.caFile))))
     }
 
     /// The provider's service with its default configuration, except the endpoints and (Drive)
     /// the largest page, 1,000 entries, which the SDK runs use too.
-    static func service(_ endpoint: MockEndpoint, http: HTTPClient) throws -> any Service {
+    static func service(_ endpoint: MockEndpoint, http: StratusHTTPClient) throws -> any Service {
         guard let base = URL(string: endpoint.baseURL) else {
             throw BenchmarkFailure("'\(endpoint.baseURL)' is not a URL")
         }

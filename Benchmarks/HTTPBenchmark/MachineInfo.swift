@@ -27,7 +27,7 @@ struct MachineInfo {
             memoryGiB: Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824,
             kernel: firstLine((try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? "") ?? "unknown",
             loadAverage: loadAverage() ?? "unknown",
-            libcurl: HTTPClient.curlVersion,
+            libcurl: StratusHTTPClient.curlVersion,
             curlTool: curlTool,
             swift: swiftVersion ?? "unknown (`swift --version` did not run)"
         )

@@ -29,7 +29,7 @@ struct ResultTable {
             "StratusHTTP vs curl vs URLSession — loopback Hummingbird server on 127.0.0.1, HTTP/1.1",
             "machine:  nproc \(machine.processors), CPU \(machine.cpuModel), \(String(format: "%.1f", machine.memoryGiB)) GiB RAM, "
                 + "Linux \(machine.kernel), load average \(machine.loadAverage) at start",
-            "libcurl:  \(machine.libcurl) (StratusHTTP, via HTTPClient.curlVersion)",
+            "libcurl:  \(machine.libcurl) (StratusHTTP, via StratusHTTPClient.curlVersion)",
             "curl:     \(machine.curlTool)",
             "swift:    \(machine.swift)",
             "rounds:   \(options.rounds) (best throughput and highest peak RSS over the rounds)",

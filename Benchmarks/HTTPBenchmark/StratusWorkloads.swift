@@ -1,12 +1,12 @@
 import Foundation
 import StratusHTTP
 
-/// The workloads over StratusHTTP's `HTTPClient`, with its default configuration.
+/// The workloads over StratusHTTP's `StratusHTTPClient`, with its default configuration.
 struct StratusWorkloads: WorkloadClient {
     func download(from url: URL, to destination: URL) async throws -> ChildReport {
         let start = ContinuousClock.now
-        let client = try HTTPClient()
-        let response = try await execute(client, HTTPRequest(url: url, responseDigests: [.sha256]), into: .file(destination))
+        let client = try StratusHTTPClient()
+        let response = try await execute(client, StratusHTTPRequest(url: url, responseDigests: [.sha256]), into: .file(destination))
         await client.shutdown()
         let seconds = (ContinuousClock.now - start).seconds
         return ChildReport(seconds: seconds, bytes: response.bodyLength, requests: 1, sha256: response.bodyDigests[.sha256])
@@ -14,8 +14,8 @@ struct StratusWorkloads: WorkloadClient {
 
     func upload(_ source: URL, to url: URL) async throws -> ChildReport {
         let start = ContinuousClock.now
-        let client = try HTTPClient()
-        let request = HTTPRequest(method: .put, url: url, body: .file(source))
+        let client = try StratusHTTPClient()
+        let request = StratusHTTPRequest(method: .put, url: url, body: .file(source))
         let response = try await execute(client, request, into: .memory(limit: 1024))
         await client.shutdown()
         let seconds = (ContinuousClock.now - start).seconds
@@ -27,14 +27,14 @@ struct StratusWorkloads: WorkloadClient {
 
     func get(_ url: URL, count: Int, concurrency: Int) async throws -> ChildReport {
         let start = ContinuousClock.now
-        let client = try HTTPClient()
+        let client = try StratusHTTPClient()
         let tickets = RequestTickets(count: count)
         let bytes = try await withThrowingTaskGroup(of: Int64.self) { group in
             for _ in 0..<concurrency {
                 group.addTask {
                     var received: Int64 = 0
                     while tickets.take() != nil {
-                        let response = try await execute(client, HTTPRequest(url: url), into: .memory(limit: 1 << 20))
+                        let response = try await execute(client, StratusHTTPRequest(url: url), into: .memory(limit: 1 << 20))
                         received += Int64(response.body.count)
                     }
                     return received
@@ -48,7 +48,7 @@ struct StratusWorkloads: WorkloadClient {
     }
 
     /// Sends a request and insists on a 2xx answer.
-    private func execute(_ client: HTTPClient, _ request: HTTPRequest, into destination: HTTPResponseDestination) async throws -> HTTPResponse {
+    private func execute(_ client: StratusHTTPClient, _ request: StratusHTTPRequest, into destination: HTTPResponseDestination) async throws -> StratusHTTPResponse {
         let response = try await client.execute(request, into: destination)
         guard response.isSuccess else {
             throw BenchmarkError("\(request) answered \(response.status)")

@@ -37,9 +37,9 @@ struct LoginCommand: AsyncParsableCommand {
             throw CLIFailure(.usage, "Remote '\(name)' has type \(type), which does not sign in.",
                              next: "Use it directly, such as `stratus ls \(name):`.")
         }
-        let http: HTTPClient
+        let http: StratusHTTPClient
         do {
-            http = try HTTPClient()
+            http = try StratusHTTPClient()
         } catch {
             throw CLIFailure(.other, "The HTTP client could not start: \(error)")
         }
@@ -89,9 +89,9 @@ struct LogoutCommand: AsyncParsableCommand {
         guard let profile else {
             throw CLIFailure(.usage, "Remote '\(name)' does not sign in, so there is nothing to sign out of.")
         }
-        let http: HTTPClient
+        let http: StratusHTTPClient
         do {
-            http = try HTTPClient()
+            http = try StratusHTTPClient()
         } catch {
             throw CLIFailure(.other, "The HTTP client could not start: \(error)")
         }

@@ -14,7 +14,7 @@ struct MatrixMock {
     /// The mock's authorization server.
     let authorization: MockAuthorizationServer
     /// The client the service and its credentials use.
-    let http: HTTPClient
+    let http: StratusHTTPClient
 
     /// Makes the parts and the mock server (`makeServer` returns it with its router), serves it
     /// while `serve` runs, and cleans everything up.
@@ -25,7 +25,7 @@ struct MatrixMock {
     ) async throws {
         let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-matrix-\(flavor)-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
-        let http = try HTTPClient(configuration: .init(timeouts: .init(stall: MatrixFault.clientStallTimeout)))
+        let http = try StratusHTTPClient(configuration: .init(timeouts: .init(stall: MatrixFault.clientStallTimeout)))
         let mock = MatrixMock(storage: storage, authorization: MockAuthorizationServer(configuration: .init(flavor: flavor)), http: http)
         do {
             let (server, router) = try makeServer(mock)

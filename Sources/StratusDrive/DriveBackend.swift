@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusHTTP
 import StratusOAuth
-import StratusTransfer
+import StratusAdapterKit
 
 /// Registers the Google Drive adapter with a ``Stratus/ServiceRegistry`` under the type
 /// `drive`.
@@ -28,7 +28,7 @@ public enum DriveBackend: ServiceBackend {
         BackendOption("single_upload_limit", summary: "Files up to this many bytes go up in one multipart request (default 5 MiB, at most 64 MiB)."),
         BackendOption("delete_mode", summary: "trash (the default for a My Drive folder) or permanent (the default for appDataFolder)."),
         BackendOption("page_size", summary: "Entries per page of listings, changes and revisions, 1 to 1000 (default 100)."),
-        HTTPClient.caFileOption,
+        StratusHTTPClient.caFileOption,
     ]
 
     /// Builds a Drive service from a remote's options.
@@ -48,7 +48,7 @@ public enum DriveBackend: ServiceBackend {
             pageSize: try options.integer("page_size").map { Int(clamping: $0) } ?? defaults.pageSize,
             deleteMode: try deleteMode(options)
         )
-        let http = try HTTPClient.forRemote(options)
+        let http = try StratusHTTPClient.forRemote(options)
         let oauthBase = try options.url("oauth_url") ?? apiURL
         let credentials = try DriveCredentials.forRemote(
             options,

@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// Turns a Drive error answer into a ``Stratus/ServiceError``, keeping Google's reason and
 /// message in ``Stratus/ServiceError/providerError``.
@@ -27,7 +27,7 @@ enum DriveErrorMapping {
     ///   - body: The answer's body (an error body, never file content).
     ///   - action: What was asked, such as `files.get`, for the message.
     ///   - secrets: The current token and other secrets, scrubbed from the server's text.
-    static func error(status: Int, headers: HTTPHeaders, body: Data, action: String, secrets: [String]) -> ServiceError {
+    static func error(status: Int, headers: StratusHTTPHeaders, body: Data, action: String, secrets: [String]) -> ServiceError {
         let parsed = DriveErrorBody.parse(body)
         let summary = (parsed?.summary ?? plainText(body)).map { Redaction.serverText($0, secrets: secrets) }
         let detail = summary.map { " (\($0))" } ?? ""

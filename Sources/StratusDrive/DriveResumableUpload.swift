@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// One resumable upload session (`uploadType=resumable`): initiated with the file's metadata,
 /// then fed in chunks of `chunkSize` bytes (a multiple of 256 KiB), each a
@@ -33,7 +33,7 @@ struct DriveResumableUpload: Sendable {
     /// with the metadata as JSON; Drive answers 200 with the session URI in `Location`, which is
     /// accepted only on the upload URL's scheme, host and port (every chunk carries the token).
     /// Repeating an initiation only leaves an unused session behind, so it is retried freely.
-    func initiate(method: HTTPMethod, url: URL, metadata: Data, action: String) async throws -> URL {
+    func initiate(method: StratusHTTPMethod, url: URL, metadata: Data, action: String) async throws -> URL {
         let size = content.size
         let response = try await transport.send(action, repetition: .safe) {
             var request = DriveTransport.request(method, url, json: metadata)
@@ -72,7 +72,7 @@ struct DriveResumableUpload: Sendable {
         let size = content.size
         do {
             let response = try await transport.send("resumable upload status", repetition: .never, accepted: [308]) {
-                var request = HTTPRequest(method: .put, url: session)
+                var request = StratusHTTPRequest(method: .put, url: session)
                 request.headers.set("Content-Range", "bytes */\(size)")
                 return request
             }
@@ -112,7 +112,7 @@ struct DriveResumableUpload: Sendable {
                         "resumable upload chunk", repetition: .never, accepted: [308],
                         progress: progress.upload(from: range.lowerBound, limit: size)
                     ) { [content] in
-                        var request = HTTPRequest(method: .put, url: session)
+                        var request = StratusHTTPRequest(method: .put, url: session)
                         request.headers.set("Content-Range", range.isEmpty ? "bytes */\(size)" : "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)")
                         request.body = content.body(range)
                         return request
@@ -141,7 +141,7 @@ struct DriveResumableUpload: Sendable {
     }
 
     /// Reads a 308 (with or without `Range`) or a 200/201 answer.
-    private func interpret(_ response: HTTPResponse, action: String) throws -> Status {
+    private func interpret(_ response: StratusHTTPResponse, action: String) throws -> Status {
         if response.status == 308 {
             guard let range = response.headers["Range"] else { return .incomplete(received: 0) }
             guard let received = DriveResumableUpload.receivedBytes(range, size: content.size) else {

@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// The change feed over `changes.getStartPageToken` and `changes.list`, limited to the root's
 /// subtree.
@@ -23,7 +23,7 @@ extension DriveService {
         try await guarded {
             let action = "changes.getStartPageToken"
             let url = transport.apiURL("changes/startPageToken")
-            let (answer, response) = try await transport.decoded(action, as: DriveStartPageToken.self) { HTTPRequest(method: .get, url: url) }
+            let (answer, response) = try await transport.decoded(action, as: DriveStartPageToken.self) { StratusHTTPRequest(method: .get, url: url) }
             return DriveChangeCursor(issuedAt: HTTPDate.serverTime(response.headers), pageToken: answer.startPageToken).token
         }
     }
@@ -43,9 +43,9 @@ extension DriveService {
             let action = "changes.list"
             let url = transport.apiURL("changes", query)
             let page: DriveChangeList
-            let response: HTTPResponse
+            let response: StratusHTTPResponse
             do {
-                (page, response) = try await transport.decoded(action, as: DriveChangeList.self) { HTTPRequest(method: .get, url: url) }
+                (page, response) = try await transport.decoded(action, as: DriveChangeList.self) { StratusHTTPRequest(method: .get, url: url) }
             } catch let error as ServiceError where error.httpStatus == 400 || error.httpStatus == 404 {
                 throw ServiceError(.invalidChangeToken, "Drive no longer accepts this change token; resync from a full listing.", httpStatus: error.httpStatus, providerError: error.providerError)
             }

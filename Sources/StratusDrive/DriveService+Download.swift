@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// Downloads through `files.get?alt=media` (or `revisions.get?alt=media`), continued with
 /// `Range` after a dropped connection and verified against Drive's `md5Checksum` before the
@@ -79,7 +79,7 @@ extension DriveService {
         defer { staging.discard() }
         // Safe to repeat: a download changes nothing, and each retry continues the file.
         let response = try await transport.send(action, repetition: .safe, destination: .resumableFile(staging.temporary), progress: progress.download()) {
-            HTTPRequest(method: .get, url: url, responseDigests: [.md5])
+            StratusHTTPRequest(method: .get, url: url, responseDigests: [.md5])
         }
         try response.checkDownload(.md5, expected: expected, size: file.size, path: file.path, service: "Drive", digestName: "MD5")
         try staging.moveIntoPlace()

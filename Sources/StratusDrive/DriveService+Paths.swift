@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// Path ↔ id resolution: the root, folders (created on demand, once), and a folder's entries.
 extension DriveService {

@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// Uploads: one `uploadType=multipart` request up to the single-upload limit, a resumable
 /// session above it; `files.create` for a new file, `files.update` for new content of an
@@ -131,7 +131,7 @@ extension DriveService {
     }
 
     /// The method, URL and action name of an upload request.
-    private func uploadEndpoint(_ target: UploadTarget, uploadType: String) -> (HTTPMethod, URL, String) {
+    private func uploadEndpoint(_ target: UploadTarget, uploadType: String) -> (StratusHTTPMethod, URL, String) {
         let query = [("uploadType", uploadType), ("fields", DriveFile.fields)]
         switch target {
         case .create: return (.post, transport.uploadURL("files", query), "files.create")
@@ -154,7 +154,7 @@ extension DriveService {
         }) { _ in
             let boundary = "stratus-" + UUID().uuidString
             let response = try await transport.send(action, repetition: .never, progress: progress.upload(from: 0, limit: size)) {
-                var request = HTTPRequest(method: method, url: url)
+                var request = StratusHTTPRequest(method: method, url: url)
                 request.headers.set("Content-Type", "multipart/related; boundary=\(boundary)")
                 request.body = content.multipartBody(metadata: metadata, boundary: boundary)
                 return request

@@ -3,7 +3,7 @@ import Logging
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 import Synchronization
 
 /// A ``Stratus/Service`` over the Google Drive API v3, rooted at the app's hidden application
@@ -64,12 +64,12 @@ public final class DriveService: Service {
     public init(
         configuration: DriveConfiguration,
         credentials: DriveCredentials,
-        http: HTTPClient? = nil,
+        http: StratusHTTPClient? = nil,
         logger: Logger = Logger(label: "stratus.drive", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.configuration = configuration
         self.rootComponents = try configuration.root.components()
-        let client = try HTTPClient.forService(http, named: "Drive")
+        let client = try StratusHTTPClient.forService(http, named: "Drive")
         self.transport = DriveTransport(http: client, credentials: credentials, configuration: configuration)
         self.logger = logger
     }
@@ -156,7 +156,7 @@ public final class DriveService: Service {
             let fileID = file.id
             try await configuration.retryPolicy.runWrite(lookFirst: { try await fileExists(id: fileID) ? nil : () }) { _ in
                 _ = try await transport.send(action, repetition: .never) {
-                    mode == .trash ? DriveTransport.request(.patch, url, json: trash) : HTTPRequest(method: .delete, url: url)
+                    mode == .trash ? DriveTransport.request(.patch, url, json: trash) : StratusHTTPRequest(method: .delete, url: url)
                 }
             }
             await index.forget(file.id)

@@ -3,11 +3,11 @@ import Stratus
 import StratusDigest
 import StratusHTTP
 import StratusOAuth
-import StratusTransfer
+import StratusAdapterKit
 
 /// Sends Drive API requests with authorization, retries and error mapping.
 struct DriveTransport: Sendable {
-    let http: HTTPClient
+    let http: StratusHTTPClient
     let credentials: DriveCredentials
     let configuration: DriveConfiguration
 
@@ -60,8 +60,8 @@ struct DriveTransport: Sendable {
         accepted: Set<Int> = [],
         destination: HTTPResponseDestination = .memory(limit: 16 * 1_048_576),
         progress: (@Sendable (HTTPProgress) -> Void)? = nil,
-        _ makeRequest: @escaping @Sendable () throws -> HTTPRequest
-    ) async throws -> HTTPResponse {
+        _ makeRequest: @escaping @Sendable () throws -> StratusHTTPRequest
+    ) async throws -> StratusHTTPResponse {
         let (credentials, http) = (credentials, http)
         let origins = [configuration.apiURL, configuration.uploadURL]
         return try await configuration.retryPolicy.run(repetition) { _ in
@@ -78,7 +78,7 @@ struct DriveTransport: Sendable {
     /// Sends a request with an optional JSON body and decodes the JSON answer.
     func json<Result: Decodable & Sendable>(
         _ action: String,
-        _ method: HTTPMethod,
+        _ method: StratusHTTPMethod,
         _ url: URL,
         body: Data? = nil,
         as type: Result.Type,
@@ -94,8 +94,8 @@ struct DriveTransport: Sendable {
         _ action: String,
         as type: Result.Type,
         repetition: Repetition = .safe,
-        _ makeRequest: @escaping @Sendable () throws -> HTTPRequest
-    ) async throws -> (result: Result, response: HTTPResponse) {
+        _ makeRequest: @escaping @Sendable () throws -> StratusHTTPRequest
+    ) async throws -> (result: Result, response: StratusHTTPResponse) {
         try await configuration.retryPolicy.run(repetition) { _ in
             try await send(action, repetition: .never, makeRequest)
         } read: { response in
@@ -104,8 +104,8 @@ struct DriveTransport: Sendable {
     }
 
     /// A request with an optional JSON body.
-    static func request(_ method: HTTPMethod, _ url: URL, json: Data?) -> HTTPRequest {
-        var request = HTTPRequest(method: method, url: url)
+    static func request(_ method: StratusHTTPMethod, _ url: URL, json: Data?) -> StratusHTTPRequest {
+        var request = StratusHTTPRequest(method: method, url: url)
         if let json {
             request.headers.set("Content-Type", "application/json; charset=UTF-8")
             request.body = .bytes(json)

@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// What Drive needs of an upload's content: its MD5, and a `multipart/related` body.
 extension UploadContent {

@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusHTTP
 import StratusOAuth
-import StratusTransfer
+import StratusAdapterKit
 
 /// Registers the Dropbox adapter with a ``Stratus/ServiceRegistry`` under the type `dropbox`.
 ///
@@ -26,7 +26,7 @@ public enum DropboxBackend: ServiceBackend {
         BackendOption("chunk_size", summary: "The upload-session chunk size in bytes, a multiple of 4 MiB (default 8 MiB)."),
         BackendOption("single_upload_limit", summary: "Files up to this many bytes go up in one request (default 8 MiB, at most 150 MiB)."),
         BackendOption("page_size", summary: "Entries per listing page, 1 to 2000 (Dropbox's default when unset)."),
-        HTTPClient.caFileOption,
+        StratusHTTPClient.caFileOption,
     ]
 
     /// Builds a Dropbox service from a remote's options.
@@ -46,7 +46,7 @@ public enum DropboxBackend: ServiceBackend {
             singleUploadLimit: try options.integer("single_upload_limit") ?? defaults.singleUploadLimit,
             pageSize: try options.integer("page_size").map { Int(clamping: $0) }
         )
-        let http = try HTTPClient.forRemote(options)
+        let http = try StratusHTTPClient.forRemote(options)
         let credentials = try DropboxCredentials.forRemote(
             options,
             clientIDOption: "app_key",

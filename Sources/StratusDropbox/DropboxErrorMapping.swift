@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// Turns a Dropbox error answer into a ``Stratus/ServiceError``.
 ///
@@ -23,7 +23,7 @@ enum DropboxErrorMapping {
     ///   - route: The route, such as `files/upload`, for the message.
     ///   - secrets: The current token and other secrets, scrubbed from the server's text (a 400
     ///     body may echo the request's headers).
-    static func error(status: Int, headers: HTTPHeaders, body: Data, route: String, secrets: [String]) -> ServiceError {
+    static func error(status: Int, headers: StratusHTTPHeaders, body: Data, route: String, secrets: [String]) -> ServiceError {
         let parsed = StoneErrorBody.parse(body)
         let summary = parsed?.summary.map { Redaction.serverText($0, secrets: secrets) }
         switch status {

@@ -1,6 +1,6 @@
 import Foundation
 import Stratus
-import StratusTransfer
+import StratusAdapterKit
 
 /// The change feed over `files/list_folder/get_latest_cursor` and `files/list_folder/continue`.
 ///

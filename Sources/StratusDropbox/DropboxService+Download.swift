@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// Downloads through `files/download`, continued with `Range` after a dropped connection and
 /// verified against the `content_hash` in `Dropbox-API-Result` before the destination is

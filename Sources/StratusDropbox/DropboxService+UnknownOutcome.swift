@@ -1,5 +1,5 @@
 import Stratus
-import StratusTransfer
+import StratusAdapterKit
 
 /// Writes whose outcome a failure can leave unknown: a plain upload, a session's `finish`, a
 /// restore, a delete. The answer may be lost after Dropbox acted, so after such a failure (a

@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// Uploads: one `files/upload` request up to the single-upload limit, an upload session
 /// (`start` → `append_v2` … → `finish`) above it.
@@ -230,7 +230,7 @@ extension DropboxService {
 
     /// The offset to resume from when an answer is `incorrect_offset`; `nil` for success; the
     /// mapped error otherwise.
-    private func correctOffset(_ response: HTTPResponse, route: String, size: Int64) async throws -> Int64? {
+    private func correctOffset(_ response: StratusHTTPResponse, route: String, size: Int64) async throws -> Int64? {
         guard !response.isSuccess else { return nil }
         if response.status == 409, let error = StoneErrorBody.parse(response.body), error.contains("incorrect_offset") {
             guard let correct = error.correctOffset, (0...size).contains(correct) else {

@@ -3,7 +3,7 @@ import Logging
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// A ``Stratus/Service`` over the Dropbox API v2, rooted at a folder of the account.
 ///
@@ -38,12 +38,12 @@ public final class DropboxService: Service {
     public init(
         configuration: DropboxConfiguration,
         credentials: DropboxCredentials,
-        http: HTTPClient? = nil,
+        http: StratusHTTPClient? = nil,
         logger: Logger = Logger(label: "stratus.dropbox", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.configuration = configuration
         self.paths = try DropboxPathMapper(root: configuration.root)
-        let client = try HTTPClient.forService(http, named: "Dropbox")
+        let client = try StratusHTTPClient.forService(http, named: "Dropbox")
         self.transport = DropboxTransport(http: client, credentials: credentials, configuration: configuration)
         self.templates = PropertyTemplateRegistry(transport: transport)
         self.logger = logger

@@ -3,7 +3,7 @@ import Stratus
 import StratusDigest
 import StratusHTTP
 import StratusOAuth
-import StratusTransfer
+import StratusAdapterKit
 
 /// Sends Dropbox API requests: RPC (JSON body), upload and download (JSON in
 /// `Dropbox-API-Arg`), with authorization, retries and error mapping.
@@ -11,7 +11,7 @@ struct DropboxTransport: Sendable {
     /// Which Dropbox host a route lives on.
     enum Host: Sendable { case api, content }
 
-    let http: HTTPClient
+    let http: StratusHTTPClient
     let credentials: DropboxCredentials
     let configuration: DropboxConfiguration
 
@@ -35,8 +35,8 @@ struct DropboxTransport: Sendable {
         responseDigests: Set<DigestAlgorithm> = [],
         repetition: Repetition,
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
-    ) async throws -> HTTPResponse {
-        var request = HTTPRequest(method: .post, url: url(host, route), responseDigests: responseDigests)
+    ) async throws -> StratusHTTPResponse {
+        var request = StratusHTTPRequest(method: .post, url: url(host, route), responseDigests: responseDigests)
         // Dropbox reads through POST too; only those may be resent by libcurl on a stale connection.
         request.isIdempotent = repetition == .safe
         if let headerArgument {
@@ -82,7 +82,7 @@ struct DropboxTransport: Sendable {
         _ argument: StoneValue,
         as type: Result.Type,
         repetition: Repetition = .safe
-    ) async throws -> (result: Result, response: HTTPResponse) {
+    ) async throws -> (result: Result, response: StratusHTTPResponse) {
         try await configuration.retryPolicy.run(repetition) { _ in
             let response = try await send(route: route, host: .api, jsonArgument: argument, repetition: .never)
             try await check(response, route: route)
@@ -94,7 +94,7 @@ struct DropboxTransport: Sendable {
 
     /// Throws the mapped error for a non-2xx answer, with the credentials' secrets scrubbed from
     /// whatever text of the server it quotes.
-    func check(_ response: HTTPResponse, route: String) async throws {
+    func check(_ response: StratusHTTPResponse, route: String) async throws {
         guard !response.isSuccess else { return }
         throw DropboxErrorMapping.error(
             status: response.status, headers: response.headers, body: response.body, route: route,

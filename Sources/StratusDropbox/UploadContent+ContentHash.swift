@@ -1,5 +1,5 @@
 import StratusDigest
-import StratusTransfer
+import StratusAdapterKit
 
 extension UploadContent {
     /// The Dropbox `content_hash` of a range, read in one streaming pass.

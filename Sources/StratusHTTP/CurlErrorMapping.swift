@@ -1,11 +1,11 @@
 import CCurl
 
-extension HTTPClientError {
+extension StratusHTTPClientError {
     /// The error for a libcurl result code.
     /// - Parameters:
     ///   - code: libcurl's result.
     ///   - detail: The text libcurl wrote to the transfer's error buffer, if any.
-    static func fromCurl(_ code: CURLcode, detail: String) -> HTTPClientError {
+    static func fromCurl(_ code: CURLcode, detail: String) -> StratusHTTPClientError {
         let summary = String(cString: curl_easy_strerror(code))
         let curlMessage = detail.isEmpty ? summary : detail
         let kind: Code
@@ -30,6 +30,6 @@ extension HTTPClientError {
         default:
             (kind, message) = (.transport, "The request failed in transport.")
         }
-        return HTTPClientError(kind, message, curlCode: Int(code.rawValue), curlMessage: curlMessage)
+        return StratusHTTPClientError(kind, message, curlCode: Int(code.rawValue), curlMessage: curlMessage)
     }
 }

@@ -15,7 +15,7 @@ import Synchronization
 final class CurlEventLoop: @unchecked Sendable {
     private enum Command {
         case start(CurlTransfer)
-        case cancel(CurlTransfer, HTTPClientError)
+        case cancel(CurlTransfer, StratusHTTPClientError)
         case resume(CurlTransfer)
     }
 
@@ -27,16 +27,16 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let configuration: HTTPClient.Configuration
+    private let configuration: StratusHTTPClient.Configuration
     private let inbox = Mutex(Inbox())
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
-    init(configuration: HTTPClient.Configuration) throws(HTTPClientError) {
+    init(configuration: StratusHTTPClient.Configuration) throws(StratusHTTPClientError) {
         guard CurlGlobal.ensureInitialised() else {
-            throw HTTPClientError(.transport, "libcurl could not be initialised.")
+            throw StratusHTTPClientError(.transport, "libcurl could not be initialised.")
         }
         guard let multi = curl_multi_init() else {
-            throw HTTPClientError(.transport, "libcurl could not create a multi handle.")
+            throw StratusHTTPClientError(.transport, "libcurl could not create a multi handle.")
         }
         self.multi = multi
         self.configuration = configuration
@@ -53,12 +53,12 @@ final class CurlEventLoop: @unchecked Sendable {
     /// Hands a transfer to the loop; fails it at once when the loop has stopped.
     func submit(_ transfer: CurlTransfer) {
         if !post(.start(transfer)) {
-            transfer.complete(with: HTTPClientError(.shutDown, "The HTTP client was shut down."))
+            transfer.complete(with: StratusHTTPClientError(.shutDown, "The HTTP client was shut down."))
         }
     }
 
     /// Asks the loop to stop a transfer.
-    func cancel(_ transfer: CurlTransfer, reason: HTTPClientError) {
+    func cancel(_ transfer: CurlTransfer, reason: StratusHTTPClientError) {
         if !transfer.isCancelRequested.exchange(true, ordering: .acquiringAndReleasing) {
             _ = post(.cancel(transfer, reason))
         }
@@ -145,7 +145,7 @@ final class CurlEventLoop: @unchecked Sendable {
 
     private func start(_ transfer: CurlTransfer) {
         if transfer.isCancelRequested.load(ordering: .acquiring) {
-            transfer.complete(with: HTTPClientError(.cancelled, "The request was cancelled."))
+            transfer.complete(with: StratusHTTPClientError(.cancelled, "The request was cancelled."))
             return
         }
         do {
@@ -158,7 +158,7 @@ final class CurlEventLoop: @unchecked Sendable {
             let code = curl_multi_add_handle(multi, easy)
             if code != CURLM_OK {
                 active[easy] = nil
-                transfer.complete(with: HTTPClientError(.transport, "libcurl refused the request: \(String(cString: curl_multi_strerror(code)))."))
+                transfer.complete(with: StratusHTTPClientError(.transport, "libcurl refused the request: \(String(cString: curl_multi_strerror(code)))."))
                 return
             }
             configuration.logger.trace("HTTP request started", metadata: ["request": "\(transfer.request)"])
@@ -173,11 +173,11 @@ final class CurlEventLoop: @unchecked Sendable {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                   let transfer = active[easy] else { continue }
             let code = message.pointee.data.result
-            let error: HTTPClientError?
+            let error: StratusHTTPClientError?
             if let failure = transfer.failure {
                 error = failure
             } else if code != CURLE_OK {
-                error = HTTPClientError.fromCurl(code, detail: transfer.curlErrorDetail)
+                error = StratusHTTPClientError.fromCurl(code, detail: transfer.curlErrorDetail)
             } else {
                 error = nil
             }
@@ -189,11 +189,11 @@ final class CurlEventLoop: @unchecked Sendable {
         guard let stall = configuration.timeouts.stall else { return }
         let now = ContinuousClock.now
         for (easy, transfer) in active where !transfer.isPausedForCaller && now - transfer.lastActivity > stall {
-            finish(transfer, easy: easy, error: HTTPClientError(.stalled, "No data moved for \(stall); the transfer was stopped."))
+            finish(transfer, easy: easy, error: StratusHTTPClientError(.stalled, "No data moved for \(stall); the transfer was stopped."))
         }
     }
 
-    private func finish(_ transfer: CurlTransfer, easy: UnsafeMutableRawPointer, error: HTTPClientError?) {
+    private func finish(_ transfer: CurlTransfer, easy: UnsafeMutableRawPointer, error: StratusHTTPClientError?) {
         curl_multi_remove_handle(multi, easy)
         active[easy] = nil
         if let error {
@@ -211,7 +211,7 @@ final class CurlEventLoop: @unchecked Sendable {
             }
             return (inbox.commands, inbox.shutdownWaiters)
         }
-        let reason = HTTPClientError(.shutDown, "The HTTP client was shut down.")
+        let reason = StratusHTTPClientError(.shutDown, "The HTTP client was shut down.")
         for (easy, transfer) in active { finish(transfer, easy: easy, error: reason) }
         for case .start(let transfer) in leftover { transfer.complete(with: reason) }
         curl_multi_cleanup(multi)

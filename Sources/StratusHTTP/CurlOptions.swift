@@ -5,7 +5,7 @@ import Foundation
 /// a list and is checked once.
 struct CurlOptions {
     let easy: UnsafeMutableRawPointer
-    private(set) var failure: HTTPClientError?
+    private(set) var failure: StratusHTTPClientError?
 
     init(easy: UnsafeMutableRawPointer) { self.easy = easy }
 
@@ -54,7 +54,7 @@ struct CurlOptions {
 
     private mutating func check(_ option: CURLoption, _ code: CURLcode) {
         guard code != CURLE_OK, failure == nil else { return }
-        failure = HTTPClientError(
+        failure = StratusHTTPClientError(
             .transport,
             "libcurl refused option \(option.rawValue) while setting up the request.",
             curlCode: Int(code.rawValue),

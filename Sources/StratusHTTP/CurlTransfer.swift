@@ -6,7 +6,7 @@ import Synchronization
 /// How a transfer ended, as the event loop hands it to the waiting caller.
 struct TransferOutcome: Sendable {
     var status: Int
-    var headers: HTTPHeaders
+    var headers: StratusHTTPHeaders
     var output: SinkOutput
     var bodyLength: Int64
     var bodyDigests: [DigestAlgorithm: String]
@@ -21,11 +21,11 @@ struct TransferOutcome: Sendable {
 /// through the loop's `inbox` Mutex. The one field other threads read, `isCancelRequested`, is
 /// an `Atomic`.
 final class CurlTransfer: @unchecked Sendable {
-    let request: HTTPRequest
+    let request: StratusHTTPRequest
     let source: RequestBodySource
     let sink: any ResponseSink
     private let progressHandler: (@Sendable (HTTPProgress) -> Void)?
-    private let deliver: (Result<TransferOutcome, HTTPClientError>) -> Void
+    private let deliver: (Result<TransferOutcome, StratusHTTPClientError>) -> Void
     private var responseDigests: [any IncrementalDigest]
 
     /// Set from any thread once cancellation was asked for.
@@ -37,7 +37,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var caBlob: Data?
 
     private var status = 0
-    private var headers = HTTPHeaders()
+    private var headers = StratusHTTPHeaders()
     private var headersDelivered = false
     private var followsRedirects = false
     private var bodyLength: Int64 = 0
@@ -46,7 +46,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var lastProgress: HTTPProgress?
 
     /// Why a callback stopped the transfer, which libcurl reports only as "aborted".
-    var failure: HTTPClientError?
+    var failure: StratusHTTPClientError?
     /// When bytes last moved, for stall detection.
     var lastActivity = ContinuousClock.now
     /// Whether the transfer waits for the caller (slow reader or slow body producer), which does
@@ -54,11 +54,11 @@ final class CurlTransfer: @unchecked Sendable {
     var isPausedForCaller = false
 
     init(
-        request: HTTPRequest,
+        request: StratusHTTPRequest,
         source: RequestBodySource,
         sink: any ResponseSink,
         progress: (@Sendable (HTTPProgress) -> Void)?,
-        deliver: @escaping (Result<TransferOutcome, HTTPClientError>) -> Void
+        deliver: @escaping (Result<TransferOutcome, StratusHTTPClientError>) -> Void
     ) {
         self.request = request
         self.source = source
@@ -78,9 +78,9 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: Setup (event-loop thread)
 
     /// Makes and configures the easy handle.
-    func makeHandle(configuration: HTTPClient.Configuration) throws(HTTPClientError) -> UnsafeMutableRawPointer {
+    func makeHandle(configuration: StratusHTTPClient.Configuration) throws(StratusHTTPClientError) -> UnsafeMutableRawPointer {
         guard let easy = curl_easy_init() else {
-            throw HTTPClientError(.transport, "libcurl could not create a transfer handle.")
+            throw StratusHTTPClientError(.transport, "libcurl could not create a transfer handle.")
         }
         self.easy = easy
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -178,7 +178,7 @@ final class CurlTransfer: @unchecked Sendable {
         if line.starts(with: Self.statusLinePrefix) {
             let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
             status = parts.count > 1 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
-            headers = HTTPHeaders()
+            headers = StratusHTTPHeaders()
         } else if line.isEmpty {
             let isInterim = status < 200
             let isFollowedRedirect = followsRedirects && (300..<400).contains(status) && headers.contains("Location")
@@ -198,7 +198,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Hands the final header block to the sink once; a body that continues content already in
     /// place counts that content in its length, digests and progress.
-    private func deliverHeaders() -> HTTPClientError? {
+    private func deliverHeaders() -> StratusHTTPClientError? {
         headersDelivered = true
         if let error = sink.headersComplete(status: status, headers: headers) { return error }
         if let resumed = sink.resumedContent {
@@ -257,10 +257,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Rewinds the body for libcurl. The only rewind a request of this client meets is
     /// libcurl's own resend after a reused connection closed without an answer, which a
-    /// request that is not idempotent must not get (see ``HTTPRequest/isIdempotent``).
+    /// request that is not idempotent must not get (see ``StratusHTTPRequest/isIdempotent``).
     func rewindBody(to offset: Int64) -> Bool {
         guard request.isIdempotent else {
-            failure = HTTPClientError(
+            failure = StratusHTTPClientError(
                 .connectionLost,
                 "The connection closed before an answer came; the request was not sent again, as repeating it could apply it twice."
             )
@@ -295,7 +295,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Ends the transfer with a result and hands it to the caller. Called once, after the handle
     /// left the multi handle (or never joined it).
-    func complete(with error: HTTPClientError?) {
+    func complete(with error: StratusHTTPClientError?) {
         source.close()
         if let error {
             sink.abandon()

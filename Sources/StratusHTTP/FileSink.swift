@@ -17,14 +17,14 @@ final class FileSink: ResponseSink {
         self.errorBodyLimit = errorBodyLimit
     }
 
-    func headersComplete(status: Int, headers: HTTPHeaders) -> HTTPClientError? {
+    func headersComplete(status: Int, headers: StratusHTTPHeaders) -> StratusHTTPClientError? {
         isContent = (200..<300).contains(status)
         guard isContent, temporary == nil else { return nil }
         let folder = destination.deletingLastPathComponent()
         let url = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            return HTTPClientError(.localFile, "Cannot create a temporary file in \(folder.path): \(String(cString: strerror(errno))).")
+            return StratusHTTPClientError(.localFile, "Cannot create a temporary file in \(folder.path): \(String(cString: strerror(errno))).")
         }
         temporary = (descriptor, url)
         return nil
@@ -37,7 +37,7 @@ final class FileSink: ResponseSink {
             return .accepted
         }
         guard writeAll(bytes, to: temporary.descriptor) else {
-            return .fail(HTTPClientError(.localFile, "Writing \(temporary.url.path) failed: \(String(cString: strerror(errno)))."))
+            return .fail(StratusHTTPClientError(.localFile, "Writing \(temporary.url.path) failed: \(String(cString: strerror(errno)))."))
         }
         return .accepted
     }
@@ -65,18 +65,18 @@ struct PendingFile: Sendable {
     let destination: URL
 
     /// Flushes the file to disk and renames it over the destination.
-    /// - Throws: ``HTTPClientError`` (`localFile`); the temporary file is removed either way.
-    func commit() throws(HTTPClientError) {
+    /// - Throws: ``StratusHTTPClientError`` (`localFile`); the temporary file is removed either way.
+    func commit() throws(StratusHTTPClientError) {
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary.path)
-            throw HTTPClientError(.localFile, "Flushing \(temporary.path) to disk failed: \(reason).")
+            throw StratusHTTPClientError(.localFile, "Flushing \(temporary.path) to disk failed: \(reason).")
         }
         guard rename(temporary.path, destination.path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary.path)
-            throw HTTPClientError(.localFile, "Moving the download into place at \(destination.path) failed: \(reason).")
+            throw StratusHTTPClientError(.localFile, "Moving the download into place at \(destination.path) failed: \(reason).")
         }
         // Flush the folder too, so the rename itself survives a crash.
         let folder = open(destination.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -3,7 +3,7 @@ import Synchronization
 
 /// A response body read chunk by chunk as it arrives.
 ///
-/// The client holds at most about ``HTTPClient/Configuration/streamBufferSize`` bytes that the
+/// The client holds at most about ``StratusHTTPClient/Configuration/streamBufferSize`` bytes that the
 /// reader has not taken; beyond that the transfer pauses until the reader catches up. Cancelling
 /// the reading task, or dropping the stream before its end, cancels the transfer.
 public final class HTTPBodyStream: AsyncSequence, Sendable {
@@ -20,7 +20,7 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
         let stream: HTTPBodyStream
 
         /// The next chunk, or `nil` at the end of the body.
-        /// - Throws: ``HTTPClientError`` when the transfer fails or the task is cancelled.
+        /// - Throws: ``StratusHTTPClientError`` when the transfer fails or the task is cancelled.
         public mutating func next() async throws -> Data? {
             try await stream.buffer.next()
         }
@@ -30,12 +30,12 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
 
     /// Reads the whole remaining body into memory.
     /// - Parameter limit: The most bytes to accept.
-    /// - Throws: ``HTTPClientError`` (`bodyTooLarge`) past the limit, or the transfer's failure.
+    /// - Throws: ``StratusHTTPClientError`` (`bodyTooLarge`) past the limit, or the transfer's failure.
     public func collect(upTo limit: Int) async throws -> Data {
         var result = Data()
         for try await chunk in self {
             guard result.count + chunk.count <= limit else {
-                throw HTTPClientError(.bodyTooLarge, "The response body is larger than the limit of \(limit) bytes.")
+                throw StratusHTTPClientError(.bodyTooLarge, "The response body is larger than the limit of \(limit) bytes.")
             }
             result.append(chunk)
         }
@@ -50,7 +50,7 @@ final class StreamBuffer: Sendable {
         var head = 0
         var buffered = 0
         var finished = false
-        var failure: HTTPClientError?
+        var failure: StratusHTTPClientError?
         var waiting: CheckedContinuation<Data?, any Error>?
         var writerPaused = false
     }
@@ -71,7 +71,7 @@ final class StreamBuffer: Sendable {
         var handOver: CheckedContinuation<Data?, any Error>?
         let verdict = state.withLock { state -> SinkVerdict in
             if state.finished {
-                return .fail(HTTPClientError(.cancelled, "The reader stopped reading the response body."))
+                return .fail(StratusHTTPClientError(.cancelled, "The reader stopped reading the response body."))
             }
             if let waiting = state.waiting {
                 state.waiting = nil
@@ -91,7 +91,7 @@ final class StreamBuffer: Sendable {
     }
 
     /// Ends the body, with a failure or cleanly (event-loop thread).
-    func finish(failure: HTTPClientError?) {
+    func finish(failure: StratusHTTPClientError?) {
         let waiting = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
             guard !state.finished else { return nil }
             state.finished = true
@@ -107,7 +107,7 @@ final class StreamBuffer: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                 var wakeWriter = false
-                let immediate = state.withLock { state -> Result<Data?, HTTPClientError>? in
+                let immediate = state.withLock { state -> Result<Data?, StratusHTTPClientError>? in
                     if state.head < state.chunks.count {
                         let chunk = state.chunks[state.head]
                         state.head += 1
@@ -153,15 +153,15 @@ final class StreamBuffer: Sendable {
 /// Passes a streamed body to a ``StreamBuffer`` and the head to the caller waiting for it.
 final class StreamSink: ResponseSink {
     let buffer: StreamBuffer
-    private var deliverHead: ((Result<HTTPStreamingResponse, HTTPClientError>) -> Void)?
+    private var deliverHead: ((Result<HTTPStreamingResponse, StratusHTTPClientError>) -> Void)?
     private(set) var isContent = false
 
-    init(buffer: StreamBuffer, deliverHead: @escaping (Result<HTTPStreamingResponse, HTTPClientError>) -> Void) {
+    init(buffer: StreamBuffer, deliverHead: @escaping (Result<HTTPStreamingResponse, StratusHTTPClientError>) -> Void) {
         self.buffer = buffer
         self.deliverHead = deliverHead
     }
 
-    func headersComplete(status: Int, headers: HTTPHeaders) -> HTTPClientError? {
+    func headersComplete(status: Int, headers: StratusHTTPHeaders) -> StratusHTTPClientError? {
         isContent = (200..<300).contains(status)
         let deliver = deliverHead
         deliverHead = nil
@@ -177,7 +177,7 @@ final class StreamSink: ResponseSink {
     }
 
     /// Fails the head if it was not delivered yet, else the body.
-    func fail(_ error: HTTPClientError) {
+    func fail(_ error: StratusHTTPClientError) {
         if let deliver = deliverHead {
             deliverHead = nil
             deliver(.failure(error))

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 
-extension HTTPClient {
-    /// How an ``HTTPClient`` connects, times out and trusts servers. Every field has a default.
+extension StratusHTTPClient {
+    /// How an ``StratusHTTPClient`` connects, times out and trusts servers. Every field has a default.
     public struct Configuration: Sendable {
         /// Time limits.
         public struct Timeouts: Sendable {

@@ -11,7 +11,7 @@ enum ReadVerdict {
     /// Nothing is ready yet; the transfer is paused until the producer offers more.
     case pause
     /// The body cannot be produced; the transfer fails with this error.
-    case fail(HTTPClientError)
+    case fail(StratusHTTPClientError)
 }
 
 /// Produces a request body for libcurl, hashing it as it goes. Used on the event-loop thread
@@ -33,7 +33,7 @@ final class RequestBodySource {
     let length: Int64?
 
     /// Opens a body. Files are opened here, so a missing file fails before anything is sent.
-    /// - Throws: ``HTTPClientError`` (`localFile`, `invalidRequest`).
+    /// - Throws: ``StratusHTTPClientError`` (`localFile`, `invalidRequest`).
     init(_ body: HTTPRequestBody, digests algorithms: Set<DigestAlgorithm>) throws {
         self.digestAlgorithms = algorithms
         self.digests = algorithms.map { $0.makeDigest() }
@@ -47,18 +47,18 @@ final class RequestBodySource {
         case .file(let url, let range):
             let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
-                throw HTTPClientError(.localFile, "Cannot open \(url.path) for reading: \(String(cString: strerror(errno))).")
+                throw StratusHTTPClientError(.localFile, "Cannot open \(url.path) for reading: \(String(cString: strerror(errno))).")
             }
             var info = stat()
             guard fstat(descriptor, &info) == 0 else {
                 Glibc.close(descriptor)
-                throw HTTPClientError(.localFile, "Cannot read the size of \(url.path): \(String(cString: strerror(errno))).")
+                throw StratusHTTPClientError(.localFile, "Cannot read the size of \(url.path): \(String(cString: strerror(errno))).")
             }
             let size = Int64(info.st_size)
             let span = range ?? 0..<size
             guard span.lowerBound >= 0, span.upperBound <= size else {
                 Glibc.close(descriptor)
-                throw HTTPClientError(.invalidRequest, "The byte range \(span) is outside \(url.path), which has \(size) bytes.")
+                throw StratusHTTPClientError(.invalidRequest, "The byte range \(span) is outside \(url.path), which has \(size) bytes.")
             }
             kind = .file(descriptor: descriptor, start: span.lowerBound, length: span.upperBound - span.lowerBound)
             length = span.upperBound - span.lowerBound
@@ -91,10 +91,10 @@ final class RequestBodySource {
             guard wanted > 0 else { return .bytes(0) }
             let got = pread(descriptor, buffer.baseAddress, wanted, off_t(start + position))
             if got < 0 {
-                return .fail(HTTPClientError(.localFile, "Reading the request body failed: \(String(cString: strerror(errno)))."))
+                return .fail(StratusHTTPClientError(.localFile, "Reading the request body failed: \(String(cString: strerror(errno)))."))
             }
             if got == 0 {
-                return .fail(HTTPClientError(.localFile, "The request body file ended early; it changed while it was being sent."))
+                return .fail(StratusHTTPClientError(.localFile, "The request body file ended early; it changed while it was being sent."))
             }
             verdict = .bytes(got)
         case .stream(let pump):

@@ -7,14 +7,14 @@ enum SinkVerdict {
     /// The sink is full; libcurl keeps the bytes and offers them again after a resume.
     case pause
     /// The sink cannot take the bytes; the transfer fails with this error.
-    case fail(HTTPClientError)
+    case fail(StratusHTTPClientError)
 }
 
 /// Receives a response body on the event-loop thread.
 protocol ResponseSink: AnyObject {
     /// The final header block arrived.
     /// - Returns: An error that stops the transfer, such as a temporary file that cannot be made.
-    func headersComplete(status: Int, headers: HTTPHeaders) -> HTTPClientError?
+    func headersComplete(status: Int, headers: StratusHTTPHeaders) -> StratusHTTPClientError?
     /// The next body bytes.
     func receive(_ bytes: UnsafeRawBufferPointer) -> SinkVerdict
     /// Whether received bytes are the content (a 2xx body) rather than an error answer, so they
@@ -50,7 +50,7 @@ final class MemorySink: ResponseSink {
 
     init(limit: Int) { self.limit = limit }
 
-    func headersComplete(status: Int, headers: HTTPHeaders) -> HTTPClientError? {
+    func headersComplete(status: Int, headers: StratusHTTPHeaders) -> StratusHTTPClientError? {
         isContent = (200..<300).contains(status)
         data = Data()
         return nil
@@ -58,7 +58,7 @@ final class MemorySink: ResponseSink {
 
     func receive(_ bytes: UnsafeRawBufferPointer) -> SinkVerdict {
         guard data.count + bytes.count <= limit else {
-            return .fail(HTTPClientError(.bodyTooLarge, "The response body is larger than the limit of \(limit) bytes."))
+            return .fail(StratusHTTPClientError(.bodyTooLarge, "The response body is larger than the limit of \(limit) bytes."))
         }
         data.append(contentsOf: bytes)
         return .accepted

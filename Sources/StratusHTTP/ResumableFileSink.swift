@@ -36,12 +36,12 @@ final class ResumableFileSink: ResponseSink {
     ///   - url: The file.
     ///   - digests: The algorithms the request asked for.
     ///   - errorBodyLimit: How much of a non-2xx body to keep in memory.
-    /// - Throws: ``HTTPClientError/Code/localFile`` when the file cannot be opened or read.
-    init(url: URL, digests: Set<DigestAlgorithm>, errorBodyLimit: Int) throws(HTTPClientError) {
+    /// - Throws: ``StratusHTTPClientError/Code/localFile`` when the file cannot be opened or read.
+    init(url: URL, digests: Set<DigestAlgorithm>, errorBodyLimit: Int) throws(StratusHTTPClientError) {
         // Private while partial: whoever moves it into place gives it its final mode.
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw HTTPClientError(.localFile, "Cannot open \(url.path): \(String(cString: strerror(errno))).")
+            throw StratusHTTPClientError(.localFile, "Cannot open \(url.path): \(String(cString: strerror(errno))).")
         }
         let existing = digests.map { $0.makeDigest() }
         let length: Int64
@@ -49,7 +49,7 @@ final class ResumableFileSink: ResponseSink {
             length = try Digest.feed(fileAt: url, into: existing)
         } catch {
             close(descriptor)
-            throw HTTPClientError(.localFile, "Cannot read \(url.path).", underlying: error)
+            throw StratusHTTPClientError(.localFile, "Cannot read \(url.path).", underlying: error)
         }
         self.url = url
         self.descriptor = descriptor
@@ -60,7 +60,7 @@ final class ResumableFileSink: ResponseSink {
 
     deinit { closeFile() }
 
-    func headersComplete(status: Int, headers: HTTPHeaders) -> HTTPClientError? {
+    func headersComplete(status: Int, headers: StratusHTTPHeaders) -> StratusHTTPClientError? {
         isContent = (200..<300).contains(status)
         if status == 416, existingLength > 0 {
             // Nothing follows the bytes the file holds: start over (the client asks again).
@@ -70,7 +70,7 @@ final class ResumableFileSink: ResponseSink {
         if status == 206 {
             guard let range = Self.contentRange(headers["Content-Range"]), range.first == existingLength else {
                 isContent = false
-                return HTTPClientError(
+                return StratusHTTPClientError(
                     .invalidResponse,
                     "A resumed download did not continue at byte \(existingLength) (Content-Range: \(Redaction.serverText(headers["Content-Range"] ?? "none", secrets: [], limit: 100))); the file was left as it was."
                 )
@@ -79,7 +79,7 @@ final class ResumableFileSink: ResponseSink {
             // it is added to anything (progress counts the resumed bytes in).
             if let length = headers["Content-Length"], Int64(length) != range.last - range.first + 1 {
                 isContent = false
-                return HTTPClientError(
+                return StratusHTTPClientError(
                     .invalidResponse,
                     "A resumed download announced \(Redaction.serverText(length, secrets: [], limit: 40)) bytes for Content-Range \(Redaction.serverText(headers["Content-Range"] ?? "", secrets: [], limit: 100)); the file was left as it was."
                 )
@@ -117,8 +117,8 @@ final class ResumableFileSink: ResponseSink {
         close(descriptor)
     }
 
-    private func fileError(_ verb: String) -> HTTPClientError {
-        HTTPClientError(.localFile, "Cannot \(verb) \(url.path): \(String(cString: strerror(errno))).")
+    private func fileError(_ verb: String) -> StratusHTTPClientError {
+        StratusHTTPClientError(.localFile, "Cannot \(verb) \(url.path): \(String(cString: strerror(errno))).")
     }
 
     /// The range of `bytes first-last/total` (or `bytes first-last/*`): `nil` unless

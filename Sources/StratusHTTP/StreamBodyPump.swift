@@ -8,7 +8,7 @@ final class StreamBodyPump: Sendable {
         var pending: Data?
         var offset = 0
         var finished = false
-        var failure: HTTPClientError?
+        var failure: StratusHTTPClientError?
         var producerWaiting: CheckedContinuation<Void, Never>?
         var readerPaused = false
         var task: Task<Void, Never>?
@@ -31,7 +31,7 @@ final class StreamBodyPump: Sendable {
                 }
                 self.end(failure: nil, wake: wake)
             } catch {
-                let failure = HTTPClientError(.bodyStreamFailed, "The request body stream failed.", underlying: SendableDescription(error))
+                let failure = StratusHTTPClientError(.bodyStreamFailed, "The request body stream failed.", underlying: SendableDescription(error))
                 self.end(failure: failure, wake: wake)
             }
         }
@@ -55,7 +55,7 @@ final class StreamBodyPump: Sendable {
         }
     }
 
-    private func end(failure: HTTPClientError?, wake: @Sendable () -> Void) {
+    private func end(failure: StratusHTTPClientError?, wake: @Sendable () -> Void) {
         let shouldWake = state.withLock { state -> Bool in
             state.finished = true
             if state.failure == nil { state.failure = failure }

@@ -17,7 +17,7 @@ extension BearerCredentials {
         _ options: RemoteOptions,
         clientIDOption: String,
         clientSecretOption: String,
-        http: HTTPClient,
+        http: StratusHTTPClient,
         signInHint: String,
         provider: (_ clientID: String, _ clientSecret: String?) -> OAuthProvider
     ) throws -> BearerCredentials {

@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// How an adapter authorizes its requests with a bearer token: a fixed access token, or a
 /// ``CredentialProvider`` that refreshes tokens.
@@ -64,14 +64,14 @@ public struct BearerCredentials: Sendable, CustomStringConvertible {
     /// - Throws: ``Stratus/ServiceError`` for transport failures and refresh failures;
     ///   `invalidResponse` for a request to another origin (only a server can have named it).
     package func send(
-        _ makeRequest: @Sendable () throws -> HTTPRequest,
+        _ makeRequest: @Sendable () throws -> StratusHTTPRequest,
         origins: [URL],
-        http: HTTPClient,
+        http: StratusHTTPClient,
         into destination: HTTPResponseDestination,
         action: String,
         progress: (@Sendable (HTTPProgress) -> Void)?
-    ) async throws -> HTTPResponse {
-        @Sendable func execute(_ authorization: String) async throws -> HTTPResponse {
+    ) async throws -> StratusHTTPResponse {
+        @Sendable func execute(_ authorization: String) async throws -> StratusHTTPResponse {
             var request = try makeRequest()
             guard origins.contains(where: { URLOrigin.same($0, request.url) }) else {
                 throw ServiceError(

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 import Synchronization
 
 /// Hands out valid access tokens to every request of an adapter, refreshing them when needed.
@@ -134,9 +134,9 @@ public actor CredentialProvider {
     /// - Throws: ``Stratus/ServiceError`` for transport failures and as
     ///   ``perform(_:isTokenRejected:)``.
     public nonisolated func perform(
-        _ request: HTTPRequest,
+        _ request: StratusHTTPRequest,
         into destination: HTTPResponseDestination = .memory(limit: 16 * 1024 * 1024)
-    ) async throws -> HTTPResponse {
+    ) async throws -> StratusHTTPResponse {
         let (http, rule) = (client.http, client.provider.tokenRejection)
         return try await perform({ authorization in
             var request = request

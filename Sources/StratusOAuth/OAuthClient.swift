@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// The OAuth 2 calls of one app at one provider: the authorization URL (with PKCE and `state`),
 /// the code exchange, refresh and revocation.
@@ -22,7 +22,7 @@ public struct OAuthClient: Sendable {
     /// The provider profile.
     public var provider: OAuthProvider
     /// The HTTP client the token requests go through.
-    public var http: HTTPClient
+    public var http: StratusHTTPClient
     /// How transient failures of token requests are repeated.
     public var retryPolicy: RetryPolicy
     /// The sentence that tells the user how to sign in again, ending every
@@ -41,7 +41,7 @@ public struct OAuthClient: Sendable {
     ///   - logger: Where to log.
     public init(
         provider: OAuthProvider,
-        http: HTTPClient,
+        http: StratusHTTPClient,
         retryPolicy: RetryPolicy = .standard,
         signInHint: String? = nil,
         logger: Logger = Logger(label: "stratus.oauth", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -162,11 +162,11 @@ public struct OAuthClient: Sendable {
     // MARK: Internals shared with CredentialProvider
 
     /// Sends the revocation request; `authorization` is used by the bearer style.
-    func sendRevocation(of token: OAuthToken, authorization: String) async throws -> HTTPResponse {
+    func sendRevocation(of token: OAuthToken, authorization: String) async throws -> StratusHTTPResponse {
         guard let revocation = provider.revocation else {
             throw ServiceError(.unsupported, "\(provider.name) offers no token revocation.")
         }
-        var request = HTTPRequest(method: .post, url: revocation.url, headers: ["Accept": "application/json"])
+        var request = StratusHTTPRequest(method: .post, url: revocation.url, headers: ["Accept": "application/json"])
         switch revocation.style {
         case .bearer:
             request.headers.set("Authorization", authorization)
@@ -183,7 +183,7 @@ public struct OAuthClient: Sendable {
     }
 
     /// Turns the revocation answer into success or an error.
-    func checkRevocation(_ response: HTTPResponse, secrets: [String]) throws {
+    func checkRevocation(_ response: StratusHTTPResponse, secrets: [String]) throws {
         logger.debug("Revocation answered", metadata: ["provider": "\(provider.name)", "status": "\(response.status)"])
         if response.isSuccess { return }
         // RFC 7009 servers (Google) answer invalid_token for a token that is already dead.
@@ -213,7 +213,7 @@ public struct OAuthClient: Sendable {
         requestedScopes: [String],
         secrets: [String]
     ) async throws -> OAuthToken {
-        let request = HTTPRequest(
+        let request = StratusHTTPRequest(
             method: .post,
             url: provider.tokenURL,
             headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
@@ -227,7 +227,7 @@ public struct OAuthClient: Sendable {
                 "endpoint": "\(Redaction.url(provider.tokenURL))", "attempt": "\(attempt)",
             ])
             let issuedAt = Date()
-            let response: HTTPResponse
+            let response: StratusHTTPResponse
             do {
                 response = try await http.execute(request, into: .memory(limit: 1024 * 1024))
             } catch {

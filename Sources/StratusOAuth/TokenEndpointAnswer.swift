@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// The token endpoint's JSON, which Dropbox and Google both shape after RFC 6749 §5.
 ///
@@ -116,7 +116,7 @@ extension ServiceError {
     ///   - secrets: Values that must not appear in the message, whatever the server echoed.
     static func tokenEndpoint(
         status: Int,
-        headers: HTTPHeaders,
+        headers: StratusHTTPHeaders,
         body: Data,
         grant: TokenGrant,
         provider: String,

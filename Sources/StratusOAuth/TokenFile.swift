@@ -1,6 +1,6 @@
 import Foundation
 import Stratus
-import StratusTransfer
+import StratusAdapterKit
 
 #if canImport(Glibc)
 import Glibc

@@ -7,21 +7,21 @@ import StratusHTTP
 /// Other 401s (a missing scope, a suspended user) are not helped by a new token and are passed
 /// through untouched.
 public struct TokenRejection: Sendable {
-    private let test: @Sendable (_ status: Int, _ headers: HTTPHeaders, _ body: Data) -> Bool
+    private let test: @Sendable (_ status: Int, _ headers: StratusHTTPHeaders, _ body: Data) -> Bool
 
     /// Creates a rule from a test.
     /// - Parameter test: Receives the status, header fields and (error) body of an answer.
-    public init(_ test: @escaping @Sendable (_ status: Int, _ headers: HTTPHeaders, _ body: Data) -> Bool) {
+    public init(_ test: @escaping @Sendable (_ status: Int, _ headers: StratusHTTPHeaders, _ body: Data) -> Bool) {
         self.test = test
     }
 
     /// Whether an answer means the access token is expired or invalid.
-    public func matches(status: Int, headers: HTTPHeaders, body: Data) -> Bool {
+    public func matches(status: Int, headers: StratusHTTPHeaders, body: Data) -> Bool {
         test(status, headers, body)
     }
 
     /// Whether a response means the access token is expired or invalid.
-    public func matches(_ response: HTTPResponse) -> Bool {
+    public func matches(_ response: StratusHTTPResponse) -> Bool {
         test(response.status, response.headers, response.body)
     }
 
@@ -51,7 +51,7 @@ public struct TokenRejection: Sendable {
         return challengeSaysInvalidToken(headers)
     }
 
-    private static func challengeSaysInvalidToken(_ headers: HTTPHeaders) -> Bool {
+    private static func challengeSaysInvalidToken(_ headers: StratusHTTPHeaders) -> Bool {
         headers.values(for: "WWW-Authenticate").contains { challenge in
             let lowered = challenge.lowercased()
             return lowered.contains("error=\"invalid_token\"") || lowered.contains("error=invalid_token")

@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// Registers the S3 adapter with a ``Stratus/ServiceRegistry`` under the type `s3`.
 ///
@@ -32,7 +32,7 @@ public enum S3Backend: ServiceBackend {
         BackendOption("minimum_part_size", summary: "The smallest part the server accepts (default 5 MiB, S3's rule); lower only for servers that accept less."),
         BackendOption("page_size", summary: "Changes per change-feed page (default 1000)."),
         BackendOption("change_lookback_seconds", summary: "How far back the emulated change feed looks for late-listed versions (default 3600)."),
-        HTTPClient.caFileOption,
+        StratusHTTPClient.caFileOption,
     ]
 
     /// Builds an S3 service from a remote's options.
@@ -92,6 +92,6 @@ public enum S3Backend: ServiceBackend {
                 throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)': \(error.message)")
             }
         }
-        return try S3Service(configuration: configuration, credentials: credentials, http: HTTPClient.forRemote(options))
+        return try S3Service(configuration: configuration, credentials: credentials, http: StratusHTTPClient.forRemote(options))
     }
 }

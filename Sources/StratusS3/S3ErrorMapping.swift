@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// Turns S3 answers and transport failures into ``Stratus/ServiceError``.
 ///
@@ -15,7 +15,7 @@ enum S3ErrorMapping {
     ///   - body: The answer's body (empty for HEAD).
     ///   - action: What was being done, such as "PutObject of saves/slot-1.json".
     ///   - secrets: The secret key and session token, scrubbed from the server's text.
-    static func error(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data, action: String, secrets: [String]) -> ServiceError {
+    static func error(status: Int, headers: StratusHTTPHeaders = StratusHTTPHeaders(), body: Data, action: String, secrets: [String]) -> ServiceError {
         var code: String?
         var message: String?
         if !body.isEmpty, let document = try? S3XMLElement.parse(body), document.name == "Error" {

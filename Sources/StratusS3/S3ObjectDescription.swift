@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// What S3 says about one object version in `HEAD`/`GET` answer headers.
 struct S3ObjectDescription: Sendable {
@@ -27,7 +27,7 @@ struct S3ObjectDescription: Sendable {
 
     /// Reads the headers of a `HEAD` or `GET` answer.
     /// - Parameter sizeFromRange: For a `206` answer, the total size from `Content-Range`.
-    init(headers: HTTPHeaders, action: String) throws {
+    init(headers: StratusHTTPHeaders, action: String) throws {
         var size: Int64?
         if let range = headers["Content-Range"], let slash = range.lastIndex(of: "/") {
             size = Int64(range[range.index(after: slash)...].trimmingCharacters(in: .whitespaces))

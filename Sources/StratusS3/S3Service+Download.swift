@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 import Synchronization
 
 /// Downloads through `GetObject`, streamed to a temporary file beside the destination, resumed

@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// What the adapter keeps about an unfinished multipart upload, in
 /// `<root>/.stratus/uploads/<sha256 of the key>.json`, so a later upload of the same content
@@ -106,7 +106,7 @@ extension S3Service {
             method: .post, key: key, query: [("uploadId", uploadID)], headers: fields,
             body: .bytes(bodyData), payloadHash: Hex.encode(Digest.sha256(bodyData)), action: action
         )
-        let response: HTTPResponse
+        let response: StratusHTTPResponse
         do {
             response = try await transport.send(request, repetition: .onlyWhenRefused)
         } catch let error as ServiceError where error.code == .conflict {

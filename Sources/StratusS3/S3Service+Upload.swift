@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// Uploads: one `PutObject` up to ``S3Configuration/singleUploadLimit``, a multipart upload
 /// above it. Every request carries the SHA-256 of its bytes (signed, so S3 checks it) and
@@ -137,7 +137,7 @@ extension S3Service {
     }
 
     /// Compares an answer's ETag with the MD5 sent, when the ETag is an MD5.
-    func checkETag(_ response: HTTPResponse, expected: UploadContent.RangeDigests, action: String) throws {
+    func checkETag(_ response: StratusHTTPResponse, expected: UploadContent.RangeDigests, action: String) throws {
         guard let etag = response.headers["ETag"].map(S3ObjectDescription.unquoted) else {
             throw S3ErrorMapping.undecodable(action, "the answer has no ETag")
         }

@@ -3,7 +3,7 @@ import Logging
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 import Synchronization
 
 /// A ``Stratus/Service`` over an S3 bucket (AWS or any S3-compatible server), rooted at a key
@@ -43,12 +43,12 @@ public final class S3Service: Service {
     public init(
         configuration: S3Configuration,
         credentials: S3Credentials,
-        http: HTTPClient? = nil,
+        http: StratusHTTPClient? = nil,
         logger: Logger = Logger(label: "stratus.s3", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.configuration = configuration
         self.transport = S3Transport(
-            http: try HTTPClient.forService(http, named: "S3"),
+            http: try StratusHTTPClient.forService(http, named: "S3"),
             signer: SigV4Signer(credentials: credentials, region: configuration.region),
             configuration: configuration
         )

@@ -2,13 +2,13 @@ import Foundation
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 
 /// Builds, signs and sends S3 requests, with retries and error mapping.
 struct S3Transport: Sendable {
     /// One request before it is signed.
     struct Request: Sendable {
-        var method: HTTPMethod
+        var method: StratusHTTPMethod
         /// The whole object key, root prefix included; `nil` for a bucket request.
         var key: String?
         var query: [(String, String)] = []
@@ -20,7 +20,7 @@ struct S3Transport: Sendable {
         var action: String
     }
 
-    let http: HTTPClient
+    let http: StratusHTTPClient
     let signer: SigV4Signer
     let configuration: S3Configuration
 
@@ -30,7 +30,7 @@ struct S3Transport: Sendable {
     }
 
     /// The signed HTTP request for a request, as of now.
-    func signed(_ request: Request, responseDigests: Set<DigestAlgorithm> = []) throws -> HTTPRequest {
+    func signed(_ request: Request, responseDigests: Set<DigestAlgorithm> = []) throws -> StratusHTTPRequest {
         let endpoint = configuration.endpoint
         guard let scheme = endpoint.scheme, let baseHost = endpoint.host else {
             throw ServiceError(.invalidConfiguration, "The S3 endpoint has no host.")
@@ -66,9 +66,9 @@ struct S3Transport: Sendable {
             method: request.method.rawValue, encodedPath: path, query: request.query,
             headers: headers, payloadHash: request.payloadHash, timestamp: headers.first { $0.0 == "x-amz-date" }?.1 ?? ""
         )
-        var fields = HTTPHeaders(headers)
+        var fields = StratusHTTPHeaders(headers)
         fields.add("Authorization", signature.authorization)
-        return HTTPRequest(method: request.method, url: url, headers: fields, body: request.body, responseDigests: responseDigests)
+        return StratusHTTPRequest(method: request.method, url: url, headers: fields, body: request.body, responseDigests: responseDigests)
     }
 
     /// Sends a request and returns its 2xx answer; any other answer, and transport failures,
@@ -78,11 +78,11 @@ struct S3Transport: Sendable {
         repetition: Repetition,
         destination: HTTPResponseDestination = .memory(limit: 8 * 1_048_576),
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
-    ) async throws -> HTTPResponse {
+    ) async throws -> StratusHTTPResponse {
         return try await configuration.retryPolicy.run(repetition) { _ in
             try Task.checkCancellation()
             let signed = try signed(request)
-            let response: HTTPResponse
+            let response: StratusHTTPResponse
             do {
                 response = try await http.execute(signed, into: destination, progress: progress)
             } catch {

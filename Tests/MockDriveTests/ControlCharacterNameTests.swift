@@ -11,7 +11,7 @@ struct ControlCharacterNameTests {
     static let controls: [UInt32] = [0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1B, 0x1F, 0x7F]
 
     /// Checks the whole Google error body: 400, `invalid` at `name`, location type `other`.
-    private static func expectInvalidName(_ response: HTTPResponse, _ label: String) throws {
+    private static func expectInvalidName(_ response: StratusHTTPResponse, _ label: String) throws {
         #expect(response.status == 400, "\(label): \(DriveHarness.text(response))")
         #expect(response.headers["Content-Type"]?.hasPrefix("application/json") == true)
         let error = try #require(try DriveHarness.object(response)["error"] as? [String: Any])
@@ -58,7 +58,7 @@ struct ControlCharacterNameTests {
             )
             try Self.expectInvalidName(multipartUpdate, "multipart update \(label)")
 
-            for (method, path) in [(HTTPMethod.post, "/upload/drive/v3/files"), (.patch, "/upload/drive/v3/files/\(id)")] {
+            for (method, path) in [(StratusHTTPMethod.post, "/upload/drive/v3/files"), (.patch, "/upload/drive/v3/files/\(id)")] {
                 let resumable = try await harness.send(method, path, query: [("uploadType", "resumable")], json: ["name": bad])
                 try Self.expectInvalidName(resumable, "resumable \(method) \(label)")
                 #expect(resumable.headers["Location"] == nil)

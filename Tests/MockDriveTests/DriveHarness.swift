@@ -6,17 +6,13 @@ import MockSupport
 import StratusHTTP
 import Testing
 
-/// In this test module, `HTTPResponse` is the client's answer.
-typealias HTTPResponse = StratusHTTP.HTTPResponse
-/// The client's request, not the HTTPTypes value.
-typealias HTTPRequest = StratusHTTP.HTTPRequest
 
 /// A Drive mock on a loopback port with a fresh temporary folder, a client, and a token.
 struct DriveHarness: Sendable {
     let server: MockDriveServer
     let authorization: MockAuthorizationServer
     let baseURL: URL
-    let client: HTTPClient
+    let client: StratusHTTPClient
     let token: String
 
     static func with<Result: Sendable>(
@@ -29,7 +25,7 @@ struct DriveHarness: Sendable {
         let server = try MockDriveServer(storageDirectory: folder, authorization: authorization, options: options)
         let router = Router()
         server.addRoutes(to: router)
-        let client = try HTTPClient()
+        let client = try StratusHTTPClient()
         let token = authorization.issueTokens().accessToken
         do {
             let result = try await MockServer.withRunning(router) { url in
@@ -53,10 +49,10 @@ struct DriveHarness: Sendable {
 
     /// Sends a request with the harness's token (or `token`, or none).
     func send(
-        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: [String: Any]? = nil,
+        _ method: StratusHTTPMethod, _ path: String, query: [(String, String)] = [], json: [String: Any]? = nil,
         body: Data? = nil, headers extra: [(String, String)] = [], token: String?? = .none
-    ) async throws -> HTTPResponse {
-        var headers: HTTPHeaders = [:]
+    ) async throws -> StratusHTTPResponse {
+        var headers: StratusHTTPHeaders = [:]
         if let token = token ?? self.token { headers.set("Authorization", "Bearer \(token)") }
         var payload = body ?? Data()
         if let json {
@@ -64,14 +60,14 @@ struct DriveHarness: Sendable {
             headers.set("Content-Type", "application/json; charset=UTF-8")
         }
         for (name, value) in extra { headers.set(name, value) }
-        return try await client.execute(HTTPRequest(method: method, url: url(path, query), headers: headers, body: .bytes(payload)))
+        return try await client.execute(StratusHTTPRequest(method: method, url: url(path, query), headers: headers, body: .bytes(payload)))
     }
 
     /// Sends to an absolute URL (a resumable session URI).
-    func send(_ method: HTTPMethod, absolute url: URL, body: Data = Data(), headers extra: [(String, String)] = []) async throws -> HTTPResponse {
-        var headers: HTTPHeaders = ["Authorization": "Bearer \(token)"]
+    func send(_ method: StratusHTTPMethod, absolute url: URL, body: Data = Data(), headers extra: [(String, String)] = []) async throws -> StratusHTTPResponse {
+        var headers: StratusHTTPHeaders = ["Authorization": "Bearer \(token)"]
         for (name, value) in extra { headers.set(name, value) }
-        return try await client.execute(HTTPRequest(method: method, url: url, headers: headers, body: .bytes(body)))
+        return try await client.execute(StratusHTTPRequest(method: method, url: url, headers: headers, body: .bytes(body)))
     }
 
     /// Creates a file with content through a multipart upload; returns its resource (all fields).
@@ -115,17 +111,17 @@ struct DriveHarness: Sendable {
         return (body, "multipart/related; boundary=\"\(boundary)\"")
     }
 
-    static func object(_ response: HTTPResponse) throws -> [String: Any] {
+    static func object(_ response: StratusHTTPResponse) throws -> [String: Any] {
         let value = try JSONSerialization.jsonObject(with: response.body)
         return try #require(value as? [String: Any])
     }
 
-    static func text(_ response: HTTPResponse) -> String {
+    static func text(_ response: StratusHTTPResponse) -> String {
         String(decoding: response.body, as: UTF8.self)
     }
 
     /// The first entry of a Google error body: (code, reason, location).
-    static func error(_ response: HTTPResponse) throws -> (code: Int, reason: String, location: String?, status: String?) {
+    static func error(_ response: StratusHTTPResponse) throws -> (code: Int, reason: String, location: String?, status: String?) {
         let body = try object(response)
         let error = try #require(body["error"] as? [String: Any])
         let first = try #require((error["errors"] as? [[String: Any]])?.first)

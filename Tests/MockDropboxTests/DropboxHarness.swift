@@ -7,17 +7,13 @@ import StratusDigest
 import StratusHTTP
 import Testing
 
-/// In this test module, `HTTPResponse` is the client's answer.
-typealias HTTPResponse = StratusHTTP.HTTPResponse
-/// The client's request, not the HTTPTypes value.
-typealias HTTPRequest = StratusHTTP.HTTPRequest
 
 /// A Dropbox mock on a loopback port with a fresh temporary folder, a client, and a token.
 struct DropboxHarness: Sendable {
     let server: MockDropboxServer
     let authorization: MockAuthorizationServer
     let baseURL: URL
-    let client: HTTPClient
+    let client: StratusHTTPClient
     let token: String
 
     static func with<Result: Sendable>(
@@ -30,7 +26,7 @@ struct DropboxHarness: Sendable {
         let server = try MockDropboxServer(storageDirectory: folder, authorization: authorization, options: options)
         let router = Router()
         server.addRoutes(to: router)
-        let client = try HTTPClient()
+        let client = try StratusHTTPClient()
         let token = authorization.issueTokens().accessToken
         do {
             let result = try await MockServer.withRunning(router) { url in
@@ -63,27 +59,27 @@ struct DropboxHarness: Sendable {
         baseURL.appendingPathComponent("2/files/" + route)
     }
 
-    func headers(token: String?) -> HTTPHeaders {
-        var headers: HTTPHeaders = [:]
+    func headers(token: String?) -> StratusHTTPHeaders {
+        var headers: StratusHTTPHeaders = [:]
         if let token { headers.set("Authorization", "Bearer \(token)") }
         return headers
     }
 
     /// An RPC call with a JSON body.
-    func rpc(_ route: String, _ arguments: [String: Any], token: String?? = .none) async throws -> HTTPResponse {
+    func rpc(_ route: String, _ arguments: [String: Any], token: String?? = .none) async throws -> StratusHTTPResponse {
         var headers = headers(token: token ?? self.token)
         headers.set("Content-Type", "application/json")
         let body = try JSONSerialization.data(withJSONObject: arguments)
-        return try await client.execute(HTTPRequest(method: .post, url: url(route), headers: headers, body: .bytes(body)))
+        return try await client.execute(StratusHTTPRequest(method: .post, url: url(route), headers: headers, body: .bytes(body)))
     }
 
     /// An upload-style call: arguments in `Dropbox-API-Arg`, bytes in the body.
-    func contentCall(_ route: String, _ arguments: [String: Any], data: Data = Data(), extraHeaders: [(String, String)] = []) async throws -> HTTPResponse {
+    func contentCall(_ route: String, _ arguments: [String: Any], data: Data = Data(), extraHeaders: [(String, String)] = []) async throws -> StratusHTTPResponse {
         var headers = headers(token: token)
         headers.set("Content-Type", "application/octet-stream")
         headers.set("Dropbox-API-Arg", try Self.asciiJSON(arguments))
         for (name, value) in extraHeaders { headers.set(name, value) }
-        return try await client.execute(HTTPRequest(method: .post, url: url(route), headers: headers, body: .bytes(data)))
+        return try await client.execute(StratusHTTPRequest(method: .post, url: url(route), headers: headers, body: .bytes(data)))
     }
 
     /// Uploads bytes with `files/upload` and returns the decoded result (expects 200).
@@ -94,7 +90,7 @@ struct DropboxHarness: Sendable {
         return try Self.object(response)
     }
 
-    static func object(_ response: HTTPResponse) throws -> [String: Any] {
+    static func object(_ response: StratusHTTPResponse) throws -> [String: Any] {
         let value = try JSONSerialization.jsonObject(with: response.body)
         return try #require(value as? [String: Any])
     }

@@ -66,7 +66,7 @@ import Testing
     @Test func droppedAnswerLeavesTheWriteDoneOnTheServer() async throws {
         try await DropboxHarness.with { harness in
             harness.server.faults.add(FaultRule(route: "/2/files/upload", fault: .dropBeforeResponse))
-            let error = await #expect(throws: HTTPClientError.self) {
+            let error = await #expect(throws: StratusHTTPClientError.self) {
                 try await harness.contentCall("upload", ["path": "/lost-answer.txt", "mode": "add"], data: Data("kept".utf8))
             }
             #expect(error?.code == .connectionLost)
@@ -80,7 +80,7 @@ import Testing
         try await DropboxHarness.with { harness in
             harness.server.faults.add(FaultRule(route: "/2/files/upload", fault: .dropAfterRequestBytes(64 * 1024)))
             let payload = Data(repeating: 0x5A, count: 1_048_576)
-            await #expect(throws: HTTPClientError.self) {
+            await #expect(throws: StratusHTTPClientError.self) {
                 try await harness.contentCall("upload", ["path": "/cut.bin", "mode": "add"], data: payload)
             }
             let metadata = try await harness.rpc("get_metadata", ["path": "/cut.bin"])
@@ -100,8 +100,8 @@ import Testing
             let destination = folder.appendingPathComponent("big.bin")
             var headers = harness.headers(token: harness.token)
             headers.set("Dropbox-API-Arg", #"{"path":"/big.bin"}"#)
-            let request = HTTPRequest(method: .post, url: harness.url("download"), headers: headers)
-            let error = await #expect(throws: HTTPClientError.self) {
+            let request = StratusHTTPRequest(method: .post, url: harness.url("download"), headers: headers)
+            let error = await #expect(throws: StratusHTTPClientError.self) {
                 try await harness.client.execute(request, into: .file(destination))
             }
             #expect(error?.code == .connectionLost)
@@ -155,9 +155,9 @@ import Testing
 
     /// A control request as a tester sends it: the control token, JSON for a body.
     private static func control(
-        _ url: URL, method: StratusHTTP.HTTPMethod = .get, token: String, body: String? = nil
-    ) -> HTTPRequest {
-        var request = HTTPRequest(method: method, url: url)
+        _ url: URL, method: StratusHTTP.StratusHTTPMethod = .get, token: String, body: String? = nil
+    ) -> StratusHTTPRequest {
+        var request = StratusHTTPRequest(method: method, url: url)
         request.headers.set("Authorization", "Bearer \(token)")
         if let body {
             request.headers.set("Content-Type", "application/json")
@@ -214,18 +214,18 @@ import Testing
 
     @Test func controlRoutesRefuseWhatAWebPageCouldSend() async throws {
         try await DropboxHarness.with { harness in
-            @Sendable func status(_ request: HTTPRequest) async throws -> Int { try await harness.client.execute(request).status }
+            @Sendable func status(_ request: StratusHTTPRequest) async throws -> Int { try await harness.client.execute(request).status }
             let control = harness.baseURL.appendingPathComponent("__stratus/faults")
             let key = harness.server.faults.controlToken
             let rule = #"{"fault": {"kind": "status", "status": 503}}"#
             // No credential, or a wrong one: 401.
-            var plain = HTTPRequest(method: .post, url: control, body: .bytes(Data(rule.utf8)))
+            var plain = StratusHTTPRequest(method: .post, url: control, body: .bytes(Data(rule.utf8)))
             plain.headers.set("Content-Type", "application/json")
             let status1 = try await status(plain)
             #expect(status1 == 401)
             let status2 = try await status(Self.control(control, token: "guess"))
             #expect(status2 == 401)
-            let status3 = try await status(HTTPRequest(url: harness.baseURL.appendingPathComponent("__stratus/requests")))
+            let status3 = try await status(StratusHTTPRequest(url: harness.baseURL.appendingPathComponent("__stratus/requests")))
             #expect(status3 == 401)
             // A form or text body (what a page may post anywhere without asking): 415.
             var text = Self.control(control, method: .post, token: key)

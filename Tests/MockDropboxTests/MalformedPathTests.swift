@@ -1,4 +1,5 @@
 import Foundation
+import StratusHTTP
 import MockDropbox
 import Testing
 
@@ -16,7 +17,7 @@ struct MalformedPathTests {
     ]
 
     /// The 409 body's `error_summary` and `error`.
-    private static func conflict(_ response: HTTPResponse, _ route: String, _ path: String) throws -> (summary: String?, error: [String: Any]) {
+    private static func conflict(_ response: StratusHTTPResponse, _ route: String, _ path: String) throws -> (summary: String?, error: [String: Any]) {
         #expect(response.status == 409, "\(route) \(path.debugDescription): \(String(decoding: response.body, as: UTF8.self))")
         let body = try DropboxHarness.object(response)
         return (body["error_summary"] as? String, try #require(body["error"] as? [String: Any]))

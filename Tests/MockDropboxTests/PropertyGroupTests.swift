@@ -4,12 +4,12 @@ import Testing
 
 @Suite("Property groups")
 struct PropertyGroupTests {
-    func propertiesCall(_ harness: DropboxHarness, _ route: String, _ arguments: [String: Any]) async throws -> HTTPResponse {
+    func propertiesCall(_ harness: DropboxHarness, _ route: String, _ arguments: [String: Any]) async throws -> StratusHTTPResponse {
         var headers = harness.headers(token: harness.token)
         headers.set("Content-Type", "application/json")
         let url = harness.baseURL.appendingPathComponent("2/file_properties/templates/" + route)
         let body = try JSONSerialization.data(withJSONObject: arguments)
-        return try await harness.client.execute(HTTPRequest(method: .post, url: url, headers: headers, body: .bytes(body)))
+        return try await harness.client.execute(StratusHTTPRequest(method: .post, url: url, headers: headers, body: .bytes(body)))
     }
 
     @Test("A user template's groups are stored with an upload and returned by include_property_groups")

@@ -63,7 +63,7 @@ struct WireShapeTests {
             var headers = harness.headers(token: harness.token)
             headers.set("Content-Type", "application/json")
             let response = try await harness.client.execute(
-                HTTPRequest(method: .post, url: harness.url("get_metadata"), headers: headers, body: .bytes(Data("{nope".utf8)))
+                StratusHTTPRequest(method: .post, url: harness.url("get_metadata"), headers: headers, body: .bytes(Data("{nope".utf8)))
             )
             #expect(response.status == 400)
             #expect(response.headers["Content-Type"]?.hasPrefix("text/plain") == true)

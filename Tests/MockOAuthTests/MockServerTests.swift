@@ -19,19 +19,19 @@ struct MockServerTests {
 
     @Test("withRunning starts and stops cleanly twice in a row, and the port closes")
     func twice() async throws {
-        let client = try HTTPClient(configuration: .init(timeouts: .init(connect: .seconds(2))))
+        let client = try StratusHTTPClient(configuration: .init(timeouts: .init(connect: .seconds(2))))
         for _ in 0..<2 {
             let url = try await MockServer.withRunning(Self.router()) { url in
                 #expect(url.scheme == "http")
                 #expect(url.host == "127.0.0.1")
                 #expect((url.port ?? 0) > 0)
-                let response = try await client.execute(StratusHTTP.HTTPRequest(url: url.appendingPathComponent("hello")))
+                let response = try await client.execute(StratusHTTPRequest(url: url.appendingPathComponent("hello")))
                 #expect(response.status == 200)
                 #expect(String(decoding: response.body, as: UTF8.self) == "hello")
                 return url
             }
-            await #expect(throws: HTTPClientError.self) {
-                _ = try await client.execute(StratusHTTP.HTTPRequest(url: url.appendingPathComponent("hello")))
+            await #expect(throws: StratusHTTPClientError.self) {
+                _ = try await client.execute(StratusHTTPRequest(url: url.appendingPathComponent("hello")))
             }
         }
         await client.shutdown()
@@ -45,13 +45,13 @@ struct MockServerTests {
         }
         var iterator = announcements.makeAsyncIterator()
         let url = try #require(await iterator.next())
-        let client = try HTTPClient(configuration: .init(timeouts: .init(connect: .seconds(2))))
-        let response = try await client.execute(StratusHTTP.HTTPRequest(url: url.appendingPathComponent("hello")))
+        let client = try StratusHTTPClient(configuration: .init(timeouts: .init(connect: .seconds(2))))
+        let response = try await client.execute(StratusHTTPRequest(url: url.appendingPathComponent("hello")))
         #expect(response.status == 200)
         serving.cancel()
         try await serving.value
-        await #expect(throws: HTTPClientError.self) {
-            _ = try await client.execute(StratusHTTP.HTTPRequest(url: url.appendingPathComponent("hello")))
+        await #expect(throws: StratusHTTPClientError.self) {
+            _ = try await client.execute(StratusHTTPRequest(url: url.appendingPathComponent("hello")))
         }
         await client.shutdown()
     }
@@ -66,19 +66,19 @@ struct MockServerTests {
 
     @Test("Bodies beyond the limit are refused with 413, before or while reading")
     func bodyLimit() async throws {
-        let client = try HTTPClient()
+        let client = try StratusHTTPClient()
         try await MockServer.withRunning(Self.router()) { url in
             let upload = url.appendingPathComponent("upload")
-            let small = try await client.execute(StratusHTTP.HTTPRequest(method: .post, url: upload, body: .bytes(Data(count: 1024))))
+            let small = try await client.execute(StratusHTTPRequest(method: .post, url: upload, body: .bytes(Data(count: 1024))))
             #expect(small.status == 200)
             #expect(String(decoding: small.body, as: UTF8.self) == "1024")
-            let large = try await client.execute(StratusHTTP.HTTPRequest(method: .post, url: upload, body: .bytes(Data(count: 1025))))
+            let large = try await client.execute(StratusHTTPRequest(method: .post, url: upload, body: .bytes(Data(count: 1025))))
             #expect(large.status == 413)
             let chunks = AsyncThrowingStream<Data, any Error> { continuation in
                 for _ in 0..<4 { continuation.yield(Data(count: 512)) }
                 continuation.finish()
             }
-            let streamed = try await client.execute(StratusHTTP.HTTPRequest(method: .post, url: upload, body: .stream(chunks, length: nil)))
+            let streamed = try await client.execute(StratusHTTPRequest(method: .post, url: upload, body: .stream(chunks, length: nil)))
             #expect(streamed.status == 413)
         }
         await client.shutdown()

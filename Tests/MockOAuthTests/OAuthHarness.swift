@@ -6,9 +6,6 @@ import StratusDigest
 import StratusHTTP
 import Testing
 
-/// In this test module, `HTTPResponse` is the client's answer, not the HTTPTypes value that
-/// Hummingbird re-exports.
-typealias HTTPResponse = StratusHTTP.HTTPResponse
 
 /// A PKCE verifier and its S256 challenge, computed independently of the mock.
 struct PKCEPair {
@@ -38,7 +35,7 @@ struct OAuthHarness: Sendable {
 
     let server: MockAuthorizationServer
     let baseURL: URL
-    let client: HTTPClient
+    let client: StratusHTTPClient
 
     var configuration: MockAuthorizationServer.Configuration { server.configuration }
     var paths: MockAuthorizationServer.Paths { server.paths }
@@ -51,7 +48,7 @@ struct OAuthHarness: Sendable {
         let server = MockAuthorizationServer(configuration: configuration)
         let router = Router()
         server.addRoutes(to: router)
-        let client = try HTTPClient()
+        let client = try StratusHTTPClient()
         do {
             let result = try await MockServer.withRunning(router) { url in
                 try await body(OAuthHarness(server: server, baseURL: url, client: client))
@@ -69,8 +66,8 @@ struct OAuthHarness: Sendable {
         return try #require(URL(string: text))
     }
 
-    func get(_ path: String, query: FormFields) async throws -> HTTPResponse {
-        try await client.execute(StratusHTTP.HTTPRequest(url: url(path, query: query)))
+    func get(_ path: String, query: FormFields) async throws -> StratusHTTPResponse {
+        try await client.execute(StratusHTTPRequest(url: url(path, query: query)))
     }
 
     /// Posts a form, optionally with HTTP Basic client credentials.
@@ -78,9 +75,9 @@ struct OAuthHarness: Sendable {
         _ path: String,
         form: FormFields,
         basic: (id: String, secret: String)? = nil,
-        headers extra: HTTPHeaders = [:],
+        headers extra: StratusHTTPHeaders = [:],
         query: FormFields = [:]
-    ) async throws -> HTTPResponse {
+    ) async throws -> StratusHTTPResponse {
         var headers = extra
         if !headers.contains("Content-Type") {
             headers.set("Content-Type", "application/x-www-form-urlencoded")
@@ -88,7 +85,7 @@ struct OAuthHarness: Sendable {
         if let basic {
             headers.set("Authorization", "Basic " + Data("\(basic.id):\(basic.secret)".utf8).base64EncodedString())
         }
-        let request = StratusHTTP.HTTPRequest(
+        let request = StratusHTTPRequest(
             method: .post,
             url: try url(path, query: query),
             headers: headers,
@@ -132,7 +129,7 @@ struct OAuthHarness: Sendable {
         verifier: String?,
         secret: String? = nil,
         redirectURI: String? = redirectURI
-    ) async throws -> HTTPResponse {
+    ) async throws -> StratusHTTPResponse {
         var form: FormFields = ["grant_type": "authorization_code", "code": code, "client_id": configuration.clientID]
         if let redirectURI { form.append("redirect_uri", redirectURI) }
         if let verifier { form.append("code_verifier", verifier) }
@@ -141,7 +138,7 @@ struct OAuthHarness: Sendable {
     }
 
     /// Refreshes; the secret goes in the form when given.
-    func refresh(_ refreshToken: String, secret: String? = nil, scope: String? = nil) async throws -> HTTPResponse {
+    func refresh(_ refreshToken: String, secret: String? = nil, scope: String? = nil) async throws -> StratusHTTPResponse {
         var form: FormFields = ["grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": configuration.clientID]
         if let secret { form.append("client_secret", secret) }
         if let scope { form.append("scope", scope) }
@@ -160,13 +157,13 @@ struct OAuthHarness: Sendable {
 
 /// Reads JSON answers the way a strict client would.
 enum JSONObject {
-    static func parse(_ response: HTTPResponse) throws -> [String: Any] {
+    static func parse(_ response: StratusHTTPResponse) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: response.body)
         return try #require(object as? [String: Any], "not a JSON object: \(String(decoding: response.body, as: UTF8.self))")
     }
 
     /// The `error` of an OAuth error answer, after checking its shape.
-    static func oauthError(_ response: HTTPResponse) throws -> String {
+    static func oauthError(_ response: StratusHTTPResponse) throws -> String {
         #expect(response.headers["Content-Type"] == "application/json")
         let object = try parse(response)
         #expect(Set(object.keys) == ["error", "error_description"])
@@ -175,7 +172,7 @@ enum JSONObject {
     }
 
     /// Whether the raw body writes `key` as a bare integer (not a string, not a fraction).
-    static func hasIntegerMember(_ key: String, in response: HTTPResponse) -> Bool {
+    static func hasIntegerMember(_ key: String, in response: StratusHTTPResponse) -> Bool {
         let text = String(decoding: response.body, as: UTF8.self)
         return text.range(of: "\"\(key)\"\\s*:\\s*-?[0-9]+\\s*[,}]", options: .regularExpression) != nil
     }

@@ -23,7 +23,7 @@ struct OAuthRedactionTests {
 
             switch flavor {
             case .dropbox:
-                let request = StratusHTTP.HTTPRequest(
+                let request = StratusHTTP.StratusHTTPRequest(
                     method: .post, url: try harness.url(harness.paths.revoke),
                     headers: ["Authorization": "Bearer \(newAccessToken)"]
                 )

@@ -55,9 +55,9 @@ struct RequestLogTests {
             return Response.text("\(body.readableBytes)", status: .ok)
         }
         let secrets = ["query-token-value", "bearer-value", "form-secret-value", "form-code-value", "json-refresh-value"]
-        let client = try HTTPClient()
+        let client = try StratusHTTPClient()
         try await MockServer.withRunning(router) { url in
-            let echo = try await client.execute(StratusHTTP.HTTPRequest(
+            let echo = try await client.execute(StratusHTTPRequest(
                 method: .post,
                 url: try #require(URL(string: "\(url.absoluteString)/echo?token=query-token-value&state=s1")),
                 headers: ["Authorization": "Bearer bearer-value", "Content-Type": "application/x-www-form-urlencoded", "X-Other": "not kept"],
@@ -66,14 +66,14 @@ struct RequestLogTests {
             #expect(echo.status == 201)
             #expect(String(decoding: echo.body, as: UTF8.self) == "\"form-secret-value\"")
 
-            let json = try await client.execute(StratusHTTP.HTTPRequest(
+            let json = try await client.execute(StratusHTTPRequest(
                 method: .post,
                 url: try #require(URL(string: "\(url.absoluteString)/json")),
                 headers: ["Content-Type": "application/json; charset=utf-8", "Dropbox-API-Arg": #"{"path":"/x"}"#],
                 body: .bytes(Data(#"{"refresh_token":"json-refresh-value"}"#.utf8))
             ))
             #expect(json.status == 200)
-            let missing = try await client.execute(StratusHTTP.HTTPRequest(url: try #require(URL(string: "\(url.absoluteString)/nowhere"))))
+            let missing = try await client.execute(StratusHTTPRequest(url: try #require(URL(string: "\(url.absoluteString)/nowhere"))))
             #expect(missing.status == 404)
         }
         await client.shutdown()

@@ -6,10 +6,10 @@ import Testing
 
 @Suite("Revocation")
 struct RevokeTests {
-    func dropboxRevoke(_ harness: OAuthHarness, token: String, body: Data = Data()) async throws -> HTTPResponse {
-        var headers: HTTPHeaders = ["Authorization": "Bearer \(token)"]
+    func dropboxRevoke(_ harness: OAuthHarness, token: String, body: Data = Data()) async throws -> StratusHTTPResponse {
+        var headers: StratusHTTPHeaders = ["Authorization": "Bearer \(token)"]
         if !body.isEmpty { headers.set("Content-Type", "application/json") }
-        let request = StratusHTTP.HTTPRequest(
+        let request = StratusHTTP.StratusHTTPRequest(
             method: .post, url: try harness.url(harness.paths.revoke), headers: headers, body: .bytes(body)
         )
         return try await harness.client.execute(request)

@@ -29,13 +29,13 @@ import Testing
                 let url = try #require(URL(string: line.trimmingCharacters(in: .whitespaces)))
 
                 // Play the browser: the mock's authorize page redirects to the CLI's loopback receiver.
-                let http = try HTTPClient()
+                let http = try StratusHTTPClient()
                 do {
-                    let authorize = try await http.execute(HTTPRequest(url: url))
+                    let authorize = try await http.execute(StratusHTTPRequest(url: url))
                     #expect(authorize.status == 302)
                     let location = try #require(authorize.headers["Location"].flatMap(URL.init(string:)))
                     #expect(location.host == "127.0.0.1")
-                    let landing = try await http.execute(HTTPRequest(url: location))
+                    let landing = try await http.execute(StratusHTTPRequest(url: location))
                     #expect(landing.status == 200)
                 } catch {
                     await http.shutdown()

@@ -10,7 +10,7 @@ import Testing
         #"{"error": {"code": \#(code), "message": "\#(message)", "errors": [{"domain": "\#(domain)", "reason": "\#(reason)", "message": "\#(message)"}]}}"#
     }
 
-    private func map(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> ServiceError {
+    private func map(_ status: Int, _ body: String, headers: StratusHTTPHeaders = [:]) -> ServiceError {
         DriveErrorMapping.error(status: status, headers: headers, body: Data(body.utf8), action: "files.test", secrets: [])
     }
 

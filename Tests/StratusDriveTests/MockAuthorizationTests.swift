@@ -17,7 +17,7 @@ import Testing
                 clientSecret: authorization.configuration.clientSecret,
                 baseURL: fixture.baseURL
             ),
-            http: try HTTPClient()
+            http: try StratusHTTPClient()
         )
         return CredentialProvider(client: client, store: InMemoryTokenStore(OAuthToken(accessToken: accessToken, refreshToken: refreshToken)))
     }

@@ -3,7 +3,7 @@ import MockSupport
 import Stratus
 import StratusDigest
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 import Synchronization
 import Testing
 @testable import StratusDrive

@@ -73,10 +73,10 @@ struct MockFixture: Sendable {
         let metadata = String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
         let body = "--\(boundary)\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n\(metadata)\r\n--\(boundary)\r\nContent-Type: text/plain\r\n\r\n\(content)\r\n--\(boundary)--\r\n"
         let url = baseURL.appending(path: "upload/drive/v3/files").appending(queryItems: [URLQueryItem(name: "uploadType", value: "multipart")])
-        var request = StratusHTTP.HTTPRequest(method: .post, url: url, body: .bytes(Data(body.utf8)))
+        var request = StratusHTTPRequest(method: .post, url: url, body: .bytes(Data(body.utf8)))
         request.headers.set("Authorization", "Bearer \(accessToken)")
         request.headers.set("Content-Type", "multipart/related; boundary=\(boundary)")
-        let http = try HTTPClient()
+        let http = try StratusHTTPClient()
         let response = try await http.execute(request)
         await http.shutdown()
         guard response.status == 200,

@@ -1,6 +1,6 @@
 import Foundation
 import Stratus
-import StratusTransfer
+import StratusAdapterKit
 import Testing
 @testable import StratusDrive
 

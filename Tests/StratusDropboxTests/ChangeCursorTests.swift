@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusHTTP
-import StratusTransfer
+import StratusAdapterKit
 import Testing
 @testable import StratusDropbox
 
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func serverTimeFromTheDateHeader() {
-        let headers: HTTPHeaders = ["Date": "Sun, 06 Nov 1994 08:49:37 GMT"]
+        let headers: StratusHTTPHeaders = ["Date": "Sun, 06 Nov 1994 08:49:37 GMT"]
         #expect(HTTPDate.serverTime(headers) == 784_111_777)
         #expect(HTTPDate.serverTime(["Date": "yesterday"]) == nil)
         #expect(HTTPDate.serverTime([:]) == nil)

@@ -17,13 +17,13 @@ import Testing
             seen.withLock { $0.append(request.headers[.authorization] ?? "none") }
             return Response(status: .ok)
         }
-        let http = try HTTPClient()
+        let http = try StratusHTTPClient()
         try await MockServer.withRunning(router) { other in
             let configured = try #require(URL(string: "http://127.0.0.1:9/"))
             let credentials = BearerCredentials.accessToken("token-for-configured-host")
             let error = await #expect(throws: ServiceError.self) {
                 _ = try await credentials.send(
-                    { StratusHTTP.HTTPRequest(url: other.appending(path: "steal")) },
+                    { StratusHTTPRequest(url: other.appending(path: "steal")) },
                     origins: [configured], http: http, into: .memory(limit: 1024), action: "The test request", progress: nil
                 )
             }
@@ -32,13 +32,13 @@ import Testing
             let otherScheme = try #require(URL(string: other.absoluteString.replacingOccurrences(of: "http://", with: "https://")))
             await #expect(throws: ServiceError.self) {
                 _ = try await credentials.send(
-                    { StratusHTTP.HTTPRequest(url: other.appending(path: "steal")) },
+                    { StratusHTTPRequest(url: other.appending(path: "steal")) },
                     origins: [otherScheme], http: http, into: .memory(limit: 1024), action: "The test request", progress: nil
                 )
             }
             // The configured origin itself is served.
             let served = try await credentials.send(
-                { StratusHTTP.HTTPRequest(url: other.appending(path: "fine")) },
+                { StratusHTTPRequest(url: other.appending(path: "fine")) },
                 origins: [other], http: http, into: .memory(limit: 1024), action: "The test request", progress: nil
             )
             #expect(served.status == 200)

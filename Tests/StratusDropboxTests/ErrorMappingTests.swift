@@ -6,7 +6,7 @@ import Testing
 
 /// The status and tag → ``ServiceError/Code`` table.
 @Suite struct ErrorMappingTests {
-    private func map(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> ServiceError {
+    private func map(_ status: Int, _ body: String, headers: StratusHTTPHeaders = [:]) -> ServiceError {
         DropboxErrorMapping.error(status: status, headers: headers, body: Data(body.utf8), route: "files/test", secrets: [])
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Stratus
-import StratusTransfer
+import StratusAdapterKit
 import Testing
 
 /// `ServiceError.guarding`, which every adapter's calls run in: an unexpected error is a bug,

@@ -20,7 +20,7 @@ import Testing
                     clientSecret: authorization.configuration.clientSecret,
                     baseURL: fixture.baseURL
                 ),
-                http: try HTTPClient()
+                http: try StratusHTTPClient()
             )
             let provider = CredentialProvider(client: client, store: store)
             let service = try DropboxService(

@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 import StratusDigest
-import StratusTransfer
+import StratusAdapterKit
 import Testing
 @testable import StratusDropbox
 

@@ -7,8 +7,8 @@ import Testing
 @Suite struct HTTPClientBodyTests {
     @Test func getIntoMemory() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
-            let response = try await client.execute(HTTPRequest(url: base.appending(path: "hello")))
+            let client = try StratusHTTPClient()
+            let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "hello")))
             await client.shutdown()
             #expect(response.status == 200)
             #expect(String(decoding: response.body, as: UTF8.self) == "hello")
@@ -18,20 +18,20 @@ import Testing
 
     @Test func headHasNoBody() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
-            let response = try await client.execute(HTTPRequest(method: .head, url: base.appending(path: "hello")))
+            let client = try StratusHTTPClient()
+            let response = try await client.execute(StratusHTTPRequest(method: .head, url: base.appending(path: "hello")))
             await client.shutdown()
             #expect(response.status == 200)
             #expect(response.body.isEmpty)
         }
     }
 
-    @Test(arguments: [HTTPMethod.post, .put, .patch])
-    func bytesBodyArrivesWhole(method: HTTPMethod) async throws {
+    @Test(arguments: [StratusHTTPMethod.post, .put, .patch])
+    func bytesBodyArrivesWhole(method: StratusHTTPMethod) async throws {
         let content = TestServer.content(300_000)
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
-            let request = HTTPRequest(method: method, url: base.appending(path: "echo-digest"), body: .bytes(content), requestDigests: [.sha256, .md5])
+            let client = try StratusHTTPClient()
+            let request = StratusHTTPRequest(method: method, url: base.appending(path: "echo-digest"), body: .bytes(content), requestDigests: [.sha256, .md5])
             let response = try await client.execute(request)
             await client.shutdown()
             let expected = Hex.encode(Digest.sha256(content))
@@ -43,8 +43,8 @@ import Testing
 
     @Test func deleteWithoutBody() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
-            let response = try await client.execute(HTTPRequest(method: .delete, url: base.appending(path: "echo-digest")))
+            let client = try StratusHTTPClient()
+            let response = try await client.execute(StratusHTTPRequest(method: .delete, url: base.appending(path: "echo-digest")))
             await client.shutdown()
             #expect(String(decoding: response.body, as: UTF8.self).hasPrefix("DELETE 0 "))
         }
@@ -56,9 +56,9 @@ import Testing
         let file = folder.file("upload.bin")
         try content.write(to: file)
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
-            let whole = try await client.execute(HTTPRequest(method: .put, url: base.appending(path: "echo-digest"), body: .file(file)))
-            let part = try await client.execute(HTTPRequest(method: .put, url: base.appending(path: "echo-digest"), body: .file(file, range: 262_144..<524_288)))
+            let client = try StratusHTTPClient()
+            let whole = try await client.execute(StratusHTTPRequest(method: .put, url: base.appending(path: "echo-digest"), body: .file(file)))
+            let part = try await client.execute(StratusHTTPRequest(method: .put, url: base.appending(path: "echo-digest"), body: .file(file, range: 262_144..<524_288)))
             await client.shutdown()
             #expect(String(decoding: whole.body, as: UTF8.self) == "PUT 1000000 \(Hex.encode(Digest.sha256(content))) length=1000000")
             let slice = content[262_144..<524_288]
@@ -68,9 +68,9 @@ import Testing
 
     @Test func missingFileBodyIsALocalFileError() async throws {
         let folder = try TemporaryFolder()
-        let client = try HTTPClient()
-        let error = await #expect(throws: HTTPClientError.self) {
-            try await client.execute(HTTPRequest(method: .put, url: URL(string: "http://127.0.0.1:1/x")!, body: .file(folder.file("absent"))))
+        let client = try StratusHTTPClient()
+        let error = await #expect(throws: StratusHTTPClientError.self) {
+            try await client.execute(StratusHTTPRequest(method: .put, url: URL(string: "http://127.0.0.1:1/x")!, body: .file(folder.file("absent"))))
         }
         await client.shutdown()
         #expect(error?.code == .localFile)
@@ -80,9 +80,9 @@ import Testing
         let folder = try TemporaryFolder()
         let file = folder.file("small.bin")
         try TestServer.content(10).write(to: file)
-        let client = try HTTPClient()
-        let error = await #expect(throws: HTTPClientError.self) {
-            try await client.execute(HTTPRequest(method: .put, url: URL(string: "http://127.0.0.1:1/x")!, body: .file(file, range: 5..<20)))
+        let client = try StratusHTTPClient()
+        let error = await #expect(throws: StratusHTTPClientError.self) {
+            try await client.execute(StratusHTTPRequest(method: .put, url: URL(string: "http://127.0.0.1:1/x")!, body: .file(file, range: 5..<20)))
         }
         await client.shutdown()
         #expect(error?.code == .invalidRequest)
@@ -93,7 +93,7 @@ import Testing
         let pieces = (0..<20).map { TestServer.content(50_000, offset: $0 * 50_000) }
         let whole = pieces.reduce(into: Data()) { $0.append($1) }
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
+            let client = try StratusHTTPClient()
             let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
             let producer = Task {
                 for piece in pieces {
@@ -102,7 +102,7 @@ import Testing
                 }
                 continuation.finish()
             }
-            let request = HTTPRequest(method: .post, url: base.appending(path: "echo-digest"), body: .stream(stream, length: knownLength ? Int64(whole.count) : nil))
+            let request = StratusHTTPRequest(method: .post, url: base.appending(path: "echo-digest"), body: .stream(stream, length: knownLength ? Int64(whole.count) : nil))
             let response = try await client.execute(request)
             try await producer.value
             await client.shutdown()
@@ -114,12 +114,12 @@ import Testing
     @Test func failingBodyStreamFailsTheRequest() async throws {
         struct ProducerFailed: Error {}
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
+            let client = try StratusHTTPClient()
             let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
             continuation.yield(TestServer.content(1000))
             continuation.finish(throwing: ProducerFailed())
-            let error = await #expect(throws: HTTPClientError.self) {
-                try await client.execute(HTTPRequest(method: .post, url: base.appending(path: "echo-digest"), body: .stream(stream, length: nil)))
+            let error = await #expect(throws: StratusHTTPClientError.self) {
+                try await client.execute(StratusHTTPRequest(method: .post, url: base.appending(path: "echo-digest"), body: .stream(stream, length: nil)))
             }
             await client.shutdown()
             #expect(error?.code == .bodyStreamFailed)
@@ -131,10 +131,10 @@ import Testing
         let size = 32 * 1024 * 1024
         let destination = folder.file("big.bin")
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
+            let client = try StratusHTTPClient()
             let reports = ProgressLog()
             let response = try await client.execute(
-                HTTPRequest(url: base.appending(path: "bytes/\(size)"), responseDigests: [.sha256, .dropboxContentHash]),
+                StratusHTTPRequest(url: base.appending(path: "bytes/\(size)"), responseDigests: [.sha256, .dropboxContentHash]),
                 into: .file(destination),
                 progress: { reports.append($0.bytesReceived) }
             )
@@ -160,10 +160,10 @@ import Testing
         let file = folder.file("up.bin")
         try content.write(to: file)
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
+            let client = try StratusHTTPClient()
             let reports = ProgressLog()
             let response = try await client.execute(
-                HTTPRequest(method: .put, url: base.appending(path: "echo-digest"), body: .file(file)),
+                StratusHTTPRequest(method: .put, url: base.appending(path: "echo-digest"), body: .file(file)),
                 progress: { reports.append($0.bytesSent) }
             )
             await client.shutdown()
@@ -178,8 +178,8 @@ import Testing
         let destination = folder.file("keep.txt")
         try Data("old content".utf8).write(to: destination)
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
-            let response = try await client.execute(HTTPRequest(url: base.appending(path: "missing")), into: .file(destination))
+            let client = try StratusHTTPClient()
+            let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "missing")), into: .file(destination))
             await client.shutdown()
             #expect(response.status == 404)
             #expect(response.file == nil)
@@ -200,10 +200,10 @@ final class ProgressLog: Sendable {
 @Suite struct HTTPClientConnectionTests {
     @Test func sequentialRequestsReuseOneConnection() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
+            let client = try StratusHTTPClient()
             var reused: [Bool] = []
             for _ in 0..<5 {
-                let response = try await client.execute(HTTPRequest(url: base.appending(path: "hello")))
+                let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "hello")))
                 reused.append(response.connection.reused)
                 #expect(response.connection.httpVersion == "HTTP/1.1")
             }

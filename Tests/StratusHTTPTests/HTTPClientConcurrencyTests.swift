@@ -5,14 +5,14 @@ import Testing
 @Suite struct HTTPClientConcurrencyTests {
     @Test func twoHundredConcurrentRequestsOnOneClientUseNoExtraThreads() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
-            _ = try await client.execute(HTTPRequest(url: base.appending(path: "hello")))
+            let client = try StratusHTTPClient()
+            _ = try await client.execute(StratusHTTPRequest(url: base.appending(path: "hello")))
             let threadsBefore = try threadCount()
             let peak = ProgressLog()
             let bodies = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<200 {
                     group.addTask {
-                        let response = try await client.execute(HTTPRequest(url: base.appending(path: "bytes/\(1000 + index)")))
+                        let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "bytes/\(1000 + index)")))
                         peak.append(Int64(try threadCount()))
                         #expect(response.body == TestServer.content(1000 + index))
                         return response.body.count

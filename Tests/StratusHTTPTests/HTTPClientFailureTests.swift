@@ -8,9 +8,9 @@ import Glibc
 @Suite struct HTTPClientFailureTests {
     @Test func connectionRefused() async throws {
         let port = try unusedPort()
-        let client = try HTTPClient()
-        let error = await #expect(throws: HTTPClientError.self) {
-            try await client.execute(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/")!))
+        let client = try StratusHTTPClient()
+        let error = await #expect(throws: StratusHTTPClientError.self) {
+            try await client.execute(StratusHTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/")!))
         }
         await client.shutdown()
         #expect(error?.code == .connectionRefused)
@@ -19,9 +19,9 @@ import Glibc
 
     @Test func bodyOverTheMemoryCapFails() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
-            let error = await #expect(throws: HTTPClientError.self) {
-                try await client.execute(HTTPRequest(url: base.appending(path: "bytes/100000")), into: .memory(limit: 1024))
+            let client = try StratusHTTPClient()
+            let error = await #expect(throws: StratusHTTPClientError.self) {
+                try await client.execute(StratusHTTPRequest(url: base.appending(path: "bytes/100000")), into: .memory(limit: 1024))
             }
             await client.shutdown()
             #expect(error?.code == .bodyTooLarge)
@@ -29,9 +29,9 @@ import Glibc
     }
 
     @Test func onlyHTTPSchemesAreAllowed() async throws {
-        let client = try HTTPClient()
-        let error = await #expect(throws: HTTPClientError.self) {
-            try await client.execute(HTTPRequest(url: URL(string: "file:///etc/passwd")!))
+        let client = try StratusHTTPClient()
+        let error = await #expect(throws: StratusHTTPClientError.self) {
+            try await client.execute(StratusHTTPRequest(url: URL(string: "file:///etc/passwd")!))
         }
         await client.shutdown()
         #expect(error?.code == .invalidRequest)
@@ -39,18 +39,18 @@ import Glibc
 
     @Test func shutdownFailsRunningAndLaterRequests() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
-            let running = Task { try await client.execute(HTTPRequest(url: base.appending(path: "stall"))) }
+            let client = try StratusHTTPClient()
+            let running = Task { try await client.execute(StratusHTTPRequest(url: base.appending(path: "stall"))) }
             try await Task.sleep(for: .milliseconds(200))
             await client.shutdown()
             let result = await running.result
-            guard case .failure(let error as HTTPClientError) = result else {
+            guard case .failure(let error as StratusHTTPClientError) = result else {
                 Issue.record("expected shutDown, got \(result)")
                 return
             }
             #expect(error.code == .shutDown)
-            let later = await #expect(throws: HTTPClientError.self) {
-                try await client.execute(HTTPRequest(url: base.appending(path: "hello")))
+            let later = await #expect(throws: StratusHTTPClientError.self) {
+                try await client.execute(StratusHTTPRequest(url: base.appending(path: "hello")))
             }
             #expect(later?.code == .shutDown)
         }

@@ -19,18 +19,18 @@ import Testing
             return "written"
         }
         try await MockServer.withRunning(router) { base in
-            let client = try HTTPClient()
-            let write = StratusHTTP.HTTPRequest(method: .post, url: base.appending(path: "write"), body: .bytes(Data("x".utf8)))
+            let client = try StratusHTTPClient()
+            let write = StratusHTTPRequest(method: .post, url: base.appending(path: "write"), body: .bytes(Data("x".utf8)))
 
             // A warm connection, then a POST whose answer is lost: not resent.
-            _ = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "warm")))
+            _ = try await client.execute(StratusHTTPRequest(url: base.appending(path: "warm")))
             injector.add(FaultRule(route: "/write", fault: .dropBeforeResponse))
-            let error = await #expect(throws: HTTPClientError.self) { try await client.execute(write) }
+            let error = await #expect(throws: StratusHTTPClientError.self) { try await client.execute(write) }
             #expect(error?.code == .connectionLost)
             #expect(posts.load(ordering: .relaxed) == 1)
 
             // The same POST marked idempotent: libcurl resends it and the answer arrives.
-            _ = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "warm")))
+            _ = try await client.execute(StratusHTTPRequest(url: base.appending(path: "warm")))
             injector.add(FaultRule(route: "/write", fault: .dropBeforeResponse))
             var idempotent = write
             idempotent.isIdempotent = true

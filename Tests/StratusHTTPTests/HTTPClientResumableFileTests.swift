@@ -53,9 +53,9 @@ import Testing
         let file = folder.file("download.part")
         let ranges = RangeLog()
         try await TestServer.with(Self.router(ranges: ranges)) { base in
-            let client = try HTTPClient()
-            let request = StratusHTTP.HTTPRequest(url: base.appending(path: "cut"), responseDigests: [.sha256, .md5])
-            await #expect(throws: HTTPClientError.self) {
+            let client = try StratusHTTPClient()
+            let request = StratusHTTPRequest(url: base.appending(path: "cut"), responseDigests: [.sha256, .md5])
+            await #expect(throws: StratusHTTPClientError.self) {
                 _ = try await client.execute(request, into: .resumableFile(file))
             }
             let kept = try Data(contentsOf: file)
@@ -84,8 +84,8 @@ import Testing
         try Data("stale start".utf8).write(to: file)
         let ranges = RangeLog()
         try await TestServer.with(Self.router(ranges: ranges, ignoreRange: true)) { base in
-            let client = try HTTPClient()
-            let response = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "content"), responseDigests: [.sha256]), into: .resumableFile(file))
+            let client = try StratusHTTPClient()
+            let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "content"), responseDigests: [.sha256]), into: .resumableFile(file))
             await client.shutdown()
             #expect(response.status == 200)
             #expect(try Data(contentsOf: file) == Self.whole)
@@ -101,8 +101,8 @@ import Testing
         try (Self.whole + Data("extra".utf8)).write(to: file)
         let ranges = RangeLog()
         try await TestServer.with(Self.router(ranges: ranges)) { base in
-            let client = try HTTPClient()
-            let response = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "content"), responseDigests: [.sha256]), into: .resumableFile(file))
+            let client = try StratusHTTPClient()
+            let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "content"), responseDigests: [.sha256]), into: .resumableFile(file))
             await client.shutdown()
             #expect(response.status == 200)
             #expect(try Data(contentsOf: file) == Self.whole)
@@ -119,10 +119,10 @@ import Testing
         let start = Self.whole.prefix(1000)
         try start.write(to: file)
         try await TestServer.with(router) { base in
-            let client = try HTTPClient()
-            let error = await #expect(throws: HTTPClientError.self) {
+            let client = try StratusHTTPClient()
+            let error = await #expect(throws: StratusHTTPClientError.self) {
                 // A progress handler, so the announced length is added up too.
-                _ = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: path)), into: .resumableFile(file)) { _ in }
+                _ = try await client.execute(StratusHTTPRequest(url: base.appending(path: path)), into: .resumableFile(file)) { _ in }
             }
             await client.shutdown()
             #expect(error?.code == .invalidResponse, "\(String(describing: error))")
@@ -167,8 +167,8 @@ import Testing
         let start = Self.whole.prefix(1000)
         try start.write(to: file)
         try await TestServer.with(Self.router(ranges: RangeLog())) { base in
-            let client = try HTTPClient()
-            let response = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "missing")), into: .resumableFile(file))
+            let client = try StratusHTTPClient()
+            let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "missing")), into: .resumableFile(file))
             await client.shutdown()
             #expect(response.status == 404)
             #expect(response.file == nil)

@@ -14,19 +14,19 @@ import Testing
         let certificate = certificates.caCertificate
         let tls = try certificates.serverConfiguration()
         try await TestServer.with(EchoRoutes.router(), tls: tls) { base in
-            let trustingFile = try HTTPClient(configuration: .init(trustRoots: .caFile(certificate)))
-            let viaFile = try await trustingFile.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "hello")))
+            let trustingFile = try StratusHTTPClient(configuration: .init(trustRoots: .caFile(certificate)))
+            let viaFile = try await trustingFile.execute(StratusHTTPRequest(url: base.appending(path: "hello")))
             await trustingFile.shutdown()
             #expect(String(decoding: viaFile.body, as: UTF8.self) == "hello")
 
-            let trustingPEM = try HTTPClient(configuration: .init(trustRoots: .caPEM(try Data(contentsOf: certificate))))
-            let viaPEM = try await trustingPEM.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "hello")))
+            let trustingPEM = try StratusHTTPClient(configuration: .init(trustRoots: .caPEM(try Data(contentsOf: certificate))))
+            let viaPEM = try await trustingPEM.execute(StratusHTTPRequest(url: base.appending(path: "hello")))
             await trustingPEM.shutdown()
             #expect(viaPEM.status == 200)
 
-            let untrusting = try HTTPClient()
-            let error = await #expect(throws: HTTPClientError.self) {
-                try await untrusting.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "hello")))
+            let untrusting = try StratusHTTPClient()
+            let error = await #expect(throws: StratusHTTPClientError.self) {
+                try await untrusting.execute(StratusHTTPRequest(url: base.appending(path: "hello")))
             }
             await untrusting.shutdown()
             #expect(error?.code == .tls)
@@ -37,14 +37,14 @@ import Testing
         let router = EchoRoutes.router()
         router.get("/moved") { _, _ in Response(status: .found, headers: [.location: "/hello"]) }
         try await TestServer.with(router) { base in
-            let plain = try HTTPClient()
-            let unfollowed = try await plain.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "moved")))
+            let plain = try StratusHTTPClient()
+            let unfollowed = try await plain.execute(StratusHTTPRequest(url: base.appending(path: "moved")))
             await plain.shutdown()
             #expect(unfollowed.status == 302)
             #expect(unfollowed.headers["location"] == "/hello")
 
-            let following = try HTTPClient(configuration: .init(redirects: .follow(maximum: 3)))
-            let followed = try await following.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "moved")))
+            let following = try StratusHTTPClient(configuration: .init(redirects: .follow(maximum: 3)))
+            let followed = try await following.execute(StratusHTTPRequest(url: base.appending(path: "moved")))
             await following.shutdown()
             #expect(followed.status == 200)
             #expect(String(decoding: followed.body, as: UTF8.self) == "hello")
@@ -60,10 +60,10 @@ import Testing
                 request.headers[.authorization] ?? "none"
             }
             try await TestServer.with(router) { base in
-                let client = try HTTPClient(configuration: .init(redirects: .follow(maximum: 3)))
-                let headers: StratusHTTP.HTTPHeaders = ["Authorization": "Bearer sl.secret-access-token"]
-                let away = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "away"), headers: headers))
-                let here = try await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "here"), headers: headers))
+                let client = try StratusHTTPClient(configuration: .init(redirects: .follow(maximum: 3)))
+                let headers: StratusHTTPHeaders = ["Authorization": "Bearer sl.secret-access-token"]
+                let away = try await client.execute(StratusHTTPRequest(url: base.appending(path: "away"), headers: headers))
+                let here = try await client.execute(StratusHTTPRequest(url: base.appending(path: "here"), headers: headers))
                 await client.shutdown()
                 #expect(!String(decoding: away.body, as: UTF8.self).contains("secret-access-token"))
                 #expect(String(decoding: here.body, as: UTF8.self) == "Bearer sl.secret-access-token")
@@ -72,13 +72,13 @@ import Testing
     }
 
     @Test func descriptionsRedactSecrets() throws {
-        let headers: StratusHTTP.HTTPHeaders = ["Authorization": "Bearer sl.abc123", "Dropbox-API-Arg": "{\"path\":\"/a\"}", "Cookie": "session=xyz"]
+        let headers: StratusHTTPHeaders = ["Authorization": "Bearer sl.abc123", "Dropbox-API-Arg": "{\"path\":\"/a\"}", "Cookie": "session=xyz"]
         #expect(headers.description.contains("Authorization: Bearer <redacted>"))
         #expect(!headers.description.contains("abc123"))
         #expect(!headers.description.contains("xyz"))
         #expect(headers.description.contains("{\"path\":\"/a\"}"))
         let url = URL(string: "https://user:pw@example.com/token?grant_type=refresh_token&refresh_token=r-secret&client_secret=c-secret&alt=media")!
-        let request = StratusHTTP.HTTPRequest(method: .post, url: url, headers: headers)
+        let request = StratusHTTPRequest(method: .post, url: url, headers: headers)
         #expect(!request.description.contains("r-secret"))
         #expect(!request.description.contains("c-secret"))
         #expect(!request.description.contains("pw@"))
@@ -92,11 +92,11 @@ import Testing
         logger.logLevel = .trace
         let verboseLogger = logger
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient(configuration: .init(logger: verboseLogger))
+            let client = try StratusHTTPClient(configuration: .init(logger: verboseLogger))
             var url = base.appending(path: "hello")
             url.append(queryItems: [URLQueryItem(name: "access_token", value: "q-secret")])
-            _ = try await client.execute(StratusHTTP.HTTPRequest(url: url, headers: ["Authorization": "Bearer h-secret"]))
-            _ = try? await client.execute(StratusHTTP.HTTPRequest(url: base.appending(path: "stall"), headers: ["Authorization": "Bearer h-secret"]).withTimeout(.milliseconds(100)))
+            _ = try await client.execute(StratusHTTPRequest(url: url, headers: ["Authorization": "Bearer h-secret"]))
+            _ = try? await client.execute(StratusHTTPRequest(url: base.appending(path: "stall"), headers: ["Authorization": "Bearer h-secret"]).withTimeout(.milliseconds(100)))
             await client.shutdown()
         }
         let text = logs.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
@@ -106,8 +106,8 @@ import Testing
     }
 }
 
-extension StratusHTTP.HTTPRequest {
-    func withTimeout(_ duration: Duration) -> StratusHTTP.HTTPRequest {
+extension StratusHTTPRequest {
+    func withTimeout(_ duration: Duration) -> StratusHTTPRequest {
         var copy = self
         copy.totalTimeout = duration
         return copy

@@ -7,8 +7,8 @@ import Testing
     @Test func streamedDownloadArrivesWhole() async throws {
         let size = 5_000_000
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
-            let response = try await client.stream(HTTPRequest(url: base.appending(path: "bytes/\(size)")))
+            let client = try StratusHTTPClient()
+            let response = try await client.stream(StratusHTTPRequest(url: base.appending(path: "bytes/\(size)")))
             #expect(response.status == 200)
             let body = try await response.body.collect(upTo: size)
             await client.shutdown()
@@ -19,11 +19,11 @@ import Testing
     @Test func slowReaderPausesTheTransfer() async throws {
         let size = 16 * 1024 * 1024
         try await TestServer.with(EchoRoutes.router()) { base in
-            var configuration = HTTPClient.Configuration()
+            var configuration = StratusHTTPClient.Configuration()
             configuration.streamBufferSize = 256 * 1024
-            let client = try HTTPClient(configuration: configuration)
+            let client = try StratusHTTPClient(configuration: configuration)
             let received = ProgressLog()
-            let response = try await client.stream(HTTPRequest(url: base.appending(path: "bytes/\(size)"))) {
+            let response = try await client.stream(StratusHTTPRequest(url: base.appending(path: "bytes/\(size)"))) {
                 received.append($0.bytesReceived)
             }
             var iterator = response.body.makeAsyncIterator()
@@ -43,10 +43,10 @@ import Testing
         let folder = try TemporaryFolder()
         let destination = folder.file("never.bin")
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
+            let client = try StratusHTTPClient()
             let started = ProgressLog()
             let task = Task {
-                try await client.execute(HTTPRequest(url: base.appending(path: "slow/100000000")), into: .file(destination)) {
+                try await client.execute(StratusHTTPRequest(url: base.appending(path: "slow/100000000")), into: .file(destination)) {
                     started.append($0.bytesReceived)
                 }
             }
@@ -55,18 +55,18 @@ import Testing
             // Without cancellation the slow route would run for about 30 s and succeed.
             let result = await task.result
             await client.shutdown()
-            #expect(throws: HTTPClientError.self) { try result.get() }
+            #expect(throws: StratusHTTPClientError.self) { try result.get() }
             #expect((try? result.get()) == nil)
-            if case .failure(let error as HTTPClientError) = result { #expect(error.code == .cancelled) }
+            if case .failure(let error as StratusHTTPClientError) = result { #expect(error.code == .cancelled) }
             #expect(try folder.contents().isEmpty)
         }
     }
 
     @Test func cancellingAStreamedBodyStopsTheTransfer() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient()
+            let client = try StratusHTTPClient()
             let task = Task {
-                let response = try await client.stream(HTTPRequest(url: base.appending(path: "slow/100000000")))
+                let response = try await client.stream(StratusHTTPRequest(url: base.appending(path: "slow/100000000")))
                 var count = 0
                 for try await chunk in response.body { count += chunk.count }
                 return count
@@ -75,7 +75,7 @@ import Testing
             task.cancel()
             let result = await task.result
             await client.shutdown()
-            guard case .failure(let error as HTTPClientError) = result else {
+            guard case .failure(let error as StratusHTTPClientError) = result else {
                 Issue.record("expected a cancellation error, got \(result)")
                 return
             }
@@ -85,10 +85,10 @@ import Testing
 
     @Test func stalledTransferFails() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient(configuration: .init(timeouts: .init(stall: .milliseconds(300))))
+            let client = try StratusHTTPClient(configuration: .init(timeouts: .init(stall: .milliseconds(300))))
             // The route resumes after 2 s of silence, so without stall detection this succeeds.
-            let error = await #expect(throws: HTTPClientError.self) {
-                try await client.execute(HTTPRequest(url: base.appending(path: "stall")))
+            let error = await #expect(throws: StratusHTTPClientError.self) {
+                try await client.execute(StratusHTTPRequest(url: base.appending(path: "stall")))
             }
             await client.shutdown()
             #expect(error?.code == .stalled)
@@ -97,9 +97,9 @@ import Testing
 
     @Test func totalTimeout() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try HTTPClient(configuration: .init(timeouts: .init(stall: nil, total: .milliseconds(300))))
-            let error = await #expect(throws: HTTPClientError.self) {
-                try await client.execute(HTTPRequest(url: base.appending(path: "stall")))
+            let client = try StratusHTTPClient(configuration: .init(timeouts: .init(stall: nil, total: .milliseconds(300))))
+            let error = await #expect(throws: StratusHTTPClientError.self) {
+                try await client.execute(StratusHTTPRequest(url: base.appending(path: "stall")))
             }
             await client.shutdown()
             #expect(error?.code == .timeout)

@@ -7,7 +7,7 @@ import Testing
     let redirect = URL(string: "http://127.0.0.1:53682/callback")!
 
     private func client(_ provider: OAuthProvider) throws -> OAuthClient {
-        OAuthClient(provider: provider, http: try HTTPClient())
+        OAuthClient(provider: provider, http: try StratusHTTPClient())
     }
 
     private func query(_ url: URL) throws -> [String: String] {

@@ -5,13 +5,13 @@ import StratusOAuth
 import Testing
 
 @Suite struct LoopbackRedirectReceiverTests {
-    private func get(_ url: String, with http: HTTPClient) async throws -> (status: Int, page: String) {
-        let response = try await http.execute(StratusHTTP.HTTPRequest(url: try #require(URL(string: url))))
+    private func get(_ url: String, with http: StratusHTTPClient) async throws -> (status: Int, page: String) {
+        let response = try await http.execute(StratusHTTP.StratusHTTPRequest(url: try #require(URL(string: url))))
         return (response.status, String(decoding: response.body, as: UTF8.self))
     }
 
     @Test func bindsLoopbackAndReturnsTheCodeForTheExpectedState() async throws {
-        let http = try HTTPClient()
+        let http = try StratusHTTPClient()
         let receiver = try LoopbackRedirectReceiver()
         #expect(receiver.port > 0)
         #expect(receiver.redirectURI.absoluteString == "http://127.0.0.1:\(receiver.port)/callback")
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aWrongStateIsAnsweredAndIgnoredUntilTheRightOneArrives() async throws {
-        let http = try HTTPClient()
+        let http = try StratusHTTPClient()
         let receiver = try LoopbackRedirectReceiver()
         async let code = receiver.waitForCode(state: "right", timeout: .seconds(10))
         let wrong = try await get("\(receiver.redirectURI)?code=forged&state=wrong", with: http)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func accessDeniedBecomesATypedError() async throws {
-        let http = try HTTPClient()
+        let http = try StratusHTTPClient()
         let receiver = try LoopbackRedirectReceiver()
         let waiting = Task { try await receiver.waitForCode(state: "s", timeout: .seconds(10)) }
         let page = try await get("\(receiver.redirectURI)?error=access_denied&error_description=The+user+said+no&state=s", with: http)
@@ -67,9 +67,9 @@ import Testing
         }
         #expect(caught?.code == .timeout)
         #expect(took >= .milliseconds(200))
-        let http = try HTTPClient()
-        await #expect(throws: HTTPClientError.self) {
-            _ = try await http.execute(StratusHTTP.HTTPRequest(url: receiver.redirectURI))
+        let http = try StratusHTTPClient()
+        await #expect(throws: StratusHTTPClientError.self) {
+            _ = try await http.execute(StratusHTTP.StratusHTTPRequest(url: receiver.redirectURI))
         }
         await http.shutdown()
         let reuse = await #expect(throws: ServiceError.self) { try await receiver.waitForCode(state: "s", timeout: .seconds(1)) }
@@ -99,11 +99,11 @@ import Testing
     }
 
     @Test func anOversizedRequestIsRefusedAndTheWaitGoesOn() async throws {
-        let http = try HTTPClient()
+        let http = try StratusHTTPClient()
         let receiver = try LoopbackRedirectReceiver()
         async let code = receiver.waitForCode(state: "s", timeout: .seconds(30))
         // A request head over the size cap is answered and dropped.
-        var request = StratusHTTP.HTTPRequest(url: receiver.redirectURI)
+        var request = StratusHTTP.StratusHTTPRequest(url: receiver.redirectURI)
         request.headers.add("X-Padding", String(repeating: "x", count: 10_000))
         let tooLarge = try await http.execute(request)
         #expect(tooLarge.status == 431)

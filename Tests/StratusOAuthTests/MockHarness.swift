@@ -18,7 +18,7 @@ struct MockHarness: Sendable {
 
     let server: MockAuthorizationServer
     let baseURL: URL
-    let http: HTTPClient
+    let http: StratusHTTPClient
     /// The bearer tokens the protected route saw, in order.
     let seenTokens: Recorder
 
@@ -47,9 +47,9 @@ struct MockHarness: Sendable {
                 return Response.json(text: #"{"error_summary": "invalid_access_token/..", "error": {".tag": "invalid_access_token"}}"#, status: .unauthorized)
             }
         }
-        var configuration = HTTPClient.Configuration()
+        var configuration = StratusHTTPClient.Configuration()
         if let httpLogger { configuration.logger = httpLogger }
-        let http = try HTTPClient(configuration: configuration)
+        let http = try StratusHTTPClient(configuration: configuration)
         do {
             let result = try await MockServer.withRunning(router) { url in
                 try await body(MockHarness(server: server, baseURL: url, http: http, seenTokens: seen))
@@ -83,8 +83,8 @@ struct MockHarness: Sendable {
     var tokenRequests: Int { server.requestLog.entries(path: server.paths.token).count }
 
     /// The protected route's request.
-    var protectedRequest: StratusHTTP.HTTPRequest {
-        StratusHTTP.HTTPRequest(method: .post, url: baseURL.appending(path: String(Self.protectedPath.dropFirst())))
+    var protectedRequest: StratusHTTPRequest {
+        StratusHTTPRequest(method: .post, url: baseURL.appending(path: String(Self.protectedPath.dropFirst())))
     }
 
     /// Tokens issued by the mock without the authorize step, as a stored token.
@@ -104,11 +104,11 @@ struct MockHarness: Sendable {
     /// - Returns: The redirect's query (holding the code) and the receiver's page.
     @discardableResult
     func followAsBrowser(_ url: URL) async throws -> (redirect: URLComponents, page: String) {
-        let authorize = try await http.execute(StratusHTTP.HTTPRequest(url: url))
+        let authorize = try await http.execute(StratusHTTPRequest(url: url))
         #expect(authorize.status == 302)
         let location = try #require(authorize.headers["Location"])
         let redirect = try #require(URLComponents(string: location))
-        let landing = try await http.execute(StratusHTTP.HTTPRequest(url: try #require(redirect.url)))
+        let landing = try await http.execute(StratusHTTPRequest(url: try #require(redirect.url)))
         return (redirect, String(decoding: landing.body, as: UTF8.self))
     }
 }

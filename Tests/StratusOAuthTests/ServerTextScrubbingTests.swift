@@ -19,7 +19,7 @@ import Testing
             let body = try JSONSerialization.data(withJSONObject: ["error": echo, "error_description": "you sent \(form)"])
             return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: body)))
         }
-        let http = try HTTPClient()
+        let http = try StratusHTTPClient()
         let caught = try await MockServer.withRunning(router) { url in
             let client = OAuthClient(
                 provider: .dropbox(clientID: "app-id", clientSecret: "client-SECRET-42", baseURL: url),

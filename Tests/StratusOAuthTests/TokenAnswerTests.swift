@@ -63,7 +63,7 @@ import Testing
         }
     }
 
-    private func error(_ status: Int, _ body: String, headers: HTTPHeaders = [:], grant: TokenGrant = .refreshToken) -> ServiceError {
+    private func error(_ status: Int, _ body: String, headers: StratusHTTPHeaders = [:], grant: TokenGrant = .refreshToken) -> ServiceError {
         ServiceError.tokenEndpoint(
             status: status, headers: headers, body: Data(body.utf8),
             grant: grant, provider: "Dropbox", signInHint: "Run `app login`.", secrets: ["refresh-SECRET"]
@@ -105,7 +105,7 @@ import Testing
 }
 
 @Suite struct TokenRejectionTests {
-    private func matches(_ rule: TokenRejection, _ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> Bool {
+    private func matches(_ rule: TokenRejection, _ status: Int, _ body: String, headers: StratusHTTPHeaders = [:]) -> Bool {
         rule.matches(status: status, headers: headers, body: Data(body.utf8))
     }
 
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func bearerChallengeCountsForEveryProvider() {
-        let headers: HTTPHeaders = ["WWW-Authenticate": #"Bearer realm="x", error="invalid_token", error_description="expired""#]
+        let headers: StratusHTTPHeaders = ["WWW-Authenticate": #"Bearer realm="x", error="invalid_token", error_description="expired""#]
         #expect(matches(.bearer, 401, "", headers: headers))
         #expect(matches(.dropbox, 401, "", headers: headers))
         #expect(matches(.google, 401, "", headers: headers))

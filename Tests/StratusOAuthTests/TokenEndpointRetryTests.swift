@@ -26,7 +26,7 @@ import Testing
             headers[.contentType] = "application/json"
             return Response(status: answer.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: answer.body)))
         }
-        let http = try HTTPClient()
+        let http = try StratusHTTPClient()
         do {
             let result = try await MockServer.withRunning(router) { url in
                 let client = OAuthClient(

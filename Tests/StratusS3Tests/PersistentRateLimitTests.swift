@@ -27,7 +27,7 @@ final class RateLimitingProxy: Sendable {
 
     /// Runs `body` with the proxy's URL while it forwards to `upstream`.
     func withRunning<Result: Sendable>(upstream: URL, _ body: @Sendable (URL) async throws -> Result) async throws -> Result {
-        let http = try StratusHTTP.HTTPClient()
+        let http = try StratusHTTPClient()
         let router = Router()
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { [self] request, _ in
             let query = request.uri.query ?? ""
@@ -51,17 +51,17 @@ final class RateLimitingProxy: Sendable {
         return try await MockServer.withRunning(router, body)
     }
 
-    private func forward(_ request: Request, to upstream: URL, http: StratusHTTP.HTTPClient) async throws -> Response {
+    private func forward(_ request: Request, to upstream: URL, http: StratusHTTPClient) async throws -> Response {
         let target = upstream.absoluteString.trimmingSuffix("/") + request.uri.description
         guard let url = URL(string: target) else { return Response(status: .badRequest) }
-        let method = StratusHTTP.HTTPMethod(rawValue: request.method.rawValue)
+        let method = StratusHTTPMethod(rawValue: request.method.rawValue)
         var body = Data()
         for try await buffer in request.body { body.append(contentsOf: buffer.readableBytesView) }
-        var headers = StratusHTTP.HTTPHeaders()
+        var headers = StratusHTTPHeaders()
         for field in request.headers where !["host", "content-length", "transfer-encoding", "expect"].contains(field.name.canonicalName.lowercased()) {
             headers.add(field.name.canonicalName, field.value)
         }
-        let answer = try await http.execute(StratusHTTP.HTTPRequest(method: method, url: url, headers: headers, body: body.isEmpty ? .empty : .bytes(body)))
+        let answer = try await http.execute(StratusHTTPRequest(method: method, url: url, headers: headers, body: body.isEmpty ? .empty : .bytes(body)))
         var fields = HTTPFields()
         for field in answer.headers {
             // A HEAD answer's Content-Length is the object's size; any other body is sent as is.

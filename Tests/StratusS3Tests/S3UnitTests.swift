@@ -57,7 +57,7 @@ struct S3UnitTests {
     func signedRequestRedacted() throws {
         let configuration = try S3Configuration(endpoint: URL(string: "http://127.0.0.1:9"), bucket: "redaction-test")
         let transport = S3Transport(
-            http: try HTTPClient(),
+            http: try StratusHTTPClient(),
             signer: SigV4Signer(credentials: S3Credentials(accessKeyID: "AKIDX", secretAccessKey: "s3cr3t", sessionToken: "tok3n-value"), region: "us-east-1"),
             configuration: configuration
         )
@@ -78,7 +78,7 @@ struct S3UnitTests {
         let configuration = try S3Configuration(region: "eu-west-1", bucket: "my-saves", root: "/game/")
         #expect(configuration.addressing == .virtualHosted)
         #expect(configuration.root == "game")
-        let transport = S3Transport(http: try HTTPClient(), signer: SigV4Signer(credentials: S3Credentials(accessKeyID: "a", secretAccessKey: "b"), region: "eu-west-1"), configuration: configuration)
+        let transport = S3Transport(http: try StratusHTTPClient(), signer: SigV4Signer(credentials: S3Credentials(accessKeyID: "a", secretAccessKey: "b"), region: "eu-west-1"), configuration: configuration)
         let request = try transport.signed(S3Transport.Request(method: .get, key: "game/slot.json", action: "test"))
         #expect(request.url.absoluteString == "https://my-saves.s3.eu-west-1.amazonaws.com/game/slot.json")
         #expect(request.headers["Authorization"]?.contains("/eu-west-1/s3/aws4_request") == true)

@@ -111,7 +111,7 @@ extension RetryPolicy {
     }
 }
 
-extension HTTPHeaders {
+extension StratusHTTPHeaders {
     /// The `Retry-After` field in either of its forms: delay-seconds, or an HTTP date (the wait
     /// until then, never negative); `nil` when it is absent or unreadable.
     /// - Parameter now: The current time, for the date form.

@@ -17,7 +17,7 @@ package enum HTTPDate {
     /// The server's time of an answer, from its `Date` header, as Unix seconds.
     /// - Parameter headers: The answer's headers.
     /// - Returns: The seconds, or `nil` when the header is missing or unreadable.
-    package static func serverTime(_ headers: HTTPHeaders) -> Int64? {
+    package static func serverTime(_ headers: StratusHTTPHeaders) -> Int64? {
         headers["Date"].flatMap(parse).map { Int64($0.timeIntervalSince1970) }
     }
 }

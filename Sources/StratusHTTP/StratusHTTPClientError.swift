@@ -1,6 +1,6 @@
 /// A failure to complete an HTTP exchange. (An answer with an error status is not a failure:
-/// it is an ``HTTPResponse``.)
-public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
+/// it is an ``StratusHTTPResponse``.)
+public struct StratusHTTPClientError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure. New codes may be added; keep a `default` when switching.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
@@ -33,7 +33,7 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
         public static let shutDown = Code("shutDown")
         /// The request body stream failed.
         public static let bodyStreamFailed = Code("bodyStreamFailed")
-        /// Any other transport failure; see ``HTTPClientError/curlCode``.
+        /// Any other transport failure; see ``StratusHTTPClientError/curlCode``.
         public static let transport = Code("transport")
 
         public var description: String { name }

@@ -126,7 +126,7 @@ package final class DownloadStaging: Sendable {
     }
 }
 
-extension HTTPResponse {
+extension StratusHTTPResponse {
     /// Checks a downloaded body (hashed as it arrived) against the digest and size the service
     /// reports for it.
     /// - Parameters:

@@ -3,7 +3,7 @@ import Foundation
 /// An ordered list of HTTP header fields with case-insensitive lookup.
 ///
 /// Its description redacts secrets (see ``Redaction``), so headers can be logged as they are.
-public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+public struct StratusHTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// The fields in order, names as given.
     public private(set) var fields: [(name: String, value: String)]
 
@@ -69,7 +69,7 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
         fields.map { "\($0.name): \(Redaction.headerValue($0.value, named: $0.name))" }.joined(separator: "\n")
     }
 
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    public static func == (lhs: StratusHTTPHeaders, rhs: StratusHTTPHeaders) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusHTTP
 
-extension HTTPClient {
+extension StratusHTTPClient {
     /// The option every HTTP backend takes to trust other certificate authorities than the
     /// system's, such as the one `stratus-mock --tls` makes.
     package static let caFileOption = BackendOption(
@@ -14,8 +14,8 @@ extension HTTPClient {
     /// option's.
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the remote when the
     ///   CA file cannot be read or no client can be made.
-    package static func forRemote(_ options: RemoteOptions) throws -> HTTPClient {
-        var configuration = HTTPClient.Configuration()
+    package static func forRemote(_ options: RemoteOptions) throws -> StratusHTTPClient {
+        var configuration = StratusHTTPClient.Configuration()
         if let path = options.string("ca_file"), !path.isEmpty {
             let file = URL(filePath: NSString(string: path).expandingTildeInPath)
             guard FileManager.default.isReadableFile(atPath: file.path) else {
@@ -24,7 +24,7 @@ extension HTTPClient {
             configuration.trustRoots = .caFile(file)
         }
         do {
-            return try HTTPClient(configuration: configuration)
+            return try StratusHTTPClient(configuration: configuration)
         } catch {
             throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)': the HTTP client could not be created: \(error)")
         }

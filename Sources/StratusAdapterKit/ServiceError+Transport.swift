@@ -6,7 +6,7 @@ extension ServiceError {
     /// shared by every adapter that sends requests through StratusHTTP.
     ///
     /// A ``Stratus/ServiceError`` passes through unchanged, and a `CancellationError` becomes
-    /// `cancelled`. An ``StratusHTTP/HTTPClientError`` keeps its message and becomes
+    /// `cancelled`. An ``StratusHTTP/StratusHTTPClientError`` keeps its message and becomes
     /// `cancelled`, `timeout` (also for stalls), `localFile`, `invalidResponse` (a body larger
     /// than the client keeps, an answer that does not fit the request), or `network`.
     /// - Parameters:
@@ -15,7 +15,7 @@ extension ServiceError {
     package static func transportFailure(_ error: any Error, action: String) -> ServiceError {
         if let error = error as? ServiceError { return error }
         if error is CancellationError { return ServiceError(.cancelled, "\(action) was cancelled.") }
-        guard let error = error as? HTTPClientError else {
+        guard let error = error as? StratusHTTPClientError else {
             return ServiceError(.network, "\(action) did not complete.", underlying: SendableError(error))
         }
         let code: ServiceError.Code = switch error.code {

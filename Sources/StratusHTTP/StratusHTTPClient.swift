@@ -10,21 +10,21 @@ import Synchronization
 /// transfer within milliseconds, leaving no temporary file.
 ///
 /// ```swift
-/// let client = try HTTPClient()
-/// let response = try await client.execute(HTTPRequest(url: url), into: .file(destination))
+/// let client = try StratusHTTPClient()
+/// let response = try await client.execute(StratusHTTPRequest(url: url), into: .file(destination))
 /// try await client.shutdown()
 /// ```
 ///
 /// Call ``shutdown()`` when done; requests still running then fail with
-/// ``HTTPClientError/Code/shutDown``.
-public final class HTTPClient: Sendable {
+/// ``StratusHTTPClientError/Code/shutDown``.
+public final class StratusHTTPClient: Sendable {
     /// The client's configuration.
     public let configuration: Configuration
     private let loop: CurlEventLoop
 
     /// Creates a client and starts its thread.
     /// - Parameter configuration: Timeouts, trust roots, redirects and buffers.
-    /// - Throws: ``HTTPClientError`` when libcurl cannot be initialised.
+    /// - Throws: ``StratusHTTPClientError`` when libcurl cannot be initialised.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
         self.loop = try CurlEventLoop(configuration: configuration)
@@ -43,13 +43,13 @@ public final class HTTPClient: Sendable {
     ///   - destination: Where the response body goes; memory with a 16 MiB cap by default.
     ///   - progress: Called on the client's thread as bytes move; keep it quick.
     /// - Returns: The response, whatever its status.
-    /// - Throws: ``HTTPClientError`` when no complete response was received (connection,
+    /// - Throws: ``StratusHTTPClientError`` when no complete response was received (connection,
     ///   timeout, TLS, local file, size cap, cancellation).
     public func execute(
-        _ request: HTTPRequest,
+        _ request: StratusHTTPRequest,
         into destination: HTTPResponseDestination = .memory(limit: 16 * 1024 * 1024),
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
-    ) async throws(HTTPClientError) -> HTTPResponse {
+    ) async throws(StratusHTTPClientError) -> StratusHTTPResponse {
         let original = request
         var request = request
         let sink: any ResponseSink
@@ -79,7 +79,7 @@ public final class HTTPClient: Sendable {
             "request": "\(request)", "status": "\(outcome.status)",
             "bytes": "\(outcome.bodyLength)", "elapsed": "\(ContinuousClock.now - started)",
         ])
-        return HTTPResponse(
+        return StratusHTTPResponse(
             status: outcome.status,
             headers: outcome.headers,
             body: outcome.output.body,
@@ -97,22 +97,22 @@ public final class HTTPClient: Sendable {
     ///   - request: The request.
     ///   - progress: Called on the client's thread as bytes move; keep it quick.
     /// - Returns: The status, header fields and body stream.
-    /// - Throws: ``HTTPClientError`` when no response header was received.
+    /// - Throws: ``StratusHTTPClientError`` when no response header was received.
     public func stream(
-        _ request: HTTPRequest,
+        _ request: StratusHTTPRequest,
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
-    ) async throws(HTTPClientError) -> HTTPStreamingResponse {
+    ) async throws(StratusHTTPClientError) -> HTTPStreamingResponse {
         let source = try openSource(request)
         let head = HeadHandOver()
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPStreamingResponse, HTTPClientError>, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPStreamingResponse, StratusHTTPClientError>, Never>) in
                 let box = TransferBox()
                 let buffer = StreamBuffer(
                     capacity: configuration.streamBufferSize,
                     resumeWriter: { [loop] in if let transfer = box.transfer { loop.resume(transfer) } },
                     cancelTransfer: { [loop] in
                         if let transfer = box.transfer {
-                            loop.cancel(transfer, reason: HTTPClientError(.cancelled, "The request was cancelled."))
+                            loop.cancel(transfer, reason: StratusHTTPClientError(.cancelled, "The request was cancelled."))
                         }
                     }
                 )
@@ -133,28 +133,28 @@ public final class HTTPClient: Sendable {
         await loop.shutdown()
     }
 
-    private func openSource(_ request: HTTPRequest) throws(HTTPClientError) -> RequestBodySource {
+    private func openSource(_ request: StratusHTTPRequest) throws(StratusHTTPClientError) -> RequestBodySource {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw HTTPClientError(.invalidRequest, "Only http and https URLs can be requested, not \(Redaction.url(request.url)).")
+            throw StratusHTTPClientError(.invalidRequest, "Only http and https URLs can be requested, not \(Redaction.url(request.url)).")
         }
         do {
             return try RequestBodySource(request.body, digests: request.requestDigests)
-        } catch let error as HTTPClientError {
+        } catch let error as StratusHTTPClientError {
             throw error
         } catch {
-            throw HTTPClientError(.localFile, "The request body could not be opened.", underlying: SendableDescription(error))
+            throw StratusHTTPClientError(.localFile, "The request body could not be opened.", underlying: SendableDescription(error))
         }
     }
 
     private func run(
-        _ request: HTTPRequest,
+        _ request: StratusHTTPRequest,
         sink: any ResponseSink,
         progress: (@Sendable (HTTPProgress) -> Void)?
-    ) async throws(HTTPClientError) -> TransferOutcome {
+    ) async throws(StratusHTTPClientError) -> TransferOutcome {
         let source = try openSource(request)
         let head = HeadHandOver()
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<TransferOutcome, HTTPClientError>, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<TransferOutcome, StratusHTTPClientError>, Never>) in
                 let transfer = CurlTransfer(request: request, source: source, sink: sink, progress: progress) {
                     continuation.resume(returning: $0)
                 }
@@ -184,7 +184,7 @@ private final class HeadHandOver: Sendable {
             state.loop = loop
             return state.cancelled
         }
-        if cancelNow { loop.cancel(transfer, reason: HTTPClientError(.cancelled, "The request was cancelled.")) }
+        if cancelNow { loop.cancel(transfer, reason: StratusHTTPClientError(.cancelled, "The request was cancelled.")) }
     }
 
     func cancel() {
@@ -194,7 +194,7 @@ private final class HeadHandOver: Sendable {
             return (transfer, loop)
         }
         if let (transfer, loop) = target {
-            loop.cancel(transfer, reason: HTTPClientError(.cancelled, "The request was cancelled."))
+            loop.cancel(transfer, reason: StratusHTTPClientError(.cancelled, "The request was cancelled."))
         }
     }
 }

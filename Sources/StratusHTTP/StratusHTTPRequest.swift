@@ -2,13 +2,13 @@ import Foundation
 import StratusDigest
 
 /// One HTTP request.
-public struct HTTPRequest: Sendable, CustomStringConvertible {
+public struct StratusHTTPRequest: Sendable, CustomStringConvertible {
     /// The method.
-    public var method: HTTPMethod
+    public var method: StratusHTTPMethod
     /// The absolute `http` or `https` URL.
     public var url: URL
     /// Header fields to send. `Content-Length` is set from the body.
-    public var headers: HTTPHeaders
+    public var headers: StratusHTTPHeaders
     /// The body.
     public var body: HTTPRequestBody
     /// Digests to compute over the response body as it arrives (2xx answers only).
@@ -16,14 +16,14 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// Digests to compute over the request body as it is sent.
     public var requestDigests: Set<DigestAlgorithm>
     /// A limit on the whole request, overriding the client's
-    /// ``HTTPClient/Configuration/Timeouts-swift.struct/total``.
+    /// ``StratusHTTPClient/Configuration/Timeouts-swift.struct/total``.
     public var totalTimeout: Duration?
     /// Whether sending the request twice does no more than sending it once.
     ///
     /// libcurl sends a request again, on its own, when a reused connection closes before any
     /// answer arrives (it takes the connection for a stale one). For a request that is not
     /// idempotent that could apply a write twice, so the body is then refused for the resend
-    /// and the request fails with ``HTTPClientError/Code-swift.struct/connectionLost``,
+    /// and the request fails with ``StratusHTTPClientError/Code-swift.struct/connectionLost``,
     /// leaving the caller to find out whether the first send took effect. Defaults to `true`
     /// for `GET`, `HEAD`, `PUT`, `DELETE` and `OPTIONS`, `false` for `POST` and `PATCH`;
     /// APIs that read through `POST` set it.
@@ -38,9 +38,9 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     ///   - responseDigests: Digests to compute over the response body.
     ///   - requestDigests: Digests to compute over the request body.
     public init(
-        method: HTTPMethod = .get,
+        method: StratusHTTPMethod = .get,
         url: URL,
-        headers: HTTPHeaders = [:],
+        headers: StratusHTTPHeaders = [:],
         body: HTTPRequestBody = .empty,
         responseDigests: Set<DigestAlgorithm> = [],
         requestDigests: Set<DigestAlgorithm> = []
