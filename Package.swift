@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "StratusKeyValue", targets: ["StratusKeyValue"]),
         .executable(name: "stratus-mock", targets: ["StratusMock"]),
         .executable(name: "stratus-tour", targets: ["StratusTour"]),
+        .executable(name: "stratus-core-only", targets: ["StratusCoreOnly"]),
         .executable(name: "stratus", targets: ["StratusCLI"]),
         .executable(name: "stratus-save-sync", targets: ["SaveSync"]),
         .executable(name: "stratus-fault-matrix", targets: ["FaultMatrixCommand"]),
@@ -60,15 +61,16 @@ let package = Package(
         ),
 
         // Library targets: libcurl, OpenSSL and swift-log only.
-        .target(name: "StratusDigest", dependencies: ["COpenSSL"], swiftSettings: strict),
-        .target(
-            name: "StratusHTTP",
-            dependencies: ["CCurl", "StratusDigest", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict
-        ),
+        // The core links no OpenSSL: hash algorithms are names here, computed in StratusDigest.
         .target(
             name: "Stratus",
-            dependencies: ["StratusDigest", .product(name: "Logging", package: "swift-log")],
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(name: "StratusDigest", dependencies: ["Stratus", "COpenSSL"], swiftSettings: strict),
+        .target(
+            name: "StratusHTTP",
+            dependencies: ["CCurl", "Stratus", "StratusDigest", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(name: "StratusLocal", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
@@ -191,6 +193,13 @@ let package = Package(
             path: "Examples/Tour",
             swiftSettings: strict
         ),
+        // Imports only the core; Scripts/check-core-links.sh proves it links no OpenSSL.
+        .executableTarget(
+            name: "StratusCoreOnly",
+            dependencies: ["Stratus"],
+            path: "Examples/CoreOnly",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "StratusCLI",
             dependencies: [
@@ -261,7 +270,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "StratusTests", dependencies: ["Stratus"], swiftSettings: strict),
+        .testTarget(
+            name: "StratusTests",
+            dependencies: ["Stratus", .product(name: "InMemoryLogging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "StratusOAuthTests",
             dependencies: [

@@ -1,5 +1,3 @@
-import StratusDigest
-
 /// What a service can do, and the limits it works within, so callers and the contract suite can
 /// adapt without knowing which provider is behind a ``Service``.
 public struct ServiceCapabilities: Hashable, Sendable {
@@ -26,7 +24,7 @@ public struct ServiceCapabilities: Hashable, Sendable {
     }
 
     /// The algorithm of ``RemoteFile/contentHash``.
-    public var hashAlgorithm: DigestAlgorithm
+    public var hashAlgorithm: HashAlgorithm
     /// The largest upload sent in one request, in bytes; larger uploads are sent in chunks.
     public var largestSingleUpload: Int64
     /// The size of each chunk of a chunked upload, in bytes.
@@ -44,7 +42,7 @@ public struct ServiceCapabilities: Hashable, Sendable {
 
     /// Creates a capability descriptor.
     public init(
-        hashAlgorithm: DigestAlgorithm,
+        hashAlgorithm: HashAlgorithm,
         largestSingleUpload: Int64,
         chunkSize: Int64,
         conditionalWrites: ConditionalWrites,

@@ -139,7 +139,7 @@ extension StratusHTTPResponse {
     /// - Throws: ``Stratus/ServiceError/Code/integrityMismatch`` when the body was not hashed or
     ///   differs in digest or size.
     package func checkDownload(
-        _ algorithm: DigestAlgorithm,
+        _ algorithm: HashAlgorithm,
         expected: String,
         size: Int64,
         path: RemotePath,

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Stratus
 import StratusHTTP
 
@@ -12,10 +13,14 @@ extension StratusHTTPClient {
 
     /// The HTTP client for a configured remote: the system's trust roots, or the `ca_file`
     /// option's.
+    /// - Parameters:
+    ///   - options: The remote's options.
+    ///   - logger: Where the client logs; nowhere when `nil`.
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the remote when the
     ///   CA file cannot be read or no client can be made.
-    package static func forRemote(_ options: RemoteOptions) throws -> StratusHTTPClient {
+    package static func forRemote(_ options: RemoteOptions, logger: Logger? = nil) throws -> StratusHTTPClient {
         var configuration = StratusHTTPClient.Configuration()
+        if let logger { configuration.logger = logger }
         if let path = options.string("ca_file"), !path.isEmpty {
             let file = URL(filePath: NSString(string: path).expandingTildeInPath)
             guard FileManager.default.isReadableFile(atPath: file.path) else {

@@ -12,9 +12,9 @@ extension UploadContent {
     func md5() throws -> String {
         switch source {
         case .bytes(let data):
-            return Hex.encode(Digest.compute(.md5, over: data))
+            return Hex.encode(Digest.md5(data))
         case .file(let url):
-            let hashes: [DigestAlgorithm: String]
+            let hashes: [HashAlgorithm: String]
             do {
                 hashes = try Digest.hash(fileAt: url, algorithms: [.md5])
             } catch {

@@ -137,6 +137,9 @@ public final class StratusHTTPClient: Sendable {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw StratusHTTPClientError(.invalidRequest, "Only http and https URLs can be requested, not \(Redaction.url(request.url)).")
         }
+        // Checked here, before any transfer exists, so the transfer can start its digests
+        // without a way to fail.
+        _ = try request.responseDigests.makeDigests()
         do {
             return try RequestBodySource(request.body, digests: request.requestDigests)
         } catch let error as StratusHTTPClientError {

@@ -92,7 +92,7 @@ extension LocalStore {
         let temporary = folder + "/.stratus-download-" + (try Self.randomIdentifier())
         do {
             let output = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-            var copy = ContentCopy(
+            var copy = try ContentCopy(
                 into: [output], hashing: .sha256, expectedSize: kept.size, progress: progress,
                 cancellation: cancellation,
                 cancelledMessage: "The download of \(path) was cancelled; \(target) was left as it was."
