@@ -43,7 +43,9 @@ import Testing
         let received = ReceivedBytes()
         let body = TestServer.content(64 * 1024 * 1024)
         try await TestServer.with(Self.router(received: received)) { base in
-            let client = try StratusHTTPClient()
+            // A wait for `100 Continue` far longer than the answer can take, even on a loaded
+            // machine: the body goes out only if the server asks for it, which this one never does.
+            let client = try StratusHTTPClient(configuration: .init(timeouts: .init(stall: .seconds(120)), expectContinueTimeout: .seconds(50)))
             let sent = SentBytes()
             let started = ContinuousClock.now
             let response = try await client.execute(
@@ -56,8 +58,8 @@ import Testing
             #expect(String(decoding: response.body, as: UTF8.self) == "no such folder")
             // The server's answer came before the body: not one body byte went out.
             #expect(sent.value == 0)
-            // Well under the 1 second a server that ignored the field would cost.
-            #expect(elapsed < .milliseconds(900))
+            // The answer ended the wait, not the timeout.
+            #expect(elapsed < .seconds(45))
         }
     }
 
