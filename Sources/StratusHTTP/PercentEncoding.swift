@@ -1,3 +1,5 @@
+import StratusDigest
+
 /// Percent-encoding as RFC 3986 defines it, exactly: the one encoder for URL paths, queries,
 /// `application/x-www-form-urlencoded` bodies, signed canonical requests and header values.
 ///
@@ -84,11 +86,11 @@ public enum PercentEncoding {
             let byte = input[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < input.count,
-                      let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2])
+                      let byte = Hex.decode(String(decoding: input[(index + 1)...(index + 2)], as: UTF8.self))?.first
                 else {
                     throw .malformedEscape
                 }
-                output.append(high << 4 | low)
+                output.append(byte)
                 index += 3
             } else {
                 output.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
@@ -117,14 +119,5 @@ public enum PercentEncoding {
 
     private static func hexDigit(_ nibble: UInt8) -> Unicode.Scalar {
         Unicode.Scalar(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
