@@ -63,18 +63,18 @@ let package = Package(
         ),
 
         // Library targets: libcurl, OpenSSL and swift-log only.
-        // The core links no OpenSSL: hash algorithms are names here, computed in StratusDigest.
         // File-system primitives (atomic replace, file locks, EINTR-safe calls): no dependency at all.
         .target(name: "StratusFileSystem", swiftSettings: strict),
+        // The core links no OpenSSL: hash algorithms are names here, computed in StratusDigest.
         .target(
             name: "Stratus",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["StratusFileSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "StratusDigest", dependencies: ["Stratus", "COpenSSL"], swiftSettings: strict),
+        .target(name: "StratusDigest", dependencies: ["Stratus", "COpenSSL", "StratusFileSystem"], swiftSettings: strict),
         .target(
             name: "StratusHTTP",
-            dependencies: ["CCurl", "Stratus", "StratusDigest", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CCurl", "Stratus", "StratusDigest", "StratusFileSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(name: "StratusLocal", dependencies: ["Stratus", "StratusDigest", "StratusFileSystem"], swiftSettings: strict),
