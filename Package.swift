@@ -12,10 +12,12 @@ let package = Package(
     products: [
         .library(name: "Stratus", targets: ["Stratus"]),
         .library(name: "StratusDigest", targets: ["StratusDigest"]),
+        .library(name: "StratusFileSystem", targets: ["StratusFileSystem"]),
         .library(name: "StratusHTTP", targets: ["StratusHTTP"]),
         .library(name: "StratusLocal", targets: ["StratusLocal"]),
         .library(name: "StratusContract", targets: ["StratusContract"]),
         .library(name: "StratusOAuth", targets: ["StratusOAuth"]),
+        .library(name: "StratusAdapterKit", targets: ["StratusAdapterKit"]),
         .library(name: "MockSupport", targets: ["MockSupport"]),
         .library(name: "MockOAuth", targets: ["MockOAuth"]),
         .library(name: "StratusDropbox", targets: ["StratusDropbox"]),
@@ -61,29 +63,34 @@ let package = Package(
         ),
 
         // Library targets: libcurl, OpenSSL and swift-log only.
+        // File-system primitives (atomic replace, file locks, EINTR-safe calls): no dependency at all.
+        .target(name: "StratusFileSystem", swiftSettings: strict),
         // The core links no OpenSSL: hash algorithms are names here, computed in StratusDigest.
         .target(
             name: "Stratus",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["StratusFileSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "StratusDigest", dependencies: ["Stratus", "COpenSSL"], swiftSettings: strict),
+        .target(name: "StratusDigest", dependencies: ["Stratus", "COpenSSL", "StratusFileSystem"], swiftSettings: strict),
         .target(
             name: "StratusHTTP",
-            dependencies: ["CCurl", "Stratus", "StratusDigest", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CCurl", "Stratus", "StratusDigest", "StratusFileSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "StratusLocal", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
+        .target(name: "StratusLocal", dependencies: ["Stratus", "StratusDigest", "StratusFileSystem"], swiftSettings: strict),
         .target(name: "StratusContract", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
-        // Plumbing the HTTP adapters share (package access only, not a product).
+        // The public kit for adapter authors: the plumbing every HTTP adapter shares.
         .target(
             name: "StratusAdapterKit",
-            dependencies: ["Stratus", "StratusHTTP", "StratusDigest"],
+            dependencies: ["Stratus", "StratusHTTP", "StratusDigest", "StratusFileSystem"],
             swiftSettings: strict
         ),
         .target(
             name: "StratusOAuth",
-            dependencies: ["Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit", "StratusFileSystem",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -114,7 +121,7 @@ let package = Package(
         .target(
             name: "StratusSync",
             dependencies: [
-                "Stratus", "StratusDigest",
+                "Stratus", "StratusDigest", "StratusFileSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -127,7 +134,7 @@ let package = Package(
         .target(
             name: "MockSupport",
             dependencies: [
-                "StratusDigest",
+                "StratusDigest", "StratusHTTP", "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -275,6 +282,12 @@ let package = Package(
             dependencies: ["Stratus", .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: strict
         ),
+        .testTarget(name: "StratusFileSystemTests", dependencies: ["StratusFileSystem"], swiftSettings: strict),
+        .testTarget(
+            name: "StratusAdapterKitTests",
+            dependencies: ["StratusAdapterKit", "StratusFileSystem", "Stratus", "StratusHTTP", "StratusDigest"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "StratusOAuthTests",
             dependencies: [
@@ -296,6 +309,7 @@ let package = Package(
             name: "StratusDropboxTests",
             dependencies: [
                 "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth", "StratusAdapterKit",
+                "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict

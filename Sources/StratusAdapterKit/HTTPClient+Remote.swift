@@ -6,7 +6,7 @@ import StratusHTTP
 extension StratusHTTPClient {
     /// The option every HTTP backend takes to trust other certificate authorities than the
     /// system's, such as the one `stratus-mock --tls` makes.
-    package static let caFileOption = BackendOption(
+    public static let caFileOption = BackendOption(
         "ca_file",
         summary: "A PEM file of certificate authorities to trust instead of the system's (for a server with a private CA, such as stratus-mock --tls)."
     )
@@ -18,7 +18,7 @@ extension StratusHTTPClient {
     ///   - logger: Where the client logs; nowhere when `nil`.
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the remote when the
     ///   CA file cannot be read or no client can be made.
-    package static func forRemote(_ options: RemoteOptions, logger: Logger? = nil) throws -> StratusHTTPClient {
+    public static func forRemote(_ options: RemoteOptions, logger: Logger? = nil) throws -> StratusHTTPClient {
         var configuration = StratusHTTPClient.Configuration()
         if let logger { configuration.logger = logger }
         if let path = options.string("ca_file"), !path.isEmpty {

@@ -3,15 +3,23 @@ import Stratus
 import StratusDigest
 
 /// Where a response body goes.
+///
+/// To download a service's file, use ``resumableFile(_:)`` into a staging file, check the
+/// content, and only then move it into place (StratusAdapterKit's `DownloadStaging` does all
+/// three): ``unverifiedFile(_:)`` replaces the destination before anything can be checked.
 public enum HTTPResponseDestination: Sendable {
     /// Into ``StratusHTTPResponse/body``; a body longer than `limit` bytes fails the request with
     /// ``StratusHTTPClientError/Code/bodyTooLarge`` instead of exhausting memory.
     case memory(limit: Int)
-    /// Into a local file, atomically: the body of a 2xx answer is written to a temporary file in
-    /// the same folder, flushed to disk and renamed over the destination only when the whole
-    /// body arrived. Any other answer leaves the destination untouched and its body (up to the
-    /// client's ``StratusHTTPClient/Configuration/errorBodyLimit``) lands in ``StratusHTTPResponse/body``.
-    case file(URL)
+    /// Into a local file, atomically but **unchecked**: the body of a 2xx answer is written to a
+    /// temporary file in the same folder, flushed to disk and renamed over the destination as
+    /// soon as the whole body arrived, before the caller sees its digest. Any other answer
+    /// leaves the destination untouched and its body (up to the client's
+    /// ``StratusHTTPClient/Configuration/errorBodyLimit``) lands in ``StratusHTTPResponse/body``.
+    ///
+    /// For content whose digest or size must be checked (every download of a service's file),
+    /// use ``resumableFile(_:)`` into a staging file instead and rename after the check.
+    case unverifiedFile(URL)
     /// Into a local file that keeps what arrived, for downloads that continue after a failure.
     ///
     /// When the file already holds bytes, the request goes out with `Range: bytes=<length>-`:
@@ -26,6 +34,12 @@ public enum HTTPResponseDestination: Sendable {
     /// file. Nothing is flushed or renamed: the caller checks the content, then moves it into
     /// place.
     case resumableFile(URL)
+
+    /// The old name of ``unverifiedFile(_:)``, which renames the body over the destination
+    /// before its digest can be checked.
+    /// - Parameter url: The destination.
+    @available(*, deprecated, renamed: "unverifiedFile", message: "It replaces the destination before the content can be checked; download into .resumableFile(_:) and rename after the check (StratusAdapterKit's DownloadStaging), or say unverifiedFile(_:).")
+    public static func file(_ url: URL) -> HTTPResponseDestination { .unverifiedFile(url) }
 }
 
 /// A complete response.
@@ -35,7 +49,7 @@ public struct StratusHTTPResponse: Sendable {
     /// The header fields of the final answer.
     public var headers: StratusHTTPHeaders
     /// The body for ``HTTPResponseDestination/memory(limit:)``; for
-    /// ``HTTPResponseDestination/file(_:)``, the body of a non-2xx answer.
+    /// ``HTTPResponseDestination/unverifiedFile(_:)``, the body of a non-2xx answer.
     public var body: Data
     /// The file the body was written to, when it was.
     public var file: URL?

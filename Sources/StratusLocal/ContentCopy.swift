@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusDigest
+import StratusFileSystem
 
 /// Moves content into one or more open files in 1 MiB pieces, hashing it on the way,
 /// reporting progress after each piece and stopping between pieces when the task is cancelled.

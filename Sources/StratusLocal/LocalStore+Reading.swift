@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -106,12 +107,11 @@ extension LocalStore {
                 )
             }
             try output.synchronize()
-            try FileSystem.rename(temporary, to: target)
+            try AtomicFile.moveIntoPlace(temporary, replacing: target)
         } catch {
             FileSystem.discardFile(temporary)
             throw error
         }
-        try? FileSystem.synchronizeDirectory(folder)
         return record.remoteFile(at: kept)
     }
 
