@@ -72,9 +72,9 @@ import Testing
         Self.expectFailures(report, exactly: [], "the local service through the wrapper, no lie")
     }
 
-    @Test func atomicWritesThatCheckThenWriteAreCaughtByTheRaces() async {
-        let report = await Self.run(.checksThenWrites)
-        Self.expectFailures(report, exactly: [Self.racingCreates, Self.racingReplacements], "check, then write, claimed atomic")
+    @Test func atomicWritesCheckedAtTheHeadAreCaughtByTheRaces() async {
+        let report = await Self.run(.checksAtHeadWritesAfterBody)
+        Self.expectFailures(report, exactly: [Self.racingCreates, Self.racingReplacements], "checked at the head, written after the body, claimed atomic")
         #expect(report.failures[Self.racingCreates]?.contains("writers racing with") == true)
     }
 

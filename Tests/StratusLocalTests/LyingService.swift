@@ -7,10 +7,12 @@ import StratusLocal
 struct LyingService: Service {
     /// A promise the wrapper breaks.
     enum Lie: Sendable, Hashable {
-        /// Still claims `atomic` conditional writes, but checks the precondition itself and
-        /// then writes unconditionally, as a server that checks `If-Match` when a request's head
-        /// arrives and renames after the body does.
-        case checksThenWrites
+        /// Still claims `atomic` conditional writes, but behaves as an event-loop server that
+        /// checks `If-Match`/`If-None-Match` when a request's head arrives and renames after the
+        /// body: requests run one at a time, except that a body larger than a socket buffer
+        /// (64 KiB) takes time to arrive (at 256 MiB/s), and other requests run meanwhile. Small
+        /// bodies never open the window; bodies of a few MiB do.
+        case checksAtHeadWritesAfterBody
         /// Keeps the content but drops the custom metadata of names longer than this many bytes.
         case dropsMetadataOfNamesLongerThan(Int)
         /// Runs transfers in a task of their own, so cancelling the caller does not stop them.
@@ -28,6 +30,8 @@ struct LyingService: Service {
 
     let inner: LocalService
     let lie: Lie?
+    /// The simulated server's one thread, for ``Lie/checksAtHeadWritesAfterBody``.
+    let serverThread = OneRequestAtATime()
 
     var capabilities: ServiceCapabilities {
         var capabilities = inner.capabilities
@@ -54,9 +58,12 @@ struct LyingService: Service {
     func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
         var options = options
         switch lie {
-        case .checksThenWrites where options.precondition != .none:
-            try await checkPrecondition(options.precondition, at: path)
+        case .checksAtHeadWritesAfterBody where options.precondition != .none:
+            let precondition = options.precondition
             options.precondition = .none
+            return try await receive(source, checking: precondition, at: path) { [options] in
+                try await inner.upload(from: source, to: path, options: options)
+            }
         case .dropsMetadataOfNamesLongerThan(let limit) where path.name.utf8.count > limit:
             options.metadata = [:]
         case .ignoresCancellation:
@@ -125,6 +132,24 @@ struct LyingService: Service {
 
     func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
         try await inner.restore(path, to: version)
+    }
+
+    /// One request on the simulated event-loop server: the check when the head arrives, the
+    /// body's arrival (the only time other requests run), the write.
+    private func receive(
+        _ source: UploadSource, checking precondition: WritePrecondition, at path: RemotePath,
+        write: () async throws -> RemoteFile
+    ) async throws -> RemoteFile {
+        let size = try Self.size(of: source)
+        await serverThread.take()
+        defer { serverThread.give() }
+        try await checkPrecondition(precondition, at: path)
+        if size > 65_536 {
+            serverThread.give()
+            try? await Task.sleep(for: .nanoseconds(size * 4))
+            await serverThread.take()
+        }
+        return try await write()
     }
 
     /// The lying check: a look at the current state, apart from the write that follows.
