@@ -41,6 +41,20 @@ struct ContractRun: Sendable {
         }
     }
 
+    /// The largest content the service accepts in one upload: `Int64.max` when it sends large
+    /// uploads in chunks, ``ServiceCapabilities/largestSingleUpload`` when it has no chunked
+    /// upload.
+    var largestUpload: Int64 {
+        capabilities.supportsChunkedUpload ? .max : capabilities.largestSingleUpload
+    }
+
+    /// Skips the check when the service sends every upload in one request.
+    func requireChunkedUpload() throws {
+        if !capabilities.supportsChunkedUpload {
+            throw skip("capabilities.supportsChunkedUpload is false, so uploads have no chunks")
+        }
+    }
+
     /// Skips the check when the service refuses preconditions.
     func requirePreconditions() throws {
         if capabilities.conditionalWrites == .unsupported {
