@@ -24,7 +24,6 @@ let package = Package(
                 .product(name: "Stratus", package: "Stratus"),
                 .product(name: "StratusHTTP", package: "Stratus"),
                 .product(name: "StratusAdapterKit", package: "Stratus"),
-                .product(name: "StratusDigest", package: "Stratus"),
             ]
         ),
         // The mock server: Stratus's mock kit (request log, faults, blob store) and Hummingbird.

@@ -33,7 +33,10 @@ extension DepotService {
             guard content.size <= configuration.maximumUploadSize else {
                 throw ServiceError(.payloadTooLarge, "\(path) has \(content.size) bytes; Depot takes at most \(configuration.maximumUploadSize) in one file.")
             }
-            let sha256 = try content.sha256()
+            // Depot wants the SHA-256 before the body, to refuse bytes damaged on the way.
+            guard let sha256 = try content.hexDigests([.sha256])[.sha256] else {
+                throw ServiceError(.internalError, "The SHA-256 of the content of \(path) was not computed.")
+            }
             let progress = MonotonicProgress(options.progress, total: content.size)
             let precondition = options.precondition
             let file = try await configuration.retryPolicy.runWrite(
