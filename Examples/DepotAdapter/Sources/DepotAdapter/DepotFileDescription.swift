@@ -24,7 +24,10 @@ struct DepotFileDescription: Decodable, Sendable {
               let sha256 = headers["Depot-Content-SHA256"],
               let modified = headers["Depot-Modified"].flatMap({ Int64($0) })
         else {
-            throw ServiceError(.invalidResponse, "Depot described \(path) without a readable ETag, Depot-File-ID, Depot-Size, Depot-Content-SHA256 or Depot-Modified.")
+            throw ServiceError(
+                .invalidResponse,
+                "Depot described \(path) without a readable ETag, Depot-File-ID, Depot-Size, Depot-Content-SHA256 or Depot-Modified."
+            )
         }
         self.init(path: path.string, id: id, etag: etag, size: size, sha256: sha256, modified: modified)
     }

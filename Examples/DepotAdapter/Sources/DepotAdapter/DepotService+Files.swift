@@ -31,7 +31,8 @@ extension DepotService {
             }
             let content = try UploadContent(source)
             guard content.size <= configuration.maximumUploadSize else {
-                throw ServiceError(.payloadTooLarge, "\(path) has \(content.size) bytes; Depot takes at most \(configuration.maximumUploadSize) in one file.")
+                let limit = configuration.maximumUploadSize
+                throw ServiceError(.payloadTooLarge, "\(path) has \(content.size) bytes; Depot takes at most \(limit) in one file.")
             }
             // Depot wants the SHA-256 before the body, to refuse bytes damaged on the way.
             guard let sha256 = try content.hexDigests([.sha256])[.sha256] else {
@@ -74,7 +75,8 @@ extension DepotService {
         }
         let file = try written.remoteFile()
         guard file.size == content.size, file.contentHash?.value == sha256, file.path == path else {
-            throw ServiceError(.integrityMismatch, "Depot stored \(file.size) bytes with SHA-256 \(file.contentHash?.value ?? "?") at \(file.path) for \(content.size) bytes with SHA-256 \(sha256) at \(path).")
+            let stored = "\(file.size) bytes with SHA-256 \(file.contentHash?.value ?? "?") at \(file.path)"
+            throw ServiceError(.integrityMismatch, "Depot stored \(stored) for \(content.size) bytes with SHA-256 \(sha256) at \(path).")
         }
         return file
     }
@@ -103,7 +105,9 @@ extension DepotService {
     /// destination. An attempt that fails midway is continued with `Range` (and `If-Match`, so
     /// the rest comes from the same version); when the file changed in between, the download
     /// starts over.
-    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+    public func download(
+        _ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions
+    ) async throws -> RemoteFile {
         try await ServiceError.guarding(Self.name) {
             try capabilities.pathRules.validate(path)
             if let version {
@@ -135,7 +139,9 @@ extension DepotService {
             var request = makeRequest(.get, fileURL(path))
             request.responseDigests = [.sha256]
             if let etag = started.withLock({ $0 }) { request.headers.set("If-Match", "\"\(etag)\"") }
-            let response = try await send(request, into: .resumableFile(staging.temporary), progress: progress.download(), action: action)
+            let response = try await send(
+                request, into: .resumableFile(staging.temporary), progress: progress.download(), action: action
+            )
             if response.status == 412 {
                 // The file changed since the bytes in the staging file arrived: start over.
                 try staging.restart()

@@ -43,7 +43,9 @@ extension DepotService {
     }
 
     /// Sends a request once and decodes a successful JSON answer.
-    func sendJSON<Answer: Decodable & Sendable>(_ request: StratusHTTPRequest, as type: Answer.Type, action: String) async throws -> Answer {
+    func sendJSON<Answer: Decodable & Sendable>(
+        _ request: StratusHTTPRequest, as type: Answer.Type, action: String
+    ) async throws -> Answer {
         let response = try await send(request, action: action)
         guard response.isSuccess else { throw failure(response, action: action) }
         do {
@@ -64,9 +66,11 @@ extension DepotService {
         let body = try? JSONDecoder().decode(DepotErrorBody.self, from: response.body)
         let refined: (ServiceError.Code, String)? = switch body?.error ?? "" {
         case "not_found": (.notFound, "Nothing is at that path on Depot (\(action)).")
-        case "precondition_failed": (.conflict, "The file changed or exists on Depot, so \(action) was refused; nothing was written.")
+        case "precondition_failed":
+            (.conflict, "The file changed or exists on Depot, so \(action) was refused; nothing was written.")
         case "path_conflict": (.conflict, "A folder or a file is in the way of \(action) on Depot.")
-        case "digest_mismatch": (.integrityMismatch, "Depot received content whose SHA-256 differs from what was sent for \(action); nothing was stored.")
+        case "digest_mismatch":
+            (.integrityMismatch, "Depot received content whose SHA-256 differs from what was sent for \(action); nothing was stored.")
         case "invalid_cursor": (.invalidChangeToken, "Depot no longer accepts the change token (\(action)).")
         case "invalid_path": (.invalidPath, "Depot refused the path of \(action).")
         case "too_large": (.payloadTooLarge, "The file is larger than Depot takes (\(action)).")

@@ -43,7 +43,9 @@ import Testing
             let service = try fixture.makeService()
             let path = try RemotePath("once.json")
             // Sent again blindly, a create-only write that did happen would come back as a conflict.
-            let file = try await service.upload(from: .bytes(Data("once".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
+            let file = try await service.upload(
+                from: .bytes(Data("once".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist)
+            )
             #expect(fixture.depot.requestLog.entries(where: { $0.method == "PUT" }).count == 1)
             #expect(fixture.depot.requestLog.entries(where: { $0.method == "HEAD" }).count >= 1)
             #expect(try await service.metadata(of: path).version == file.version)
