@@ -8,9 +8,9 @@ import ServiceLifecycle
 
 /// Runs a mock server: a Hummingbird server answering with a router.
 ///
-/// Tests use ``withRunning(_:tls:host:port:logger:_:)``, which listens on a free port of the
+/// Tests use ``withRunning(_:tls:host:port:logger:sendsContinue:_:)``, which listens on a free port of the
 /// loopback address for the length of a closure; the `stratus-mock` executable uses
-/// ``run(_:tls:host:port:logger:onStart:)``, which serves until SIGINT, SIGTERM or the
+/// ``run(_:tls:host:port:logger:sendsContinue:onStart:)``, which serves until SIGINT, SIGTERM or the
 /// cancellation of its task.
 ///
 /// ```swift
@@ -35,6 +35,9 @@ public enum MockServer {
     ///   - host: The address to listen on; loopback by default.
     ///   - port: The port to listen on; 0 (the default) picks a free one.
     ///   - logger: Where the server logs; by default only critical messages, to standard error.
+    ///   - sendsContinue: Whether a request head with `Expect: 100-continue` gets an interim
+    ///     `100 Continue` at once, as the providers' front ends send (the default); `false` makes
+    ///     a server that answers before asking for the body, which clients then never send.
     ///   - body: The work to do while the server runs; it receives the base URL, such as
     ///     `http://127.0.0.1:49152`, without a trailing slash.
     /// - Returns: What `body` returned.
@@ -46,11 +49,12 @@ public enum MockServer {
         host: String = "127.0.0.1",
         port: Int = 0,
         logger: Logger? = nil,
+        sendsContinue: Bool = true,
         _ body: @Sendable (URL) async throws -> Result
     ) async throws -> Result {
         let logger = logger ?? quietLogger
         let (announcements, announcer) = AsyncStream<Swift.Result<URL, MockServerError>>.makeStream()
-        let application = try makeApplication(router, tls: tls, host: host, port: port, logger: logger) { url in
+        let application = try makeApplication(router, tls: tls, host: host, port: port, logger: logger, sendsContinue: sendsContinue) { url in
             announcer.yield(url)
             announcer.finish()
         }
@@ -91,6 +95,9 @@ public enum MockServer {
     ///   - host: The address to listen on; loopback by default.
     ///   - port: The port to listen on; 0 (the default) picks a free one.
     ///   - logger: Where the server logs; by default only critical messages, to standard error.
+    ///   - sendsContinue: Whether a request head with `Expect: 100-continue` gets an interim
+    ///     `100 Continue` at once, as the providers' front ends send (the default); `false` makes
+    ///     a server that answers before asking for the body, which clients then never send.
     ///   - onStart: Called once with the base URL when the server listens, before it accepts
     ///     connections (they wait in the backlog), so it should return promptly.
     /// - Throws: An error from starting or running the server, such as a port in use.
@@ -100,10 +107,11 @@ public enum MockServer {
         host: String = "127.0.0.1",
         port: Int = 0,
         logger: Logger? = nil,
+        sendsContinue: Bool = true,
         onStart: @escaping @Sendable (URL) async -> Void
     ) async throws {
         let logger = logger ?? quietLogger
-        let application = try makeApplication(router, tls: tls, host: host, port: port, logger: logger) { announcement in
+        let application = try makeApplication(router, tls: tls, host: host, port: port, logger: logger, sendsContinue: sendsContinue) { announcement in
             switch announcement {
             case .success(let url): await onStart(url)
             case .failure(let error): logger.error("The mock server is running, but \(error)")
@@ -137,12 +145,16 @@ public enum MockServer {
         host: String,
         port: Int,
         logger: Logger,
+        sendsContinue: Bool,
         onListening: @escaping @Sendable (Swift.Result<URL, MockServerError>) async -> Void
     ) throws -> some Service {
-        // Every connection carries the handler that carries out connection faults, and answers
-        // `Expect: 100-continue`.
+        // Every connection carries the handler that carries out connection faults and, unless
+        // told otherwise, the one that answers `Expect: 100-continue`.
         let http1 = HTTPServerBuilder.http1(
-            configuration: .init(additionalChannelHandlers: [ContinueHandler(), ConnectionFaultHandler()])
+            configuration: .init(
+                additionalChannelHandlers: sendsContinue
+                    ? [ContinueHandler(), ConnectionFaultHandler()] : [ConnectionFaultHandler()]
+            )
         )
         let server: HTTPServerBuilder = try tls.map { try .tls(http1, tlsConfiguration: $0) } ?? http1
         let scheme = tls == nil ? "http" : "https"

@@ -37,18 +37,17 @@ struct MockServerTests {
         await client.shutdown()
     }
 
-    @Test("A body sent with Expect: 100-continue is continued at once, not after the client's wait")
+    /// The client waits up to five minutes for the interim answer before it sends the body
+    /// anyway, so a mock that never sent `100 Continue` would run into the time limit.
+    @Test("A body sent with Expect: 100-continue is continued at once, not after the client's wait",
+          .timeLimit(.minutes(2)))
     func continuesAtOnce() async throws {
-        // The client waits up to 20 s for the interim answer before it sends the body anyway; a
-        // mock that never sent `100 Continue` would make this upload take that long.
         let configuration = StratusHTTPClient.Configuration(
-            timeouts: .init(connect: .seconds(2), stall: .seconds(60)),
+            timeouts: .init(connect: .seconds(10), stall: .seconds(900)),
             expectContinueThreshold: 16,
-            expectContinueTimeout: .seconds(20)
+            expectContinueTimeout: .seconds(300)
         )
         let client = try StratusHTTPClient(configuration: configuration)
-        let clock = ContinuousClock()
-        let started = clock.now
         try await MockServer.withRunning(Self.router()) { url in
             let body = Data(repeating: 7, count: 1000)
             let response = try await client.execute(
@@ -57,7 +56,6 @@ struct MockServerTests {
             #expect(response.status == 200)
             #expect(String(decoding: response.body, as: UTF8.self) == "1000")
         }
-        #expect(clock.now - started < .seconds(10))
         await client.shutdown()
     }
 

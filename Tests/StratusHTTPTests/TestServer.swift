@@ -7,13 +7,15 @@ import MockSupport
 
 /// A Hummingbird server on 127.0.0.1, port 0, running for the length of a closure.
 enum TestServer {
-    /// Runs `body` with the base URL of a server answering with `router`.
+    /// Runs `body` with the base URL of a server answering with `router`. The server never
+    /// sends `100 Continue`, so a request that waits for it shows what the client does when a
+    /// server answers before the body (the `Expect` tests rely on it).
     static func with<Result: Sendable>(
         _ router: Router<BasicRequestContext>,
         tls: TLSConfiguration? = nil,
         _ body: @Sendable (URL) async throws -> Result
     ) async throws -> Result {
-        try await MockServer.withRunning(router, tls: tls, body)
+        try await MockServer.withRunning(router, tls: tls, sendsContinue: false, body)
     }
 
     /// Deterministic content: byte `i` is `i % 251`.
