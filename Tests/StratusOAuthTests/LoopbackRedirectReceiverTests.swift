@@ -15,7 +15,7 @@ import Testing
         let receiver = try LoopbackRedirectReceiver()
         #expect(receiver.port > 0)
         #expect(receiver.redirectURI.absoluteString == "http://127.0.0.1:\(receiver.port)/callback")
-        async let code = receiver.waitForCode(state: "expected-state", timeout: .seconds(10))
+        async let code = receiver.waitForCode(state: "expected-state", timeout: .seconds(60))
         let answer = try await get("\(receiver.redirectURI)?code=the%2Fcode&state=expected-state", with: http)
         #expect(try await code == "the/code")
         #expect(answer.status == 200)
@@ -27,7 +27,7 @@ import Testing
     @Test func aWrongStateIsAnsweredAndIgnoredUntilTheRightOneArrives() async throws {
         let http = try StratusHTTPClient()
         let receiver = try LoopbackRedirectReceiver()
-        async let code = receiver.waitForCode(state: "right", timeout: .seconds(10))
+        async let code = receiver.waitForCode(state: "right", timeout: .seconds(60))
         let wrong = try await get("\(receiver.redirectURI)?code=forged&state=wrong", with: http)
         #expect(wrong.status == 400)
         #expect(wrong.page.contains("does not belong to the sign-in in progress"))
@@ -46,7 +46,7 @@ import Testing
     @Test func accessDeniedBecomesATypedError() async throws {
         let http = try StratusHTTPClient()
         let receiver = try LoopbackRedirectReceiver()
-        let waiting = Task { try await receiver.waitForCode(state: "s", timeout: .seconds(10)) }
+        let waiting = Task { try await receiver.waitForCode(state: "s", timeout: .seconds(60)) }
         let page = try await get("\(receiver.redirectURI)?error=access_denied&error_description=The+user+said+no&state=s", with: http)
         #expect(page.status == 403)
         #expect(page.page.contains("Access was not granted"))
