@@ -22,7 +22,9 @@ let package = Package(
         .library(name: "MockDropbox", targets: ["MockDropbox"]),
         .library(name: "StratusDrive", targets: ["StratusDrive"]),
         .library(name: "MockDrive", targets: ["MockDrive"]),
+        .library(name: "MockNextcloud", targets: ["MockNextcloud"]),
         .library(name: "StratusS3", targets: ["StratusS3"]),
+        .library(name: "StratusWebDAV", targets: ["StratusWebDAV"]),
         .library(name: "StratusSync", targets: ["StratusSync"]),
         .library(name: "StratusKeyValue", targets: ["StratusKeyValue"]),
         .executable(name: "stratus-mock", targets: ["StratusMock"]),
@@ -108,6 +110,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "StratusWebDAV",
+            dependencies: [
+                "Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // The sync layer: records and their files over any Service, local state in SQLite.
         .target(
             name: "StratusSync",
@@ -156,7 +166,15 @@ let package = Package(
             path: "Mocks/MockDrive",
             swiftSettings: strict
         ),
+        .target(
+            name: "MockNextcloud",
+            dependencies: ["MockSupport", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Mocks/MockNextcloud",
+            swiftSettings: strict
+        ),
         .target(name: "MotoSupport", path: "Mocks/MotoSupport", swiftSettings: strict),
+        // Launchers of the real WebDAV servers the tests run against (Apache, rclone, WsgiDAV).
+        .target(name: "WebDAVServers", dependencies: ["StratusDigest"], path: "Mocks/WebDAVServers", exclude: ["wsgidav-server.py"], swiftSettings: strict),
         .target(
             name: "FaultMatrix",
             dependencies: [
@@ -323,6 +341,14 @@ let package = Package(
                 "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "MockSupport", "MotoSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StratusWebDAVTests",
+            dependencies: [
+                "StratusWebDAV", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "WebDAVServers",
+                "MockNextcloud", "MockSupport", .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),
