@@ -22,7 +22,7 @@ public enum WebDAVBackend: ServiceBackend {
         BackendOption("locking", summary: "'true' (default) to take WebDAV locks around writes, so preconditions are atomic among Stratus writers; 'false' for class 1 servers (best effort)."),
         BackendOption("dead_properties", summary: "'true' (default) when the server keeps dead properties (hash records and custom metadata); 'false' for servers that refuse PROPPATCH, such as rclone."),
         BackendOption("etag_hash", summary: "'md5' when the server's file ETags are content MD5s (rclone serve webdav --etag-hash MD5); used as the content hash when dead properties are off."),
-        BackendOption("max_name_length", summary: "The longest file or folder name in UTF-8 bytes (default 251, Apache's limit for names with properties; 250 for Nextcloud and ownCloud)."),
+        BackendOption("max_name_length", summary: "The longest file or folder name in UTF-8 bytes (default 250: Apache cannot keep properties of longer names, and Nextcloud allows no longer ones)."),
         BackendOption("page_size", summary: "Changes per change-feed page (default 500)."),
         .allowInsecureHTTP,
         StratusHTTPClient.caFileOption,

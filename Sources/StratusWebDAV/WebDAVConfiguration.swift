@@ -42,7 +42,8 @@ public struct WebDAVConfiguration: Sendable {
     /// can skip unchanged subtrees. Nextcloud and ownCloud do; Apache does not.
     public var propagatesFolderETags: Bool
     /// The longest file or folder name in UTF-8 bytes. Apache keeps a file's dead properties in
-    /// `.DAV/<name>.pag`, so a name longer than 251 bytes cannot have any; Nextcloud allows 250.
+    /// a database named after the file in `.DAV/`, which it cannot open for a name longer than
+    /// 250 bytes (measured); Nextcloud allows 250 too.
     public var maximumNameLength: Int
     /// Changes per change-feed page.
     public var changePageSize: Int
@@ -61,8 +62,8 @@ public struct WebDAVConfiguration: Sendable {
     ///   - etagIsMD5: Whether file ETags are content MD5s; false by default.
     ///   - propagatesFolderETags: Whether folder ETags follow changes below; the vendor's
     ///     behaviour by default.
-    ///   - maximumNameLength: The longest name in UTF-8 bytes; 250 for Nextcloud and ownCloud,
-    ///     251 elsewhere (Apache's limit for names with dead properties) by default.
+    ///   - maximumNameLength: The longest name in UTF-8 bytes; 250 by default (Apache's limit for
+    ///     names with dead properties, and Nextcloud's).
     ///   - changePageSize: Changes per change-feed page; 500 by default.
     ///   - lockWait: How long a write waits for a busy path; 30 seconds by default.
     ///   - retryPolicy: How failed requests are repeated.
@@ -99,7 +100,7 @@ public struct WebDAVConfiguration: Sendable {
         self.keepsDeadProperties = keepsDeadProperties
         self.etagIsMD5 = etagIsMD5
         self.propagatesFolderETags = propagatesFolderETags ?? (vendor != .generic)
-        self.maximumNameLength = max(1, maximumNameLength ?? (vendor == .generic ? 251 : 250))
+        self.maximumNameLength = max(1, maximumNameLength ?? 250)
         self.changePageSize = max(1, changePageSize)
         self.lockWait = lockWait
         self.retryPolicy = retryPolicy

@@ -16,6 +16,8 @@ struct WebDAVEntry: Sendable, Equatable {
     var state: WebDAVState?
     /// The custom metadata property, as JSON text.
     var metadata: String?
+    /// The hashes of the versions the adapter wrote (Nextcloud).
+    var history: String?
     /// Nextcloud's and ownCloud's `oc:fileid`.
     var fileID: String?
 
@@ -48,6 +50,7 @@ struct WebDAVEntry: Sendable, Equatable {
                     case "getetag": entry.etag = text.isEmpty ? nil : normalizedETag(text)
                     case WebDAVProperties.stateName: entry.state = WebDAVState(text)
                     case WebDAVProperties.metadataName: entry.metadata = property.text
+                    case WebDAVProperties.historyName: entry.history = text
                     case "fileid": entry.fileID = text.isEmpty ? nil : text
                     default: break
                     }

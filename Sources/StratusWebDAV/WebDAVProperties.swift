@@ -9,19 +9,40 @@ enum WebDAVProperties {
     static let stateName = "stratus-state"
     /// The custom metadata property: a JSON object of strings.
     static let metadataName = "stratus-metadata"
+    /// On Nextcloud, the SHA-256 of each version the adapter wrote: `m<seconds>=<hex>` pairs,
+    /// separated by spaces, the newest ``historyLimit`` kept.
+    static let historyName = "stratus-history"
+    /// How many versions' hashes the history keeps.
+    static let historyLimit = 100
+
+    /// Reads the history property.
+    static func history(_ text: String?) -> [(version: String, sha256: String)] {
+        (text ?? "").split(separator: " ").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[1].count == 64 else { return nil }
+            return (String(parts[0]), String(parts[1]))
+        }
+    }
+
+    /// The history with one more version, the oldest dropped past the limit.
+    static func history(_ text: String?, adding version: String, sha256: String) -> String {
+        let kept = history(text).filter { $0.version != version } + [(version, sha256)]
+        return kept.suffix(historyLimit).map { "\($0.version)=\($0.sha256)" }.joined(separator: " ")
+    }
 
     /// The PROPFIND body: the live properties, the adapter's own, and Nextcloud's file id.
     static let propfindBody = """
         <?xml version="1.0" encoding="utf-8"?>
         <d:propfind xmlns:d="DAV:" xmlns:s="\(namespace)" xmlns:oc="http://owncloud.org/ns">
         <d:prop><d:resourcetype/><d:getcontentlength/><d:getlastmodified/><d:getetag/>\
-        <s:\(stateName)/><s:\(metadataName)/><oc:fileid/></d:prop>
+        <s:\(stateName)/><s:\(metadataName)/><s:\(historyName)/><oc:fileid/></d:prop>
         </d:propfind>
         """
 
     /// A PROPPATCH body that sets the state and sets (or, for `nil`, removes) the metadata.
-    static func proppatchBody(state: WebDAVState, metadata: [String: String]?) throws -> Data {
+    static func proppatchBody(state: WebDAVState, metadata: [String: String]?, history: String? = nil) throws -> Data {
         var set = "<s:\(stateName)>\(WebDAVXMLText.escaped(state.text))</s:\(stateName)>"
+        if let history { set += "<s:\(historyName)>\(WebDAVXMLText.escaped(history))</s:\(historyName)>" }
         var remove = ""
         if let metadata, !metadata.isEmpty {
             set += "<s:\(metadataName)>\(WebDAVXMLText.escaped(try encode(metadata)))</s:\(metadataName)>"

@@ -54,7 +54,9 @@ extension WebDAVService {
 
     /// GETs into the staging file in the retry loop (each attempt resumes where the last one
     /// stopped), then checks size and hash.
-    func receive(_ url: URL, entry: WebDAVEntry, described: RemoteFile, into staging: DownloadStaging, path: RemotePath, progress handler: ProgressHandler?) async throws {
+    /// - Returns: The hex digest of what arrived, under the service's hash algorithm.
+    @discardableResult
+    func receive(_ url: URL, entry: WebDAVEntry, described: RemoteFile, into staging: DownloadStaging, path: RemotePath, progress handler: ProgressHandler?) async throws -> String? {
         let action = "GET of \(path)"
         let algorithm = capabilities.hashAlgorithm
         var built = transport.request(.get, url)
@@ -72,5 +74,6 @@ extension WebDAVService {
         } else if response.bodyLength != described.size {
             throw ServiceError(.integrityMismatch, "\(response.bodyLength) bytes of \(path) arrived where the server describes \(described.size); the destination was left as it was.")
         }
+        return response.bodyDigests[algorithm]
     }
 }

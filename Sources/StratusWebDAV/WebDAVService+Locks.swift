@@ -161,7 +161,9 @@ extension WebDAVService {
         if response.status == 423 || response.status == 429 || response.status == 503 {
             throw WebDAVErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: action, secrets: transport.secrets)
         }
-        if let existing = try await transport.propfind(url, depth: 0, action: "PROPFIND of \(label)")?.first {
+        // Without the trailing slash: Apache answers 400 for `file/`.
+        let plain = try transport.url(for: components)
+        if let existing = try await transport.propfind(plain, depth: 0, action: "PROPFIND of \(label)")?.first {
             if existing.isCollection { return }
             throw ServiceError(.conflict, "\(label) is a file, so nothing can be written below it.", httpStatus: response.status)
         }

@@ -37,13 +37,15 @@ extension WebDAVService {
         let folder = try nextcloudVersionsURL(fileID: fileID)
         let entries = try await transport.propfind(folder, depth: 1, action: "PROPFIND of the versions of \(path)") ?? []
         let folderPath = WebDAVEntry.hrefPath(folder.path(percentEncoded: true))
+        let hashes = Dictionary(WebDAVProperties.history(current.history), uniquingKeysWith: { $1 })
         var versions: [(FileVersion, URL)] = []
         for entry in entries where !entry.isCollection {
             var href = Substring(entry.href)
             while href.hasSuffix("/") { href = href.dropLast() }
             guard href.hasPrefix(folderPath), let name = href.split(separator: "/").last, let seconds = Int64(name) else { continue }
             let url = folder.appending(path: String(name))
-            versions.append((FileVersion(id: VersionID("m\(seconds)"), size: entry.size ?? 0, modified: Date(timeIntervalSince1970: Double(seconds)), contentHash: nil), url))
+            let hash = hashes["m\(seconds)"].map { ContentHash(algorithm: .sha256, value: $0) }
+            versions.append((FileVersion(id: VersionID("m\(seconds)"), size: entry.size ?? 0, modified: Date(timeIntervalSince1970: Double(seconds)), contentHash: hash), url))
         }
         return versions.sorted { $0.0.modified > $1.0.modified }
     }
@@ -65,15 +67,17 @@ extension WebDAVService {
         return found
     }
 
-    /// Downloads an older version (checked by size: Nextcloud keeps no hash of old versions the
-    /// adapter could read).
+    /// Downloads an older version, checked against the hash the adapter recorded when it wrote
+    /// it (the history property); a version another program wrote is checked by size only, and
+    /// described with the hash of what arrived.
     func downloadVersion(_ path: RemotePath, _ old: (version: FileVersion, url: URL), to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
         let staging = try DownloadStaging(for: destination, service: "webdav")
         defer { staging.discard() }
         let entry = WebDAVEntry(href: "", isCollection: false, size: old.version.size, modified: old.version.modified)
-        let described = RemoteFile(path: path, id: path.string, size: old.version.size, modified: old.version.modified, contentHash: nil, version: old.version.id)
-        try await receive(old.url, entry: entry, described: described, into: staging, path: path, progress: options.progress)
+        var described = RemoteFile(path: path, id: path.string, size: old.version.size, modified: old.version.modified, contentHash: old.version.contentHash, version: old.version.id)
+        let received = try await receive(old.url, entry: entry, described: described, into: staging, path: path, progress: options.progress)
         try staging.moveIntoPlace()
+        if described.contentHash == nil, let received { described.contentHash = ContentHash(algorithm: .sha256, value: received) }
         return described
     }
 
@@ -99,8 +103,10 @@ extension WebDAVService {
             if configuration.keepsDeadProperties {
                 let sha256 = try await hashContent(try url(for: path), path: path)
                 let state = WebDAVState(sha256: sha256, token: Self.newVersionToken(), etag: etag)
-                try await recordState(state, metadata: WebDAVProperties.decode(entry.metadata), of: path)
+                let history = WebDAVProperties.history(entry.history, adding: Self.nextcloudVersionName(entry), sha256: sha256)
+                try await recordState(state, metadata: WebDAVProperties.decode(entry.metadata), history: history, of: path)
                 entry.state = state
+                entry.history = history
             }
             return file(path, from: entry)
         }

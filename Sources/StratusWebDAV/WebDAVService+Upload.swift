@@ -81,8 +81,11 @@ extension WebDAVService {
                 throw WebDAVErrorMapping.undecodable("PROPFIND of \(path)", "the file has no ETag")
             }
             let state = WebDAVState(sha256: digests.sha256, token: Self.newVersionToken(), etag: etag)
-            try await recordState(state, metadata: metadata, of: path)
+            let history = configuration.vendor == .nextcloud
+                ? WebDAVProperties.history(current?.history, adding: Self.nextcloudVersionName(entry), sha256: digests.sha256) : nil
+            try await recordState(state, metadata: metadata, history: history, of: path)
             entry.state = state
+            entry.history = history
             entry.metadata = try metadata.flatMap { $0.isEmpty ? nil : try WebDAVProperties.encode($0) }
         }
         progress.report(content.size)
@@ -125,9 +128,9 @@ extension WebDAVService {
     }
 
     /// PROPPATCH of the state record and metadata, with each property's inner status checked.
-    func recordState(_ state: WebDAVState, metadata: [String: String]?, of path: RemotePath) async throws {
+    func recordState(_ state: WebDAVState, metadata: [String: String]?, history: String? = nil, of path: RemotePath) async throws {
         let action = "PROPPATCH of \(path)"
-        let body = try WebDAVProperties.proppatchBody(state: state, metadata: metadata)
+        let body = try WebDAVProperties.proppatchBody(state: state, metadata: metadata, history: history)
         let response = try await transport.send(
             transport.request(WebDAVTransport.proppatch, try url(for: path), headers: [("Content-Type", "application/xml; charset=utf-8")], body: .bytes(body)),
             action: action, repetition: .safe
