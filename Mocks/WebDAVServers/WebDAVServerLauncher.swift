@@ -15,7 +15,10 @@ import Glibc
 public enum WebDAVServerLauncher {
     /// A server kind.
     public enum Kind: String, Sendable, CaseIterable {
-        /// Apache httpd with `mod_dav`, `mod_dav_fs` and `mod_dav_lock`.
+        /// Apache httpd with `mod_dav`, `mod_dav_fs` and `mod_dav_lock`, on the prefork MPM:
+        /// mod_dav_fs guards its lock and property databases with `fcntl` locks, which keep
+        /// processes apart but not the threads of one process, so under the threaded MPMs two
+        /// concurrent LOCK requests can both be granted an exclusive lock (measured).
         case apache
         /// `rclone serve webdav` over a local folder, with `--etag-hash MD5`.
         case rclone
@@ -97,7 +100,7 @@ public enum WebDAVServerLauncher {
         for _ in 0..<5 {
             let port = try freePort()
             let configuration = directory.appending(path: "httpd.conf")
-            let modules = ["mpm_event", "authz_core", "authn_core", "authn_file", "auth_basic", "authz_user", "dav", "dav_fs", "dav_lock"]
+            let modules = ["mpm_prefork", "authz_core", "authn_core", "authn_file", "auth_basic", "authz_user", "dav", "dav_fs", "dav_lock"]
             var text = "ServerRoot \"/usr/lib/apache2\"\n"
             for module in modules {
                 text += "LoadModule \(module)_module \(apacheModules)/mod_\(module).so\n"
@@ -110,9 +113,14 @@ public enum WebDAVServerLauncher {
                 PidFile \(directory.path)/httpd.pid
                 ErrorLog \(directory.path)/error.log
                 LogLevel warn
+                LogFormat "%{%T}t.%{usec_frac}t %m %U %>s lock=%{Lock-Token}i%{Lock-Token}o" stratus
+                CustomLog \(directory.path)/access.log stratus
                 DAVLockDB \(lockFolder.path)/DAVLock
                 DocumentRoot \(root.path)
-                ThreadsPerChild 32
+                StartServers 4
+                MinSpareServers 4
+                MaxSpareServers 16
+                MaxRequestWorkers 32
                 <Directory \(root.path)>
                   Dav On
                   AuthType Basic
@@ -124,7 +132,9 @@ public enum WebDAVServerLauncher {
                 """
             try text.write(to: configuration, atomically: true, encoding: .utf8)
             let log = directory.appending(path: "apache-console.log")
-            try launch(["/bin/sh", "-c", "\(apacheBinary) -X -f \"$1\" & server=$!; cat >/dev/null; kill $server", "sh", configuration.path], log: log)
+            // Its own process group, killed whole: the test process hands its children a signal mask
+            // in which SIGTERM may be blocked, and Apache then never hears a polite stop.
+            try launch(["/bin/sh", "-c", "setsid \(apacheBinary) -DFOREGROUND -f \"$1\" & \(Self.stopGroupOnEndOfInput)", "sh", configuration.path], log: log)
             if waitForPort(port) {
                 return Server(url: try url(port: port), root: root)
             }
@@ -143,7 +153,7 @@ public enum WebDAVServerLauncher {
             "--etag-hash", "MD5", "--dir-cache-time", "0s", "--config", directory.appending(path: "rclone.conf").path,
         ]
         let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        try launch(["/bin/sh", "-c", "\(quoted) & server=$!; cat >/dev/null; kill $server"], log: log)
+        try launch(["/bin/sh", "-c", "\(quoted) & \(Self.stopOnEndOfInput)"], log: log)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -186,6 +196,13 @@ public enum WebDAVServerLauncher {
     }
 
     // MARK: Helpers
+
+    /// The shell's part after starting a server in the background: wait for the end of stdin
+    /// (this process ended), then stop the server; also when the shell itself is told to stop.
+    private static let stopOnEndOfInput = "server=$!; trap 'kill $server 2>/dev/null' EXIT HUP INT TERM PIPE; cat >/dev/null"
+
+    /// The same for a server started with `setsid`, whose whole process group is killed.
+    private static let stopGroupOnEndOfInput = "server=$!; trap 'kill -KILL -$server 2>/dev/null' EXIT HUP INT TERM PIPE; cat >/dev/null"
 
     /// Starts a command with a stdin pipe kept open for the life of the process, its output in
     /// a log file.
