@@ -194,7 +194,7 @@ let package = Package(
         .executableTarget(
             name: "StratusMock",
             dependencies: [
-                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive",
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
@@ -212,7 +212,7 @@ let package = Package(
         .executableTarget(
             name: "StratusCLI",
             dependencies: [
-                "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3",
+                "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3", "StratusWebDAV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/CLI",
@@ -221,7 +221,7 @@ let package = Package(
         .executableTarget(
             name: "SaveSync",
             dependencies: [
-                "Stratus", "StratusSync", "StratusKeyValue", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3",
+                "Stratus", "StratusSync", "StratusKeyValue", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3", "StratusWebDAV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/SaveSync",

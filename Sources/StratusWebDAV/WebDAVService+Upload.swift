@@ -60,13 +60,16 @@ extension WebDAVService {
         let metadata: [String: String]? = options.metadata ?? current.flatMap { WebDAVProperties.decode($0.metadata) }
         let progress = MonotonicProgress(options.progress, total: content.size)
         var headers = conditions
+        var fingerprint: WriteFingerprint?
         if configuration.vendor == .nextcloud {
             // Nextcloud names versions by modification time: keep it moving on for each write.
             let now = Int64(Date().timeIntervalSince1970)
             let previous = current.flatMap { $0.modified.map { Int64($0.timeIntervalSince1970) } } ?? 0
-            headers.append(("X-OC-Mtime", String(max(now, previous + 1))))
+            let modified = max(now, previous + 1)
+            headers.append(("X-OC-Mtime", String(modified)))
+            fingerprint = WriteFingerprint(modified: modified, size: content.size, previousETag: current?.etag)
         }
-        let digests = try await put(content, to: path, headers: headers, isConditional: !conditions.isEmpty, progress: progress)
+        let digests = try await put(content, to: path, headers: headers, isConditional: !conditions.isEmpty, fingerprint: fingerprint, progress: progress)
         guard var entry = try await entry(path), !entry.isCollection else {
             throw ServiceError(.conflict, "\(path) was removed by another writer just after the upload.")
         }
@@ -93,15 +96,28 @@ extension WebDAVService {
     }
 
     /// The digests of what was sent.
-    private struct SentDigests {
+    private struct SentDigests: Sendable {
         var sha256: String
         var md5: String?
     }
 
+    /// How to recognise a PUT that went through although its answer was lost: on Nextcloud,
+    /// where sending it again would add a version, the file then has the modification time the
+    /// PUT set, its size, and a new ETag.
+    private struct WriteFingerprint: Sendable {
+        var modified: Int64
+        var size: Int64
+        var previousETag: String?
+    }
+
     /// PUT of the content, creating missing parents when the server refuses the PUT for them.
     private func put(
-        _ content: UploadContent, to path: RemotePath, headers: [(String, String)], isConditional: Bool, progress: MonotonicProgress
+        _ content: UploadContent, to path: RemotePath, headers: [(String, String)], isConditional: Bool,
+        fingerprint: WriteFingerprint?, progress: MonotonicProgress
     ) async throws -> SentDigests {
+        if let fingerprint, !isConditional {
+            return try await putLookingFirst(content, to: path, headers: headers, fingerprint: fingerprint, progress: progress)
+        }
         let url = try url(for: path)
         let action = "PUT of \(path)"
         var fields = headers
@@ -125,6 +141,41 @@ extension WebDAVService {
             throw ServiceError(.internalError, "The upload of \(path) was not hashed as it was sent (a bug in Stratus).")
         }
         return SentDigests(sha256: sha256, md5: response.requestBodyDigests[.md5])
+    }
+
+    /// PUT in the "look first" loop: after a failure of unknown outcome, PROPFIND checks whether
+    /// the PUT went through (see ``WriteFingerprint``) before it is sent again, and the digests
+    /// are then read from the content.
+    private func putLookingFirst(
+        _ content: UploadContent, to path: RemotePath, headers: [(String, String)], fingerprint: WriteFingerprint, progress: MonotonicProgress
+    ) async throws -> SentDigests {
+        let url = try url(for: path)
+        let action = "PUT of \(path)"
+        var request = transport.request(.put, url, headers: headers + [("Content-Type", "application/octet-stream")], body: content.body(0..<content.size))
+        request.requestDigests = [.sha256]
+        let sent = request
+        let digests: SentDigests = try await configuration.retryPolicy.runWrite(lookFirst: {
+            guard let entry = try await self.entry(path), !entry.isCollection, entry.size == fingerprint.size,
+                  let modified = entry.modified, Int64(modified.timeIntervalSince1970) == fingerprint.modified,
+                  entry.etag != fingerprint.previousETag
+            else { return nil }
+            let digest = SHA256Digest()
+            try content.read(0..<content.size) { _, bytes in digest.update(bytes) }
+            return SentDigests(sha256: Hex.encode(digest.finalize()), md5: nil)
+        }) { _ in
+            let response: StratusHTTPResponse
+            do {
+                response = try await self.transport.send(sent, action: action, repetition: .never, progress: progress.upload(from: 0))
+            } catch let error as ServiceError where [404, 409].contains(error.httpStatus ?? 0) && !path.parent.isRootOrNil {
+                try await self.ensureFolders(path.parent ?? .root)
+                response = try await self.transport.send(sent, action: action, repetition: .never, progress: progress.upload(from: 0))
+            }
+            guard let sha256 = response.requestBodyDigests[.sha256] else {
+                throw ServiceError(.internalError, "The upload of \(path) was not hashed as it was sent (a bug in Stratus).")
+            }
+            return SentDigests(sha256: sha256, md5: nil)
+        }
+        return digests
     }
 
     /// PROPPATCH of the state record and metadata, with each property's inner status checked.
