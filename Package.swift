@@ -178,8 +178,8 @@ let package = Package(
         .target(
             name: "FaultMatrix",
             dependencies: [
-                "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox", "StratusDrive",
-                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive",
+                "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusWebDAV",
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Mocks/FaultMatrix",

@@ -25,6 +25,7 @@ extension WebDAVService {
             let staging = try DownloadStaging(for: destination, service: "webdav")
             defer { staging.discard() }
             var lastChange: ServiceError?
+            var damaged = false
             for _ in 0..<3 {
                 guard let entry = try await entry(path), !entry.isCollection else {
                     throw ServiceError(.notFound, "No file at \(path).")
@@ -37,6 +38,12 @@ extension WebDAVService {
                     try await receive(try url(for: path), entry: entry, described: described, into: staging, path: path, progress: options.progress)
                 } catch let error as ContentChanged {
                     lastChange = ServiceError(.conflict, "\(path) changed during the download: \(error.reason)")
+                    try staging.restart()
+                    continue
+                } catch let error as ServiceError where error.code == .integrityMismatch && !damaged {
+                    // Content damaged on the way is rarely damaged twice: fetch it once more.
+                    damaged = true
+                    lastChange = error
                     try staging.restart()
                     continue
                 }

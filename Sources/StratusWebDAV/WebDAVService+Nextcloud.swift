@@ -95,10 +95,15 @@ extension WebDAVService {
             target.percentEncodedPath = "\(layout.base)/versions/\(layout.user)/restore/target"
             target.query = nil
             guard let destination = target.url else { throw ServiceError(.invalidConfiguration, "No restore URL.") }
-            _ = try await transport.send(
-                transport.request(WebDAVTransport.move, old.url, headers: [("Destination", destination.absoluteString)], isIdempotent: false),
-                action: "MOVE of version \(version) of \(path) to restore it", repetition: .onlyWhenRefused
-            )
+            let before = try await entry(path)?.etag
+            let request = transport.request(WebDAVTransport.move, old.url, headers: [("Destination", destination.absoluteString)], isIdempotent: false)
+            // After a failure of unknown outcome, a new ETag means the MOVE went through: the
+            // path's lock keeps other Stratus writers out.
+            try await configuration.retryPolicy.runWrite(lookFirst: {
+                try await self.entry(path)?.etag != before ? () : nil
+            }) { _ in
+                _ = try await self.transport.send(request, action: "MOVE of version \(version) of \(path) to restore it", repetition: .never)
+            }
             guard var entry = try await entry(path), let etag = entry.etag else { throw ServiceError(.notFound, "No file at \(path) after the restore.") }
             if configuration.keepsDeadProperties {
                 let sha256 = try await hashContent(try url(for: path), path: path)

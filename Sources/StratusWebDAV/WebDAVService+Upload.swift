@@ -227,8 +227,15 @@ extension WebDAVService {
                         throw ServiceError(.conflict, "\(path) is not at the version \(expected); nothing was deleted.")
                     }
                 }
+                let request = transport.request(.delete, try url(for: path), isIdempotent: false)
                 do {
-                    _ = try await transport.send(transport.request(.delete, try url(for: path), isIdempotent: false), action: "DELETE of \(path)", repetition: .onlyWhenRefused)
+                    // After a failure of unknown outcome, a file that is gone was deleted by
+                    // this DELETE: the path's lock keeps other Stratus writers out.
+                    try await configuration.retryPolicy.runWrite(lookFirst: {
+                        try await self.entry(path) == nil ? () : nil
+                    }) { _ in
+                        _ = try await self.transport.send(request, action: "DELETE of \(path)", repetition: .never)
+                    }
                 } catch let error as ServiceError where error.code == .notFound {
                     throw precondition == .none ? error : ServiceError(.conflict, "\(path) changed before it could be deleted.", httpStatus: error.httpStatus)
                 }
