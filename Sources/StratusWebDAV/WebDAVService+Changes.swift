@@ -22,9 +22,8 @@ extension WebDAVService {
     public func latestChangeToken() async throws -> ChangeToken {
         try await guarded {
             let journal = try await journalNames().last ?? ""
-            guard let tree = try await walk(.root) else {
-                throw ServiceError(.notFound, "The remote's root collection does not exist.")
-            }
+            // A root collection that was never made is an empty remote.
+            let tree = try await walk(.root) ?? Tree()
             return try await store(WebDAVFeedSnapshot(journal: journal, files: snapshotFiles(tree.files), folders: tree.folders))
         }
     }
@@ -59,16 +58,16 @@ extension WebDAVService {
             let journalDone = names.last.map { lastRead == $0 } ?? true
             var tree: Tree?
             if pending.count <= pageSize, journalDone {
-                tree = try await walk(.root, reuse: configuration.propagatesFolderETags ? Self.reuse(snapshot) : nil)
-                guard let tree else { throw ServiceError(.notFound, "The remote's root collection does not exist.") }
+                let walked = try await walk(.root, reuse: configuration.propagatesFolderETags ? Self.reuse(snapshot) : nil) ?? Tree()
+                tree = walked
                 var upserts: [RemoteFile] = []
-                for (path, described) in tree.files {
+                for (path, described) in walked.files {
                     if state[path.string]?.version != described.version.rawValue { upserts.append(described) }
                 }
                 upserts.sort { ($0.modified, $0.path.string) < ($1.modified, $1.path.string) }
                 let deletions = state.keys.filter { key in
                     guard let path = try? RemotePath(key) else { return false }
-                    return tree.files[path] == nil
+                    return walked.files[path] == nil
                 }.sorted()
                 pending += upserts.map { (Change.upserted($0), nil) }
                 pending += deletions.compactMap { key in (try? RemotePath(key)).map { (Change.deleted($0), nil) } }

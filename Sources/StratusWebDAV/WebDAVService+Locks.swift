@@ -121,8 +121,8 @@ extension WebDAVService {
     func ensureReservedFolder(_ name: String) async throws {
         let key = Self.reservedFolder + "/" + name
         guard !knownFolders.withLock({ $0.contains(key) }) else { return }
-        for components in [[Self.reservedFolder], [Self.reservedFolder, name]] {
-            try await makeFolder(components, label: components.joined(separator: "/"))
+        for components in [[], [Self.reservedFolder], [Self.reservedFolder, name]] {
+            try await makeFolder(components, label: components.isEmpty ? "the root" : components.joined(separator: "/"))
         }
         knownFolders.withLock { _ = $0.insert(key) }
     }
@@ -130,6 +130,8 @@ extension WebDAVService {
     /// Creates the folders of a path, top down; a folder that exists (or appears meanwhile) is
     /// success, a file in the way is a conflict.
     func ensureFolders(_ folder: RemotePath) async throws {
+        // The root collection itself may not exist yet on a new remote.
+        try await makeFolder([], label: "the root")
         var components: [String] = []
         for component in folder.components {
             components.append(component)

@@ -170,6 +170,8 @@ public final class WebDAVService: Service {
         try await guarded {
             try validate(folder)
             let tree = try await walk(folder)
+            // A root collection that was never made is an empty remote.
+            if tree == nil, folder.isRoot { return [] }
             guard let tree else { throw ServiceError(.notFound, "No folder \(folder).") }
             return Array(tree.files.values)
         }
