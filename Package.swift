@@ -12,10 +12,12 @@ let package = Package(
     products: [
         .library(name: "Stratus", targets: ["Stratus"]),
         .library(name: "StratusDigest", targets: ["StratusDigest"]),
+        .library(name: "StratusFileSystem", targets: ["StratusFileSystem"]),
         .library(name: "StratusHTTP", targets: ["StratusHTTP"]),
         .library(name: "StratusLocal", targets: ["StratusLocal"]),
         .library(name: "StratusContract", targets: ["StratusContract"]),
         .library(name: "StratusOAuth", targets: ["StratusOAuth"]),
+        .library(name: "StratusAdapterKit", targets: ["StratusAdapterKit"]),
         .library(name: "MockSupport", targets: ["MockSupport"]),
         .library(name: "MockOAuth", targets: ["MockOAuth"]),
         .library(name: "StratusDropbox", targets: ["StratusDropbox"]),
@@ -29,6 +31,7 @@ let package = Package(
         .library(name: "StratusKeyValue", targets: ["StratusKeyValue"]),
         .executable(name: "stratus-mock", targets: ["StratusMock"]),
         .executable(name: "stratus-tour", targets: ["StratusTour"]),
+        .executable(name: "stratus-core-only", targets: ["StratusCoreOnly"]),
         .executable(name: "stratus", targets: ["StratusCLI"]),
         .executable(name: "stratus-save-sync", targets: ["SaveSync"]),
         .executable(name: "stratus-fault-matrix", targets: ["FaultMatrixCommand"]),
@@ -62,28 +65,34 @@ let package = Package(
         ),
 
         // Library targets: libcurl, OpenSSL and swift-log only.
-        .target(name: "StratusDigest", dependencies: ["COpenSSL"], swiftSettings: strict),
-        .target(
-            name: "StratusHTTP",
-            dependencies: ["CCurl", "StratusDigest", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict
-        ),
+        // File-system primitives (atomic replace, file locks, EINTR-safe calls): no dependency at all.
+        .target(name: "StratusFileSystem", swiftSettings: strict),
+        // The core links no OpenSSL: hash algorithms are names here, computed in StratusDigest.
         .target(
             name: "Stratus",
-            dependencies: ["StratusDigest", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StratusFileSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "StratusLocal", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
+        .target(name: "StratusDigest", dependencies: ["Stratus", "COpenSSL", "StratusFileSystem"], swiftSettings: strict),
+        .target(
+            name: "StratusHTTP",
+            dependencies: ["CCurl", "Stratus", "StratusDigest", "StratusFileSystem", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(name: "StratusLocal", dependencies: ["Stratus", "StratusDigest", "StratusFileSystem"], swiftSettings: strict),
         .target(name: "StratusContract", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
-        // Plumbing the HTTP adapters share (package access only, not a product).
+        // The public kit for adapter authors: the plumbing every HTTP adapter shares.
         .target(
             name: "StratusAdapterKit",
-            dependencies: ["Stratus", "StratusHTTP", "StratusDigest"],
+            dependencies: ["Stratus", "StratusHTTP", "StratusDigest", "StratusFileSystem"],
             swiftSettings: strict
         ),
         .target(
             name: "StratusOAuth",
-            dependencies: ["Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit", "StratusFileSystem",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -122,7 +131,7 @@ let package = Package(
         .target(
             name: "StratusSync",
             dependencies: [
-                "Stratus", "StratusDigest",
+                "Stratus", "StratusDigest", "StratusFileSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -135,7 +144,7 @@ let package = Package(
         .target(
             name: "MockSupport",
             dependencies: [
-                "StratusDigest",
+                "StratusDigest", "StratusHTTP", "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -209,6 +218,13 @@ let package = Package(
             path: "Examples/Tour",
             swiftSettings: strict
         ),
+        // Imports only the core; Scripts/check-core-links.sh proves it links no OpenSSL.
+        .executableTarget(
+            name: "StratusCoreOnly",
+            dependencies: ["Stratus"],
+            path: "Examples/CoreOnly",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "StratusCLI",
             dependencies: [
@@ -279,7 +295,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "StratusTests", dependencies: ["Stratus"], swiftSettings: strict),
+        .testTarget(
+            name: "StratusTests",
+            dependencies: ["Stratus", .product(name: "InMemoryLogging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "StratusFileSystemTests", dependencies: ["StratusFileSystem"], swiftSettings: strict),
+        .testTarget(
+            name: "StratusAdapterKitTests",
+            dependencies: ["StratusAdapterKit", "StratusFileSystem", "Stratus", "StratusHTTP", "StratusDigest"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "StratusOAuthTests",
             dependencies: [
@@ -301,6 +327,7 @@ let package = Package(
             name: "StratusDropboxTests",
             dependencies: [
                 "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth", "StratusAdapterKit",
+                "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict

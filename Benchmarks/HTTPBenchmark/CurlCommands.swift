@@ -7,7 +7,9 @@ enum CurlCommands {
     }
 
     /// `--upload-file` sends a PUT straight from the file. `Expect:` turns off the
-    /// `Expect: 100-continue` round trip curl adds for large bodies; StratusHTTP turns it off too.
+    /// `Expect: 100-continue` round trip curl adds for large bodies; the StratusHTTP workloads
+    /// turn it off too (`expectContinueThreshold: nil`), as the benchmark server never answers
+    /// `100 Continue`.
     static func upload(_ source: URL, to url: URL) -> [String] {
         ["-q", "--silent", "--show-error", "--fail", "--upload-file", source.path, "--header", "Expect:",
          "--output", "/dev/null", url.absoluteString]

@@ -150,7 +150,7 @@ struct CellRun {
     }
 
     /// A file's digest in hex.
-    static func hash(_ file: URL, _ algorithm: DigestAlgorithm) throws -> String {
+    static func hash(_ file: URL, _ algorithm: HashAlgorithm) throws -> String {
         try Digest.hash(fileAt: file, algorithms: [algorithm])[algorithm] ?? ""
     }
 

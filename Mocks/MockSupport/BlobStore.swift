@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import StratusDigest
+import StratusFileSystem
 
 /// What is known about bytes stored in the blob store or received into a file.
 public struct BlobInfo: Sendable, Hashable {
@@ -91,7 +92,9 @@ public struct BlobStore: Sendable {
             if keepSource {
                 try FileManager.default.linkItem(at: file, to: destination)
             } else {
-                try FileManager.default.moveItem(at: file, to: destination)
+                // StratusFileSystem's rename, without the flushes: a mock's blobs need not
+                // survive a power cut.
+                try AtomicFile.rename(file.path, over: destination.path)
             }
         } catch where FileManager.default.fileExists(atPath: destination.path) {
             // Another request stored the same bytes first.

@@ -48,6 +48,9 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
         "dropAfterRequestBytes", "corruptBody", "expireTokens",
     ]
 
+    /// Reads a fault from its JSON form (see the type's documentation).
+    /// - Throws: `DecodingError` naming the field at fault: an unknown `kind`, a missing value,
+    ///   a negative count, a status outside 100...599 or a zero byte rate.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decode(String.self, forKey: .kind)
@@ -89,6 +92,8 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Writes the fault in its JSON form, `kind` beside the case's values.
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {

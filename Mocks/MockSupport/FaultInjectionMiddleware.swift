@@ -37,7 +37,8 @@ public struct FaultInjectionMiddleware<Context: RequestContext>: RouterMiddlewar
             if let retryAfter, response.headers[.retryAfter] == nil {
                 response.headers[.retryAfter] = String(retryAfter)
             }
-            return response
+            // An answer to HEAD has no body, whatever the provider's error shape is.
+            return request.method == .head ? response.createHeadResponse() : response
         case .delay(let milliseconds):
             let response = try await next(request, context)
             try await Task.sleep(for: .milliseconds(milliseconds))

@@ -11,6 +11,14 @@ import Synchronization
 /// ```swift
 /// dropbox.faults.add(FaultRule(route: "/2/files/upload", fault: .status(503)))
 /// ```
+///
+/// A mock of a new protocol makes its own injector, saying how its provider answers an error
+/// status (the middleware adds `Retry-After` when the answer has none):
+/// ```swift
+/// let faults = FaultInjector(hooks: .init(errorResponse: { status, _ in
+///     Response.json(["error": "injected"], status: .init(code: status))
+/// }))
+/// ```
 public final class FaultInjector: Sendable {
     /// How a mock turns a fault into its provider's wire shapes.
     public struct ProviderHooks: Sendable {
@@ -23,13 +31,17 @@ public final class FaultInjector: Sendable {
         public var isValidAccessToken: @Sendable (String) -> Bool
 
         /// Creates hooks.
+        ///
+        /// A mock of a protocol without access tokens gives only `errorResponse`: an
+        /// ``Fault/expireTokens`` fault then just answers normally, and the control routes take
+        /// only the ``FaultInjector/controlToken``.
         /// - Parameters:
         ///   - errorResponse: The provider's answer for an error status.
-        ///   - expireTokens: Expires every issued access token.
+        ///   - expireTokens: Expires every issued access token; nothing by default.
         ///   - isValidAccessToken: Whether a token is a valid access token; none is by default.
         public init(
             errorResponse: @escaping @Sendable (_ status: Int, _ retryAfter: Int?) -> Response,
-            expireTokens: @escaping @Sendable () -> Void,
+            expireTokens: @escaping @Sendable () -> Void = {},
             isValidAccessToken: @escaping @Sendable (String) -> Bool = { _ in false }
         ) {
             self.errorResponse = errorResponse

@@ -58,6 +58,10 @@ public struct FaultRule: Sendable, Hashable, Codable {
         case route, method, nth, times, probability, seed, fault
     }
 
+    /// Reads a rule from its JSON form; every field but `fault` may be left out and takes the
+    /// default of ``init(route:method:nth:times:probability:seed:fault:)``.
+    /// - Throws: `DecodingError` naming the field at fault: a missing or unknown fault, `nth`
+    ///   below 1, a negative `times`, a `probability` outside 0...1.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         route = try container.decodeIfPresent(String.self, forKey: .route) ?? "*"

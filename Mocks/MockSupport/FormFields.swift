@@ -1,4 +1,5 @@
 import NIOCore
+import StratusHTTP
 
 /// The fields of an `application/x-www-form-urlencoded` body or a URL query, in order.
 ///

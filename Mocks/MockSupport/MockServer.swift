@@ -139,8 +139,11 @@ public enum MockServer {
         logger: Logger,
         onListening: @escaping @Sendable (Swift.Result<URL, MockServerError>) async -> Void
     ) throws -> some Service {
-        // Every connection carries the handler that carries out connection faults.
-        let http1 = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [ConnectionFaultHandler()]))
+        // Every connection carries the handler that carries out connection faults, and answers
+        // `Expect: 100-continue`.
+        let http1 = HTTPServerBuilder.http1(
+            configuration: .init(additionalChannelHandlers: [ContinueHandler(), ConnectionFaultHandler()])
+        )
         let server: HTTPServerBuilder = try tls.map { try .tls(http1, tlsConfiguration: $0) } ?? http1
         let scheme = tls == nil ? "http" : "https"
         return Application(

@@ -1,28 +1,18 @@
 import Foundation
+import StratusHTTP
 
 /// The rules that keep secrets (tokens, client secrets, authorization codes, PKCE verifiers,
-/// passwords) out of a mock's request log.
+/// passwords) out of a mock's request log: the library's one list, StratusHTTP's
+/// ``StratusHTTP/Redaction``, applied to the shapes a request log holds.
 public enum SecretRedaction {
     /// What a secret is replaced with.
-    public static let placeholder = "<redacted>"
+    public static let placeholder = Redaction.placeholder
 
-    /// Field and parameter names whose values are always secret.
-    private static let secretNames: Set<String> = [
-        "access_token", "refresh_token", "id_token", "token", "oauth_token", "client_secret",
-        "code", "code_verifier", "password", "key", "assertion", "client_assertion",
-    ]
-
-    /// Header names whose values are always secret.
-    private static let secretHeaders: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-goog-api-key",
-    ]
-
-    /// Whether a form field, query parameter or JSON key holds a secret.
+    /// Whether a form field, query parameter or JSON key holds a secret
+    /// (``StratusHTTP/Redaction/isSecretParameter(_:)``).
     /// - Parameter name: The name, in any case.
     public static func isSecret(name: String) -> Bool {
-        let lowered = name.lowercased()
-        return secretNames.contains(lowered) || lowered.contains("secret") || lowered.contains("password")
-            || lowered.hasSuffix("_token") || lowered.hasSuffix("verifier")
+        Redaction.isSecretParameter(name)
     }
 
     /// Fields with every secret value replaced by ``placeholder``.
@@ -40,18 +30,11 @@ public enum SecretRedaction {
     ///   - value: The header's value.
     ///   - name: The header's name, in any case.
     public static func headerValue(_ value: String, named name: String) -> String {
-        let lowered = name.lowercased()
-        if lowered.hasSuffix("authorization") {
-            let scheme = value.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
-            return scheme.isEmpty || scheme == value ? placeholder : "\(scheme) \(placeholder)"
-        }
-        if secretHeaders.contains(lowered) || lowered.contains("token") || lowered.contains("secret") {
-            return placeholder
-        }
-        if lowered.hasSuffix("-api-arg") {
+        let shown = Redaction.headerValue(value, named: name)
+        if shown == value, name.lowercased().hasSuffix("-api-arg") {
             return json(value)
         }
-        return value
+        return shown
     }
 
     /// JSON text with the values of secret keys, at any depth, replaced by ``placeholder``,

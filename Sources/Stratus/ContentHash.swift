@@ -1,12 +1,11 @@
-import StratusDigest
-
 /// A content hash as a provider reports it: the algorithm and its lowercase hex value.
 ///
-/// Dropbox reports `DigestAlgorithm.dropboxContentHash`, Drive `DigestAlgorithm.md5`, the
-/// local backend and S3 `DigestAlgorithm.sha256`.
+/// Dropbox reports its own content hash (`HashAlgorithm.dropboxContentHash`, declared in
+/// `StratusDigest`), Drive ``HashAlgorithm/md5``, the local backend and S3
+/// ``HashAlgorithm/sha256``.
 public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The algorithm that produced ``value``.
-    public var algorithm: DigestAlgorithm
+    public var algorithm: HashAlgorithm
     /// The digest in lowercase hexadecimal.
     public var value: String
 
@@ -14,7 +13,7 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
     /// - Parameters:
     ///   - algorithm: The algorithm that produced the value.
     ///   - value: The digest in hexadecimal; it is stored lowercased.
-    public init(algorithm: DigestAlgorithm, value: String) {
+    public init(algorithm: HashAlgorithm, value: String) {
         self.algorithm = algorithm
         self.value = value.lowercased()
     }

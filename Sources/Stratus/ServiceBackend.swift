@@ -10,11 +10,32 @@ public protocol ServiceBackend: Sendable {
     /// The options a remote of this type reads, for help texts and error messages.
     static var options: [BackendOption] { get }
 
-    /// Builds a service from a remote's options.
+    /// Builds a service from a remote's options, on its own: with no logger and resources of
+    /// its own (an HTTP service starts its own client).
     /// - Parameter options: The remote's options, already merged with environment overrides.
     /// - Returns: A ready service.
     /// - Throws: ``ServiceError`` (`invalidConfiguration`) naming the missing or bad option.
     static func makeService(options: RemoteOptions) throws -> any Service
+
+    /// Builds a service from a remote's options within a registry's context: the service logs
+    /// to the context's ``BackendContext/logger`` and takes what it can share (an HTTP client)
+    /// from the context's resources, which the registry shuts down.
+    ///
+    /// The default ignores the context and calls ``makeService(options:)``, so a backend
+    /// written before contexts existed keeps working.
+    /// - Parameters:
+    ///   - options: The remote's options, already merged with environment overrides.
+    ///   - context: The registry's context.
+    /// - Returns: A ready service.
+    /// - Throws: ``ServiceError`` (`invalidConfiguration`) naming the missing or bad option.
+    static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service
+}
+
+extension ServiceBackend {
+    /// Calls ``makeService(options:)``, ignoring the context.
+    public static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service {
+        try makeService(options: options)
+    }
 }
 
 /// One option a backend reads from a remote's configuration.

@@ -1,5 +1,3 @@
-import StratusDigest
-
 /// What a service can do, and the limits it works within, so callers and the contract suite can
 /// adapt without knowing which provider is behind a ``Service``.
 public struct ServiceCapabilities: Hashable, Sendable {
@@ -15,22 +13,49 @@ public struct ServiceCapabilities: Hashable, Sendable {
         case unsupported
     }
 
-    /// How a service provides its change feed.
+    /// How a service provides its change feed, and so what the feed promises.
+    ///
+    /// The two kinds of feed differ in what a reader can learn between two calls of
+    /// ``Service/changes(since:)``:
+    ///
+    /// - A ``native`` feed reports **every change**: a file created and deleted between two
+    ///   polls appears in the feed (its upload, then its deletion), and changes come in the order
+    ///   they happened.
+    /// - An ``emulated`` feed reports **the net change** between the token's state and now: each
+    ///   file that exists now and differs from the token's state is reported at its current
+    ///   version, each file that existed then and is gone now is reported deleted, and a file
+    ///   created and deleted between two polls may not appear at all.
+    ///
+    /// Either way, applying the reported changes in order to the state at the token gives the
+    /// state now. The contract suite checks the promise of the kind a service declares.
     public enum ChangeFeed: String, Hashable, Sendable {
-        /// The provider keeps the change log.
+        /// The provider keeps the change log, and the feed reports every change, in order: a
+        /// file created and deleted between two polls appears as an upload and then a deletion.
         case native
-        /// The adapter derives changes itself (for example by comparing listings).
+        /// The adapter derives changes itself (for example by comparing listings), and the feed
+        /// reports the net change since the token: a file created and deleted between two polls
+        /// may be missing, and a file written several times may appear once, at its latest
+        /// version.
         case emulated
         /// There is no change feed; the calls throw ``ServiceError/Code/unsupported``.
         case unavailable
     }
 
     /// The algorithm of ``RemoteFile/contentHash``.
-    public var hashAlgorithm: DigestAlgorithm
-    /// The largest upload sent in one request, in bytes; larger uploads are sent in chunks.
+    public var hashAlgorithm: HashAlgorithm
+    /// The largest upload sent in one request, in bytes; larger uploads are sent in chunks when
+    /// ``supportsChunkedUpload`` is `true`, and refused with
+    /// ``ServiceError/Code/payloadTooLarge`` when it is `false`.
     public var largestSingleUpload: Int64
-    /// The size of each chunk of a chunked upload, in bytes.
+    /// The size of each chunk of a chunked upload, in bytes. When ``supportsChunkedUpload`` is
+    /// `false`, there are no chunks and the value has no meaning for uploads.
     public var chunkSize: Int64
+    /// Whether uploads above ``largestSingleUpload`` are sent in chunks (a resumable or
+    /// multipart session). `false` declares honestly that every upload is sent in one request:
+    /// content up to ``largestSingleUpload`` is uploaded whole, anything larger is refused with
+    /// ``ServiceError/Code/payloadTooLarge`` (use `Int64.max` when the provider sets no limit),
+    /// and the contract suite skips its chunk-boundary checks. The default is `true`.
+    public var supportsChunkedUpload: Bool
     /// How preconditions are enforced.
     public var conditionalWrites: ConditionalWrites
     /// Whether ``Service/versions(of:)`` and ``Service/restore(_:to:)`` work.
@@ -43,15 +68,19 @@ public struct ServiceCapabilities: Hashable, Sendable {
     public var pathRules: PathRules
 
     /// Creates a capability descriptor.
+    ///
+    /// `supportsChunkedUpload` defaults to `true`, the behaviour of an adapter that sends large
+    /// uploads in chunks of `chunkSize`.
     public init(
-        hashAlgorithm: DigestAlgorithm,
+        hashAlgorithm: HashAlgorithm,
         largestSingleUpload: Int64,
         chunkSize: Int64,
         conditionalWrites: ConditionalWrites,
         supportsVersions: Bool,
         changeFeed: ChangeFeed,
         supportsCustomMetadata: Bool,
-        pathRules: PathRules
+        pathRules: PathRules,
+        supportsChunkedUpload: Bool = true
     ) {
         self.hashAlgorithm = hashAlgorithm
         self.largestSingleUpload = largestSingleUpload
@@ -61,6 +90,7 @@ public struct ServiceCapabilities: Hashable, Sendable {
         self.changeFeed = changeFeed
         self.supportsCustomMetadata = supportsCustomMetadata
         self.pathRules = pathRules
+        self.supportsChunkedUpload = supportsChunkedUpload
     }
 }
 

@@ -1,3 +1,5 @@
+import Logging
+
 /// The backends an app links in, by type name, and the one place that turns a configured remote
 /// into a ready ``Service``.
 ///
@@ -20,17 +22,42 @@
 ///
 /// Type names match without regard to case. The registry is a value: register the backends
 /// while setting up, then share it freely.
+///
+/// Every service the registry builds gets the registry's ``context``: it logs to the context's
+/// logger, and the services share what the context holds, such as one HTTP client for all the
+/// HTTP remotes (one transfer thread per process, not one per service). Call ``shutdown()``
+/// when the services are no longer needed; copies of a registry share one context.
 public struct ServiceRegistry: Sendable {
     /// The backends by lower-cased type name.
     private var backends: [String: any ServiceBackend.Type] = [:]
 
+    /// What every service built by this registry gets: the logger and the shared resources.
+    public let context: BackendContext
+
     /// Creates a registry.
-    /// - Parameter backends: The backends to register, in order (a later backend with the same
-    ///   type name replaces an earlier one).
-    public init(backends: [any ServiceBackend.Type] = []) {
+    /// - Parameters:
+    ///   - backends: The backends to register, in order (a later backend with the same type
+    ///     name replaces an earlier one).
+    ///   - context: The context handed to every backend; a new one, logging nowhere, by default.
+    public init(backends: [any ServiceBackend.Type] = [], context: BackendContext = BackendContext()) {
+        self.context = context
         for backend in backends {
             register(backend)
         }
+    }
+
+    /// Creates a registry whose services log to an app's logger.
+    /// - Parameters:
+    ///   - backends: The backends to register, in order.
+    ///   - logger: Where the services built by name log.
+    public init(backends: [any ServiceBackend.Type] = [], logger: Logger) {
+        self.init(backends: backends, context: BackendContext(logger: logger))
+    }
+
+    /// Shuts down the resources the built services share (see ``BackendContext/shutdown()``).
+    /// Idempotent; services built earlier fail requests that need a shared resource afterwards.
+    public func shutdown() async {
+        await context.shutdown()
     }
 
     /// Adds a backend. A backend registered earlier under the same type name (in any case) is
@@ -74,7 +101,7 @@ public struct ServiceRegistry: Sendable {
     public func makeService(options: RemoteOptions) throws -> any Service {
         let (backend, checked) = try check(options)
         do {
-            return try backend.makeService(options: checked)
+            return try backend.makeService(options: checked, context: context)
         } catch let error as ServiceError {
             throw error
         } catch {

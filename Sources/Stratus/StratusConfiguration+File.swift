@@ -1,4 +1,5 @@
 import Foundation
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -213,7 +214,8 @@ private enum ConfigurationProblem {
     }
 }
 
-/// Replaces a file atomically with content only its owner can read.
+/// Replaces a file atomically with content only its owner can read, through StratusFileSystem's
+/// ``StratusFileSystem/AtomicFile``.
 private enum AtomicFileWriter {
     static func replace(_ url: URL, with data: Data) throws {
         let folder = url.deletingLastPathComponent()
@@ -231,48 +233,18 @@ private enum AtomicFileWriter {
             )
         }
 
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("create a temporary file in \(folder.path)", errno) }
-        var renamed = false
-        defer { if !renamed { unlink(temporary.path) } }
-
         do {
-            // The creation mode is masked by the umask; set it exactly.
-            guard fchmod(descriptor, 0o600) == 0 else { throw failure("set permissions 0600 on \(temporary.path)", errno) }
-            try writeAll(data, to: descriptor, path: temporary.path)
-            guard fsync(descriptor) == 0 else { throw failure("flush \(temporary.path) to disk", errno) }
+            try AtomicFile.write(data, to: url.path, mode: 0o600, ignoringUmask: true)
         } catch {
-            close(descriptor)
-            throw error
-        }
-        guard close(descriptor) == 0 else { throw failure("finish writing \(temporary.path)", errno) }
-        guard rename(temporary.path, url.path) == 0 else { throw failure("replace \(url.path)", errno) }
-        renamed = true
-        syncFolder(folder)
-    }
-
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            guard let base = buffer.baseAddress else { return }
-            var written = 0
-            while written < buffer.count {
-                let result = write(descriptor, base + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw failure("write \(path)", errno)
-                }
-                written += result
+            let action = switch error.operation {
+            case "open": "create a temporary file in \(folder.path)"
+            case "fchmod": "set permissions 0600 on \(error.path)"
+            case "write": "write \(error.path)"
+            case "fsync": "flush \(error.path) to disk"
+            default: "replace \(url.path)"
             }
+            throw failure(action, error.errorNumber)
         }
-    }
-
-    /// Makes the rename durable; a failure here leaves a correct file, so it is not reported.
-    private static func syncFolder(_ folder: URL) {
-        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
     }
 
     private static func failure(_ action: String, _ code: Int32) -> ServiceError {

@@ -8,7 +8,7 @@ extension StratusHTTPClient {
     ///   - service: The service's name for messages, such as "Dropbox".
     /// - Returns: `given`, or a new client with the default configuration.
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when no client can be made.
-    package static func forService(_ given: StratusHTTPClient?, named service: String) throws -> StratusHTTPClient {
+    public static func forService(_ given: StratusHTTPClient?, named service: String) throws -> StratusHTTPClient {
         if let given { return given }
         do {
             return try StratusHTTPClient()

@@ -3,7 +3,7 @@ import StratusHTTP
 import Synchronization
 
 /// Reports transfer progress that never goes backwards, across retries, chunks and parts.
-package final class MonotonicProgress: Sendable {
+public final class MonotonicProgress: Sendable {
     private let handler: ProgressHandler?
     private let total: Int64?
     private let last = Mutex<Int64>(-1)
@@ -13,7 +13,7 @@ package final class MonotonicProgress: Sendable {
     ///   - handler: The caller's progress handler; without one, nothing is reported and no HTTP
     ///     progress callback is made.
     ///   - total: The size of the transfer when it is known ahead.
-    package init(_ handler: ProgressHandler?, total: Int64?) {
+    public init(_ handler: ProgressHandler?, total: Int64?) {
         self.handler = handler
         self.total = total
     }
@@ -22,7 +22,7 @@ package final class MonotonicProgress: Sendable {
     /// - Parameters:
     ///   - completed: The bytes done so far.
     ///   - reportedTotal: The size as the server reports it, used when none was known ahead.
-    package func report(_ completed: Int64, total reportedTotal: Int64? = nil) {
+    public func report(_ completed: Int64, total reportedTotal: Int64? = nil) {
         guard let handler else { return }
         let isNew = last.withLock { last in
             guard completed > last else { return false }
@@ -37,7 +37,7 @@ package final class MonotonicProgress: Sendable {
     ///   - base: How many content bytes went before this request.
     ///   - limit: The most to report, for a body that carries framing beyond the content (a
     ///     multipart body); no cap when `nil`.
-    package func upload(from base: Int64, limit: Int64? = nil) -> (@Sendable (HTTPProgress) -> Void)? {
+    public func upload(from base: Int64, limit: Int64? = nil) -> (@Sendable (HTTPProgress) -> Void)? {
         guard handler != nil else { return nil }
         return { [self] progress in
             let sent = base + progress.bytesSent
@@ -46,7 +46,7 @@ package final class MonotonicProgress: Sendable {
     }
 
     /// An HTTP progress callback for a response body.
-    package func download() -> (@Sendable (HTTPProgress) -> Void)? {
+    public func download() -> (@Sendable (HTTPProgress) -> Void)? {
         guard handler != nil else { return nil }
         return { [self] progress in report(progress.bytesReceived, total: progress.bytesToReceive) }
     }

@@ -6,7 +6,7 @@ import Synchronization
 /// Whether a request may be sent again after a failure: the one classification every adapter
 /// uses, so that a request is repeated by one loop, `RetryPolicy.run(_:_:)`, and never
 /// by a retrying request inside another retry loop.
-package enum Repetition: Sendable, Equatable {
+public enum Repetition: Sendable, Equatable {
     /// Repeating cannot change the outcome (reads, idempotent writes, parts and appends whose
     /// offset protects them): repeated after every transient failure.
     case safe
@@ -20,7 +20,7 @@ package enum Repetition: Sendable, Equatable {
 
     /// Whether a failure of a request of this kind may be repeated.
     /// - Parameter error: What the attempt threw.
-    package func allowsRepeat(after error: any Error) -> Bool {
+    public func allowsRepeat(after error: any Error) -> Bool {
         switch self {
         case .safe: RetryPolicy.isTransient(error)
         case .onlyWhenRefused: Repetition.wasRefused(error)
@@ -30,7 +30,7 @@ package enum Repetition: Sendable, Equatable {
 
     /// Whether the provider refused a request, so that it certainly did not act: a rate limit.
     /// - Parameter error: What the attempt threw.
-    package static func wasRefused(_ error: any Error) -> Bool {
+    public static func wasRefused(_ error: any Error) -> Bool {
         (error as? ServiceError)?.code == .rateLimited
     }
 
@@ -38,7 +38,7 @@ package enum Repetition: Sendable, Equatable {
     /// failure or a timeout), a 5xx, or an answer that could not be read (it came after the
     /// work). A rate limit is not: the provider refused it.
     /// - Parameter error: What the attempt threw.
-    package static func leavesOutcomeUnknown(_ error: any Error) -> Bool {
+    public static func leavesOutcomeUnknown(_ error: any Error) -> Bool {
         switch (error as? ServiceError)?.code {
         case .network?, .timeout?, .server?, .invalidResponse?: true
         default: false
@@ -56,7 +56,7 @@ extension RetryPolicy {
     ///   - operation: One attempt, sending the request once; it receives the attempt number.
     /// - Returns: The operation's result.
     /// - Throws: The last failure.
-    package func run<Result: Sendable>(
+    public func run<Result: Sendable>(
         _ repetition: Repetition,
         _ operation: @Sendable (_ attempt: Int) async throws -> Result
     ) async throws -> Result {
@@ -79,7 +79,7 @@ extension RetryPolicy {
     ///   - write: One attempt of the write; it receives the attempt number.
     /// - Returns: The write's outcome, or the one `lookFirst` found.
     /// - Throws: The write's last failure, or at once one that tells the outcome (a conflict).
-    package func runWrite<Outcome: Sendable>(
+    public func runWrite<Outcome: Sendable>(
         lookFirst: @Sendable () async throws -> Outcome?,
         _ write: @Sendable (_ attempt: Int) async throws -> Outcome
     ) async throws -> Outcome {
@@ -111,22 +111,6 @@ extension RetryPolicy {
     }
 }
 
-extension StratusHTTPHeaders {
-    /// The `Retry-After` field in either of its forms: delay-seconds, or an HTTP date (the wait
-    /// until then, never negative); `nil` when it is absent or unreadable.
-    /// - Parameter now: The current time, for the date form.
-    package func retryAfter(now: Date = Date()) -> Duration? {
-        if let seconds = retryAfterSeconds { return .seconds(seconds) }
-        guard let value = self["Retry-After"], let date = HTTPDate.parse(value.trimmingCharacters(in: .whitespaces)) else {
-            return nil
-        }
-        let wait = date.timeIntervalSince(now)
-        guard wait.isFinite, wait > 0 else { return .zero }
-        // A date years away is still a wait longer than any policy accepts; cap it before converting.
-        return .milliseconds(Int64((Swift.min(wait, 1e9) * 1000).rounded(.up)))
-    }
-}
-
 extension RetryPolicy {
     /// Sends a request and reads its answer in the one loop: a failed request is repeated as
     /// `repetition` allows, and a safe request whose answer cannot be read (`read` throws
@@ -139,7 +123,7 @@ extension RetryPolicy {
     ///   - read: Reads an answer.
     /// - Returns: What `read` made of the answer.
     /// - Throws: The last failure.
-    package func run<Answer: Sendable, Result: Sendable>(
+    public func run<Answer: Sendable, Result: Sendable>(
         _ repetition: Repetition,
         send: @Sendable (_ attempt: Int) async throws -> Answer,
         read: @Sendable (Answer) async throws -> Result

@@ -1,10 +1,10 @@
 /// Carries an error's text as the underlying cause of a ``Stratus/ServiceError``, without
 /// keeping the error (or anything it holds) alive.
-package struct SendableError: Error, Sendable, CustomStringConvertible {
+public struct SendableError: Error, Sendable, CustomStringConvertible {
     /// The error's text.
-    package let description: String
+    public let description: String
 
     /// Takes the text of an error.
     /// - Parameter error: Any error.
-    package init(_ error: any Error) { description = String(describing: error) }
+    public init(_ error: any Error) { description = String(describing: error) }
 }

@@ -12,7 +12,7 @@ extension ServiceError {
     /// - Parameters:
     ///   - error: What the HTTP client (or the code around it) threw.
     ///   - action: What was being done, such as "The request to files/upload".
-    package static func transportFailure(_ error: any Error, action: String) -> ServiceError {
+    public static func transportFailure(_ error: any Error, action: String) -> ServiceError {
         if let error = error as? ServiceError { return error }
         if error is CancellationError { return ServiceError(.cancelled, "\(action) was cancelled.") }
         guard let error = error as? StratusHTTPClientError else {
@@ -37,7 +37,7 @@ extension ServiceError {
     ///   - body: The call.
     /// - Returns: What the call returns.
     /// - Throws: ``Stratus/ServiceError`` only.
-    package static func guarding<Result: Sendable>(
+    public static func guarding<Result: Sendable>(
         _ service: String,
         _ body: () async throws -> Result
     ) async throws -> Result {

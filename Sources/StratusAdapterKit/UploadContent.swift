@@ -3,19 +3,25 @@ import Stratus
 import StratusDigest
 import StratusHTTP
 
-/// The content of an upload, read in ranges: for request bodies, and for the digests an
-/// adapter sends or checks. Each adapter adds its own digests in an extension.
-package struct UploadContent: Sendable {
+/// The content of an upload, read in ranges: its size, request bodies for the whole content or
+/// a part of it (a file is streamed, never held), and the digests an adapter sends or checks.
+///
+/// ```swift
+/// let content = try UploadContent(source)
+/// let sha256 = try content.hexDigests([.sha256])[.sha256]
+/// let firstPart = content.body(0..<min(content.size, partSize))
+/// ```
+public struct UploadContent: Sendable {
     /// Where the bytes come from.
-    package let source: UploadSource
+    public let source: UploadSource
     /// How many bytes there are, learned when the content was opened.
-    package let size: Int64
+    public let size: Int64
 
     /// Opens a source and learns its size.
     /// - Parameter source: The bytes, or a local file.
     /// - Throws: ``Stratus/ServiceError/Code/localFile`` when a file cannot be read or is a
     ///   folder.
-    package init(_ source: UploadSource) throws {
+    public init(_ source: UploadSource) throws {
         self.source = source
         switch source {
         case .bytes(let data):
@@ -39,7 +45,7 @@ package struct UploadContent: Sendable {
 
     /// The request body for a range of the content; a file's range is streamed, not held.
     /// - Parameter range: The bytes to send, within `0..<size`.
-    package func body(_ range: Range<Int64>) -> HTTPRequestBody {
+    public func body(_ range: Range<Int64>) -> HTTPRequestBody {
         switch source {
         case .bytes(let data):
             .bytes(data.subdata(in: (data.startIndex + Int(range.lowerBound))..<(data.startIndex + Int(range.upperBound))))
@@ -54,7 +60,7 @@ package struct UploadContent: Sendable {
     ///   - body: Called with each piece and the offset of its first byte.
     /// - Throws: ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or is
     ///   shorter than it was.
-    package func read(_ range: Range<Int64>, _ body: (Int64, UnsafeRawBufferPointer) -> Void) throws {
+    public func read(_ range: Range<Int64>, _ body: (Int64, UnsafeRawBufferPointer) -> Void) throws {
         guard !range.isEmpty else { return }
         switch source {
         case .bytes(let data):
@@ -81,5 +87,28 @@ package struct UploadContent: Sendable {
                 throw ServiceError(.localFile, "\(url.path) cannot be read: \(error.localizedDescription)")
             }
         }
+    }
+
+    /// The lowercase hex digests of a range of the content, all read in one streaming pass.
+    /// - Parameters:
+    ///   - algorithms: The digests to compute.
+    ///   - range: The bytes to hash, within `0..<size`; the whole content when `nil`.
+    /// - Returns: Each algorithm's digest.
+    /// - Throws: ``Stratus/ServiceError/Code/unsupported`` for an algorithm StratusDigest cannot
+    ///   compute; ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or is
+    ///   shorter than it was.
+    public func hexDigests(_ algorithms: Set<HashAlgorithm>, of range: Range<Int64>? = nil) throws -> [HashAlgorithm: String] {
+        var digests: [any IncrementalDigest] = []
+        for algorithm in algorithms {
+            do {
+                digests.append(try algorithm.makeDigest())
+            } catch {
+                throw ServiceError(.unsupported, "Stratus cannot compute the \(algorithm) digest of an upload.", underlying: error)
+            }
+        }
+        try read(range ?? 0..<size) { _, bytes in
+            for digest in digests { digest.update(bytes) }
+        }
+        return Dictionary(uniqueKeysWithValues: digests.map { ($0.algorithm, $0.finalizeHex()) })
     }
 }

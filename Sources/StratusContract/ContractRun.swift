@@ -41,6 +41,20 @@ struct ContractRun: Sendable {
         }
     }
 
+    /// The largest content the service accepts in one upload: `Int64.max` when it sends large
+    /// uploads in chunks, ``ServiceCapabilities/largestSingleUpload`` when it has no chunked
+    /// upload.
+    var largestUpload: Int64 {
+        capabilities.supportsChunkedUpload ? .max : capabilities.largestSingleUpload
+    }
+
+    /// Skips the check when the service sends every upload in one request.
+    func requireChunkedUpload() throws {
+        if !capabilities.supportsChunkedUpload {
+            throw skip("capabilities.supportsChunkedUpload is false, so uploads have no chunks")
+        }
+    }
+
     /// Skips the check when the service refuses preconditions.
     func requirePreconditions() throws {
         if capabilities.conditionalWrites == .unsupported {
@@ -92,8 +106,13 @@ struct ContractRun: Sendable {
     }
 
     /// The hash of bytes under the service's algorithm.
-    func hash(of data: Data) -> String {
-        Hex.encode(Digest.compute(capabilities.hashAlgorithm, over: data))
+    /// - Throws: ``ExpectationFailure`` when `StratusDigest` cannot compute the algorithm.
+    func hash(of data: Data) throws -> String {
+        do {
+            return Hex.encode(try Digest.compute(capabilities.hashAlgorithm, over: data))
+        } catch {
+            throw failure("the service's hash algorithm cannot be checked: \(error)")
+        }
     }
 
     // MARK: Calls with context
@@ -219,7 +238,7 @@ struct ContractRun: Sendable {
         if let text = String(data: data.prefix(40), encoding: .utf8), text.allSatisfy({ !$0.isNewline }) {
             return (text + (data.count > 40 ? "…" : "")).debugDescription
         }
-        return "hash \(hash(of: data).prefix(12))"
+        return "sha256 \(Hex.encode(Digest.sha256(data)).prefix(12))"
     }
 }
 

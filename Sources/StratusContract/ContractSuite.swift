@@ -39,6 +39,16 @@ public struct ContractSuite: Sendable {
         public var cancellationContentSize: Int64
         /// How many uploads the concurrency check runs at once. Default 16.
         public var concurrentUploads: Int
+        /// The size of each body in the racing-writers checks, in bytes (capped at
+        /// ``largestRoundTrip``). It must be large enough that sending it takes time, so an
+        /// adapter or server that checks a precondition before the body arrives and writes after
+        /// it has a window the race can hit. Default 4 MiB.
+        public var racingContentSize: Int64
+        /// How many writers race in each round of the racing-writers checks. Default 8.
+        public var racingWriters: Int
+        /// How many rounds each racing-writers check runs; every round must have exactly one
+        /// winner. Default 2.
+        public var racingRounds: Int
         /// The change feed page size the factory is asked to use, through
         /// ``ContractContext/changePageSize``. Default 4.
         public var changePageSize: Int
@@ -53,18 +63,27 @@ public struct ContractSuite: Sendable {
         ///   - concurrentUploads: How many uploads run at once in the concurrency check.
         ///   - changePageSize: The change feed page size asked of the factory.
         ///   - excludedChecks: Checks not to run, by name, with the reason.
+        ///   - racingContentSize: The body size of each racing writer.
+        ///   - racingWriters: How many writers race in each round (at least 2).
+        ///   - racingRounds: How many rounds each racing check runs (at least 1).
         public init(
             largestRoundTrip: Int64 = 64 * 1_048_576,
             cancellationContentSize: Int64 = 32 * 1_048_576,
             concurrentUploads: Int = 16,
             changePageSize: Int = 4,
-            excludedChecks: [String: String] = [:]
+            excludedChecks: [String: String] = [:],
+            racingContentSize: Int64 = 4 * 1_048_576,
+            racingWriters: Int = 8,
+            racingRounds: Int = 2
         ) {
             self.largestRoundTrip = largestRoundTrip
             self.cancellationContentSize = cancellationContentSize
             self.concurrentUploads = max(2, concurrentUploads)
             self.changePageSize = max(1, changePageSize)
             self.excludedChecks = excludedChecks
+            self.racingContentSize = max(1, racingContentSize)
+            self.racingWriters = max(2, racingWriters)
+            self.racingRounds = max(1, racingRounds)
         }
     }
 

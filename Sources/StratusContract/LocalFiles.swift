@@ -42,7 +42,7 @@ enum LocalFiles {
 
     /// A file's hash under an algorithm, read in 1 MiB pieces.
     /// - Throws: ``ExpectationFailure`` when it cannot be read.
-    static func hash(of url: URL, _ algorithm: DigestAlgorithm) throws -> String {
+    static func hash(of url: URL, _ algorithm: HashAlgorithm) throws -> String {
         do {
             guard let value = try Digest.hash(fileAt: url, algorithms: [algorithm])[algorithm] else {
                 throw failure("no \(algorithm) digest was computed for \(url.path)")

@@ -38,42 +38,72 @@ final class ProgressRecorder: Sendable {
     }
 }
 
-/// Cancels a transfer's task from inside the transfer's own progress handler, the first time
-/// some bytes have moved, so the cancellation lands midway however fast the transfer runs.
+/// Cancels a transfer's task from inside the transfer's own progress handler, the first time a
+/// report shows some bytes moved and some still to move, so the cancellation lands midway
+/// however fast the transfer runs.
 ///
-/// The handler may run before the task is attached; the cancellation is then remembered and
-/// applied on attaching.
+/// It remembers where it cancelled: a check whose transfer never reported a point strictly
+/// between 0 and the size did not cancel midway, and says so instead of passing. The handler may
+/// run before the task is attached; the cancellation is then remembered and applied on attaching.
 final class CancelOnProgress: Sendable {
     private struct State {
         var cancelTask: (@Sendable () -> Void)?
-        var requested = false
+        var cancelledAt: Int64?
+        var reportCount = 0
+        var firstReports: [Int64] = []
     }
 
+    private let size: Int64
     private let state = Mutex(State())
+
+    /// Creates a canceller for a transfer of some size.
+    /// - Parameter size: The content's size; a report at or above it is not midway.
+    init(size: Int64) {
+        self.size = size
+    }
 
     /// The handler to pass in the transfer's options.
     var handler: ProgressHandler {
-        { report in
-            if report.completedBytes > 0 {
-                self.requestCancellation()
-            }
-        }
+        { report in self.received(report.completedBytes) }
+    }
+
+    /// The bytes done at the report that triggered the cancellation, or `nil` when no report
+    /// came strictly between 0 and the size.
+    var cancelledAt: Int64? {
+        state.withLock { $0.cancelledAt }
     }
 
     /// Attaches the transfer's task.
     func attach<Success: Sendable>(_ task: Task<Success, any Error>) {
         let cancelNow = state.withLock { state in
             state.cancelTask = { task.cancel() }
-            return state.requested
+            return state.cancelledAt != nil
         }
         if cancelNow {
             task.cancel()
         }
     }
 
-    private func requestCancellation() {
-        let cancelTask = state.withLock { state in
-            state.requested = true
+    /// Fails unless the cancellation was requested midway.
+    /// - Parameter what: The transfer, for messages.
+    /// - Returns: The bytes done when the cancellation was requested.
+    func expectCancelledMidway(_ what: String) throws -> Int64 {
+        let (cancelledAt, count, reports) = state.withLock { ($0.cancelledAt, $0.reportCount, $0.firstReports) }
+        guard let cancelledAt else {
+            let shown = reports.map(String.init).joined(separator: ", ") + (count > reports.count ? ", …" : "")
+            throw failure(
+                "inconclusive: the cancellation did not land mid-transfer. \(what) of \(size) bytes sent \(count) progress reports ([\(shown)]) and none was strictly between 0 and \(size) bytes, so the check could not cancel while bytes were moving; report progress as the bytes move, or raise ContractSuite.Options.cancellationContentSize"
+            )
+        }
+        return cancelledAt
+    }
+
+    private func received(_ completed: Int64) {
+        let cancelTask: (@Sendable () -> Void)? = state.withLock { state in
+            state.reportCount += 1
+            if state.firstReports.count < 8 { state.firstReports.append(completed) }
+            guard state.cancelledAt == nil, completed > 0, completed < size else { return nil }
+            state.cancelledAt = completed
             return state.cancelTask
         }
         cancelTask?()

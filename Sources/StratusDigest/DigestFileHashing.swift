@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 
 extension Digest {
     /// How many bytes ``hash(fileAt:algorithms:)`` reads at a time: 1 MiB.
@@ -10,19 +11,23 @@ extension Digest {
     ///   - url: A `file:` URL naming the file.
     ///   - algorithms: The digests to compute; repeats are computed once.
     /// - Returns: Each requested algorithm's digest as lowercase hexadecimal.
-    /// - Throws: ``DigestError`` if the URL is not a file URL, or carrying the path and the
-    ///   `errno` value if the file cannot be opened or read.
-    public static func hash(fileAt url: URL, algorithms: [DigestAlgorithm]) throws(DigestError) -> [DigestAlgorithm: String] {
+    /// - Throws: ``DigestError`` if the URL is not a file URL, if an algorithm is not one this
+    ///   module computes, or carrying the path and the `errno` value if the file cannot be opened
+    ///   or read.
+    public static func hash(fileAt url: URL, algorithms: [HashAlgorithm]) throws(DigestError) -> [HashAlgorithm: String] {
         guard url.isFileURL else {
             throw DigestError(message: "Cannot hash a URL that is not a file URL", path: url.absoluteString)
         }
-        let digests = Set(algorithms).map { $0.makeDigest() }
+        var digests: [any IncrementalDigest] = []
+        for algorithm in Set(algorithms) {
+            digests.append(try algorithm.makeDigest())
+        }
         guard !digests.isEmpty else {
             return [:]
         }
         try feed(fileAt: url, into: digests)
 
-        var result: [DigestAlgorithm: String] = [:]
+        var result: [HashAlgorithm: String] = [:]
         for digest in digests {
             result[digest.algorithm] = digest.finalizeHex()
         }

@@ -1,3 +1,5 @@
+import Stratus
+
 /// Dropbox's content hash, computed incrementally.
 ///
 /// The content is split into blocks of ``blockSize`` bytes (the last block may be shorter) and
@@ -23,8 +25,8 @@ public final class DropboxContentHash: IncrementalDigest {
     /// Starts an empty content hash.
     public init() {}
 
-    /// Always ``DigestAlgorithm/dropboxContentHash``.
-    public var algorithm: DigestAlgorithm { .dropboxContentHash }
+    /// Always ``HashAlgorithm/dropboxContentHash``.
+    public var algorithm: HashAlgorithm { .dropboxContentHash }
 
     /// Feeds the next piece of the content; ignored after ``finalize()``.
     /// - Parameter bytes: The bytes, in order after all earlier pieces.

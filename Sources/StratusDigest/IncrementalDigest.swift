@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 
 /// A digest computed over bytes that arrive in pieces, so a file is hashed while it streams
 /// instead of in a second pass.
@@ -6,7 +7,7 @@ import Foundation
 /// A digest object is mutable and not thread-safe: one transfer owns it at a time.
 public protocol IncrementalDigest: AnyObject {
     /// The algorithm this digest computes.
-    var algorithm: DigestAlgorithm { get }
+    var algorithm: HashAlgorithm { get }
 
     /// Feeds the next piece of the content.
     /// - Parameter bytes: The bytes, in order after all earlier pieces.

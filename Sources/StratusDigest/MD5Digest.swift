@@ -1,3 +1,5 @@
+import Stratus
+
 /// An MD5 digest (16 bytes) computed incrementally by OpenSSL.
 ///
 /// MD5 is broken for collision resistance: use it only where a protocol requires it, such as a
@@ -9,8 +11,8 @@ public final class MD5Digest: IncrementalDigest {
     /// Starts an empty MD5 computation.
     public init() {}
 
-    /// Always ``DigestAlgorithm/md5``.
-    public var algorithm: DigestAlgorithm { .md5 }
+    /// Always ``Stratus/HashAlgorithm/md5``.
+    public var algorithm: HashAlgorithm { .md5 }
 
     /// Feeds the next piece of the content; ignored after ``finalize()``.
     /// - Parameter bytes: The bytes, in order after all earlier pieces.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -43,21 +44,17 @@ struct ReadOnlyFile {
     /// - Returns: How many bytes were read; 0 at the end of the file.
     /// - Throws: ``DigestError`` with the path and the `errno` value if `read` fails.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(DigestError) -> Int {
-        while true {
-            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 {
-                return count
-            }
+        let count = SystemCall.retryingOnInterrupt { systemRead(descriptor, buffer.baseAddress, buffer.count) }
+        guard count >= 0 else {
             let errorNumber = errno
-            if errorNumber != EINTR {
-                throw DigestError(
-                    message: "Cannot read file for hashing",
-                    path: path,
-                    errorNumber: errorNumber,
-                    detail: systemErrorText(errorNumber)
-                )
-            }
+            throw DigestError(
+                message: "Cannot read file for hashing",
+                path: path,
+                errorNumber: errorNumber,
+                detail: systemErrorText(errorNumber)
+            )
         }
+        return count
     }
 
     /// Closes the descriptor.

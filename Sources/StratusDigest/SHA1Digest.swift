@@ -1,3 +1,5 @@
+import Stratus
+
 /// A SHA-1 digest (20 bytes) computed incrementally by OpenSSL.
 ///
 /// SHA-1 is broken for collision resistance: use it only where a protocol requires it.
@@ -8,8 +10,8 @@ public final class SHA1Digest: IncrementalDigest {
     /// Starts an empty SHA-1 computation.
     public init() {}
 
-    /// Always ``DigestAlgorithm/sha1``.
-    public var algorithm: DigestAlgorithm { .sha1 }
+    /// Always ``Stratus/HashAlgorithm/sha1``.
+    public var algorithm: HashAlgorithm { .sha1 }
 
     /// Feeds the next piece of the content; ignored after ``finalize()``.
     /// - Parameter bytes: The bytes, in order after all earlier pieces.

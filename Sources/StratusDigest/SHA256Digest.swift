@@ -1,3 +1,5 @@
+import Stratus
+
 /// A SHA-256 digest (32 bytes) computed incrementally by OpenSSL.
 public final class SHA256Digest: IncrementalDigest {
     /// The OpenSSL digest doing the work.
@@ -6,8 +8,8 @@ public final class SHA256Digest: IncrementalDigest {
     /// Starts an empty SHA-256 computation.
     public init() {}
 
-    /// Always ``DigestAlgorithm/sha256``.
-    public var algorithm: DigestAlgorithm { .sha256 }
+    /// Always ``Stratus/HashAlgorithm/sha256``.
+    public var algorithm: HashAlgorithm { .sha256 }
 
     /// Feeds the next piece of the content; ignored after ``finalize()``.
     /// - Parameter bytes: The bytes, in order after all earlier pieces.

@@ -31,12 +31,25 @@ public enum DriveBackend: ServiceBackend {
         StratusHTTPClient.caFileOption,
     ]
 
-    /// Builds a Drive service from a remote's options.
+    /// Builds a Drive service on its own, with a client of its own and no logger (see
+    /// ``makeService(options:context:)``).
     /// - Parameter options: The remote's options; see ``options``.
     /// - Returns: A ``DriveService``.
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
     ///   option.
     public static func makeService(options: RemoteOptions) throws -> any Service {
+        try makeService(options: options, context: BackendContext())
+    }
+
+    /// Builds a Drive service from a remote's options, sharing the context's HTTP client and
+    /// logging to its logger.
+    /// - Parameters:
+    ///   - options: The remote's options; see ``options``.
+    ///   - context: The registry's context.
+    /// - Returns: A ``DriveService``.
+    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
+    ///   option.
+    public static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service {
         let apiURL = try options.url("api_url")
         let defaults = try DriveConfiguration()
         let configuration = try DriveConfiguration(
@@ -48,7 +61,7 @@ public enum DriveBackend: ServiceBackend {
             pageSize: try options.integer("page_size").map { Int(clamping: $0) } ?? defaults.pageSize,
             deleteMode: try deleteMode(options)
         )
-        let http = try StratusHTTPClient.forRemote(options)
+        let http = try context.sharedHTTPClient(for: options)
         let oauthBase = try options.url("oauth_url") ?? apiURL
         let credentials = try DriveCredentials.forRemote(
             options,
@@ -63,7 +76,7 @@ public enum DriveBackend: ServiceBackend {
                 .google(clientID: clientID, clientSecret: secret)
             }
         }
-        return try DriveService(configuration: configuration, credentials: credentials, http: http)
+        return try DriveService(configuration: configuration, credentials: credentials, http: http, logger: context.logger)
     }
 
     private static func deleteMode(_ options: RemoteOptions) throws -> DriveConfiguration.DeleteMode? {

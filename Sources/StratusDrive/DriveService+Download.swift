@@ -81,8 +81,7 @@ extension DriveService {
         let response = try await transport.send(action, repetition: .safe, destination: .resumableFile(staging.temporary), progress: progress.download()) {
             StratusHTTPRequest(method: .get, url: url, responseDigests: [.md5])
         }
-        try response.checkDownload(.md5, expected: expected, size: file.size, path: file.path, service: "Drive", digestName: "MD5")
-        try staging.moveIntoPlace()
+        try staging.commit(response, .md5, expected: expected, size: file.size, path: file.path, service: "Drive", digestName: "MD5")
         progress.report(file.size)
     }
 }

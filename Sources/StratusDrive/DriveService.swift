@@ -78,8 +78,12 @@ public final class DriveService: Service {
     /// files), any character allowed (a `/` cannot be expressed in a ``Stratus/RemotePath``).
     public static let pathRules = PathRules(isCaseSensitive: true)
 
-    /// Content hash MD5, best-effort conditional writes, versions, a native change feed and
-    /// custom metadata (`appProperties`).
+    /// Content hash MD5, best-effort conditional writes, versions, custom metadata
+    /// (`appProperties`), and Drive's change feed: `native` under a folder of My Drive, where a
+    /// delete moves the file to the trash and the feed can name it; `emulated` (the net change
+    /// between polls) in the application data folder, where a delete is permanent and Drive
+    /// reports each file once, at its newest change, so a file created and deleted between two
+    /// polls may not appear.
     public var capabilities: ServiceCapabilities {
         ServiceCapabilities(
             hashAlgorithm: .md5,
@@ -87,7 +91,7 @@ public final class DriveService: Service {
             chunkSize: configuration.chunkSize,
             conditionalWrites: .bestEffort,
             supportsVersions: true,
-            changeFeed: .native,
+            changeFeed: configuration.root == .appDataFolder ? .emulated : .native,
             supportsCustomMetadata: true,
             pathRules: DriveService.pathRules
         )

@@ -26,22 +26,8 @@ struct DriveTransport: Sendable {
     static func url(_ base: URL, _ path: String, _ query: [(String, String)]) -> URL {
         let url = base.appending(path: path)
         guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        components.percentEncodedQuery = query.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
+        components.percentEncodedQuery = PercentEncoding.query(query.map { (name: $0.0, value: $0.1) })
         return components.url ?? url
-    }
-
-    /// Percent-encodes everything but `A-Z a-z 0-9 - . _ ~`.
-    static func encode(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E:
-                result.unicodeScalars.append(UnicodeScalar(byte))
-            default:
-                result += String(format: "%%%02X", byte)
-            }
-        }
-        return result
     }
 
     /// Sends a request and returns its answer when the status is 2xx or in `accepted`; every

@@ -10,21 +10,10 @@ extension UploadContent {
     /// - Throws: ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or changed
     ///   size.
     func md5() throws -> String {
-        switch source {
-        case .bytes(let data):
-            return Hex.encode(Digest.compute(.md5, over: data))
-        case .file(let url):
-            let hashes: [DigestAlgorithm: String]
-            do {
-                hashes = try Digest.hash(fileAt: url, algorithms: [.md5])
-            } catch {
-                throw ServiceError(.localFile, "\(url.path) cannot be read: \(error)")
-            }
-            guard let md5 = hashes[.md5] else {
-                throw ServiceError(.localFile, "\(url.path) could not be hashed.")
-            }
-            return md5
+        guard let md5 = try hexDigests([.md5])[.md5] else {
+            throw ServiceError(.localFile, "The content to upload could not be hashed.")
         }
+        return md5
     }
 
     /// A `multipart/related` body: the metadata part, the whole content, the closing delimiter.

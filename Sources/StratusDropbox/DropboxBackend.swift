@@ -29,12 +29,25 @@ public enum DropboxBackend: ServiceBackend {
         StratusHTTPClient.caFileOption,
     ]
 
-    /// Builds a Dropbox service from a remote's options.
+    /// Builds a Dropbox service on its own, with a client of its own and no logger (see
+    /// ``makeService(options:context:)``).
     /// - Parameter options: The remote's options; see ``options``.
     /// - Returns: A ``DropboxService``.
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
     ///   option.
     public static func makeService(options: RemoteOptions) throws -> any Service {
+        try makeService(options: options, context: BackendContext())
+    }
+
+    /// Builds a Dropbox service from a remote's options, sharing the context's HTTP client and
+    /// logging to its logger.
+    /// - Parameters:
+    ///   - options: The remote's options; see ``options``.
+    ///   - context: The registry's context.
+    /// - Returns: A ``DropboxService``.
+    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
+    ///   option.
+    public static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service {
         let defaults = try DropboxConfiguration()
         let apiURL = try options.url("api_url")
         let configuration = try DropboxConfiguration(
@@ -46,7 +59,7 @@ public enum DropboxBackend: ServiceBackend {
             singleUploadLimit: try options.integer("single_upload_limit") ?? defaults.singleUploadLimit,
             pageSize: try options.integer("page_size").map { Int(clamping: $0) }
         )
-        let http = try StratusHTTPClient.forRemote(options)
+        let http = try context.sharedHTTPClient(for: options)
         let credentials = try DropboxCredentials.forRemote(
             options,
             clientIDOption: "app_key",
@@ -60,6 +73,6 @@ public enum DropboxBackend: ServiceBackend {
                 .dropbox(clientID: clientID, clientSecret: secret)
             }
         }
-        return try DropboxService(configuration: configuration, credentials: credentials, http: http)
+        return try DropboxService(configuration: configuration, credentials: credentials, http: http, logger: context.logger)
     }
 }

@@ -34,8 +34,7 @@ extension DropboxService {
             var attempt = 1
             while true {
                 do {
-                    let file = try await fetchVerified(path, target: target, into: staging.temporary, progress: progress)
-                    try staging.moveIntoPlace()
+                    let file = try await fetchVerified(path, target: target, into: staging, progress: progress)
                     progress.report(file.size)
                     return file
                 } catch let error as ServiceError where error.code == .integrityMismatch && attempt < 2 {
@@ -47,16 +46,16 @@ extension DropboxService {
         }
     }
 
-    /// Fetches content into a temporary file and checks it against the `content_hash` and
-    /// size Dropbox reports.
-    private func fetchVerified(_ path: RemotePath, target: String, into temporary: URL, progress: MonotonicProgress) async throws -> RemoteFile {
+    /// Fetches content into the staging file and, when it matches the `content_hash` and size
+    /// Dropbox reports, moves it into place.
+    private func fetchVerified(_ path: RemotePath, target: String, into staging: DownloadStaging, progress: MonotonicProgress) async throws -> RemoteFile {
         let route = "files/download"
         // Safe to repeat: a download changes nothing, and each retry continues the file.
         let response = try await transport.send(
             route: route,
             host: .content,
             headerArgument: .object([("path", .string(target))]),
-            destination: .resumableFile(temporary),
+            destination: .resumableFile(staging.temporary),
             responseDigests: [.dropboxContentHash],
             repetition: .safe,
             progress: progress.download()
@@ -70,7 +69,7 @@ extension DropboxService {
         guard let expected = file.contentHash?.value else {
             throw DropboxErrorMapping.undecodable(route: route, "the result has no content_hash to check the content against")
         }
-        try response.checkDownload(.dropboxContentHash, expected: expected, size: file.size, path: path, service: "Dropbox", digestName: "content_hash")
+        try staging.commit(response, .dropboxContentHash, expected: expected, size: file.size, path: path, service: "Dropbox", digestName: "content_hash")
         return file
     }
 }

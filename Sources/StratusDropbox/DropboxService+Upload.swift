@@ -187,7 +187,7 @@ extension DropboxService {
                 continue
             }
             let route = "files/upload_session/finish"
-            let emptyHash = Hex.encode(Digest.compute(.dropboxContentHash, over: Data()))
+            let emptyHash = DropboxContentHash().finalizeHex()
             let expected = try whole.finish(content)
             let outcome: SessionFinish = try await writeOnce(done: { try await self.holds(path, contentHash: expected).map { .committed($0) } }) {
                 let response = try await transport.send(

@@ -32,7 +32,7 @@ struct DropboxTransport: Sendable {
         jsonArgument: StoneValue? = nil,
         uploadBody: HTTPRequestBody? = nil,
         destination: HTTPResponseDestination = .memory(limit: 16 * 1_048_576),
-        responseDigests: Set<DigestAlgorithm> = [],
+        responseDigests: Set<HashAlgorithm> = [],
         repetition: Repetition,
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
     ) async throws -> StratusHTTPResponse {

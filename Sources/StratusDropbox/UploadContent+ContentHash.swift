@@ -1,3 +1,4 @@
+import Stratus
 import StratusDigest
 import StratusAdapterKit
 
@@ -7,8 +8,9 @@ extension UploadContent {
     /// - Throws: ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or is
     ///   shorter than it was.
     func contentHash(_ range: Range<Int64>) throws -> String {
-        let digest = DropboxContentHash()
-        try read(range) { _, bytes in digest.update(bytes) }
-        return Hex.encode(digest.finalize())
+        guard let hash = try hexDigests([.dropboxContentHash], of: range)[.dropboxContentHash] else {
+            throw ServiceError(.localFile, "The content to upload could not be hashed.")
+        }
+        return hash
     }
 }

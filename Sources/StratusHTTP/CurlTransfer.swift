@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Stratus
 import StratusDigest
 import Synchronization
 
@@ -9,8 +10,8 @@ struct TransferOutcome: Sendable {
     var headers: StratusHTTPHeaders
     var output: SinkOutput
     var bodyLength: Int64
-    var bodyDigests: [DigestAlgorithm: String]
-    var requestBodyDigests: [DigestAlgorithm: String]
+    var bodyDigests: [HashAlgorithm: String]
+    var requestBodyDigests: [HashAlgorithm: String]
     var connection: ConnectionInfo
 }
 
@@ -65,7 +66,9 @@ final class CurlTransfer: @unchecked Sendable {
         self.sink = sink
         self.progressHandler = progress
         self.deliver = deliver
-        self.responseDigests = request.responseDigests.map { $0.makeDigest() }
+        // The client checked every algorithm when it opened the body (an unknown one is an
+        // `invalidRequest` before anything is sent), so none is dropped here.
+        self.responseDigests = request.responseDigests.compactMap { try? $0.makeDigest() }
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -154,7 +157,24 @@ final class CurlTransfer: @unchecked Sendable {
             fields.remove("Content-Length")
         }
         if !fields.contains("User-Agent") { fields.add("User-Agent", configuration.userAgent) }
-        if !fields.contains("Expect") { fields.add("Expect", "") }
+        if !fields.contains("Expect") {
+            // libcurl adds `Expect: 100-continue` by its own rules unless told otherwise: the
+            // client decides (see `Configuration.expectContinueThreshold`).
+            if hasBody, method != .head, let threshold = configuration.expectContinueThreshold,
+               source.length.map({ $0 >= threshold }) ?? true {
+                fields.add("Expect", "100-continue")
+                options.set(CURLOPT_EXPECT_100_TIMEOUT_MS, expectContinueWait(configuration))
+            } else {
+                fields.add("Expect", "")
+            }
+        }
+        if !request.isIdempotent, source.length == 0 {
+            // libcurl resends a request on its own when a reused connection closes before any
+            // answer; with body bytes it must rewind first, which `rewindBody(to:)` refuses, but
+            // a request without any would go out again unasked. A fresh connection is never
+            // taken for a stale one.
+            options.set(CURLOPT_FRESH_CONNECT, 1)
+        }
         for field in fields {
             // An empty value tells libcurl to drop a header it would add itself.
             let line = field.value.isEmpty ? "\(field.name):" : "\(field.name): \(field.value)"
@@ -166,6 +186,14 @@ final class CurlTransfer: @unchecked Sendable {
             throw failure
         }
         return easy
+    }
+
+    /// How long libcurl waits for `100 Continue`, in milliseconds: the configured wait, at most
+    /// half the stall timeout so the wait is never taken for a stall.
+    private func expectContinueWait(_ configuration: StratusHTTPClient.Configuration) -> Int {
+        var wait = configuration.expectContinueTimeout
+        if let stall = configuration.timeouts.stall, wait > stall / 2 { wait = stall / 2 }
+        return milliseconds(wait)
     }
 
     // MARK: Callbacks (event-loop thread)
@@ -308,7 +336,7 @@ final class CurlTransfer: @unchecked Sendable {
             deliver(.failure(error))
             return
         }
-        var digests: [DigestAlgorithm: String] = [:]
+        var digests: [HashAlgorithm: String] = [:]
         if sink.isContent {
             for digest in responseDigests { digests[digest.algorithm] = digest.finalizeHex() }
         }

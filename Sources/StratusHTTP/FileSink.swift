@@ -1,4 +1,5 @@
 import Foundation
+import StratusFileSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,21 +69,17 @@ struct PendingFile: Sendable {
     /// - Throws: ``StratusHTTPClientError`` (`localFile`); the temporary file is removed either way.
     func commit() throws(StratusHTTPClientError) {
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else {
+        guard SystemCall.retryingOnInterrupt({ fsync(descriptor) }) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary.path)
             throw StratusHTTPClientError(.localFile, "Flushing \(temporary.path) to disk failed: \(reason).")
         }
-        guard rename(temporary.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        do {
+            // Renames, then flushes the folder so the rename itself survives a crash.
+            try AtomicFile.moveIntoPlace(temporary.path, replacing: destination.path)
+        } catch {
             unlink(temporary.path)
-            throw StratusHTTPClientError(.localFile, "Moving the download into place at \(destination.path) failed: \(reason).")
-        }
-        // Flush the folder too, so the rename itself survives a crash.
-        let folder = open(destination.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
+            throw StratusHTTPClientError(.localFile, "Moving the download into place at \(destination.path) failed: \(error.reason).")
         }
     }
 

@@ -13,6 +13,15 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
 
     init(buffer: StreamBuffer) { self.buffer = buffer }
 
+    /// A body that yields these chunks and then ends, or fails with `failure` after the last
+    /// chunk: for tests of code that reads an ``HTTPStreamingResponse``.
+    /// - Parameters:
+    ///   - chunks: The chunks, in order.
+    ///   - failure: The error the reader meets after the chunks, or `nil` for a clean end.
+    public convenience init(chunks: [Data], failure: StratusHTTPClientError? = nil) {
+        self.init(buffer: StreamBuffer(finishedWith: chunks, failure: failure))
+    }
+
     deinit { buffer.readerLeft() }
 
     /// Reads chunks in order.
@@ -64,6 +73,19 @@ final class StreamBuffer: Sendable {
         self.capacity = max(1, capacity)
         self.resumeWriter = resumeWriter
         self.cancelTransfer = cancelTransfer
+    }
+
+    /// A buffer that already holds a whole body and its end, with no transfer behind it.
+    init(finishedWith chunks: [Data], failure: StratusHTTPClientError?) {
+        self.capacity = max(1, chunks.reduce(0) { $0 + $1.count })
+        self.resumeWriter = {}
+        self.cancelTransfer = {}
+        state.withLock { state in
+            state.chunks = chunks
+            state.buffered = chunks.reduce(0) { $0 + $1.count }
+            state.finished = true
+            state.failure = failure
+        }
     }
 
     /// Offers bytes from libcurl (event-loop thread).

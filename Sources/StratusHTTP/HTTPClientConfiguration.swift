@@ -65,8 +65,24 @@ extension StratusHTTPClient {
         public var userAgent: String
         /// Where the client logs requests (at `trace` and `debug` levels), with secrets redacted.
         public var logger: Logger
+        /// The request body size, in bytes, from which a request is sent with
+        /// `Expect: 100-continue`, or `nil` to never send it. Default: 1 MiB.
+        ///
+        /// With the field, the client sends the request head, waits for the server's
+        /// `100 Continue` (at most ``expectContinueTimeout``) and only then the body, so a server
+        /// that refuses the request anyway (a missing folder, a failed precondition, an expired
+        /// token, a full quota) answers before a large body travels: a 64 MiB upload into a
+        /// missing folder then costs one round trip instead of 64 MiB. Smaller bodies go out at
+        /// once and without the field, since the wait would cost a round trip for little saved.
+        /// A body of unknown length (a stream) counts as large. 1 MiB is libcurl's own
+        /// threshold.
+        public var expectContinueThreshold: Int64?
+        /// The longest the client waits for `100 Continue` before sending the body anyway, for
+        /// servers that ignore the field. Default: 1 second, libcurl's default. The wait is
+        /// capped at half of ``Timeouts-swift.struct/stall``, so it never counts as a stall.
+        public var expectContinueTimeout: Duration
 
-        /// Creates a configuration.
+        /// Creates a configuration; each parameter sets the field of the same name.
         public init(
             timeouts: Timeouts = Timeouts(),
             trustRoots: TrustRoots = .system,
@@ -77,7 +93,9 @@ extension StratusHTTPClient {
             streamBufferSize: Int = 1024 * 1024,
             errorBodyLimit: Int = 1024 * 1024,
             userAgent: String = "Stratus/0.1",
-            logger: Logger = Logger(label: "stratus.http", factory: { _ in SwiftLogNoOpLogHandler() })
+            logger: Logger = Logger(label: "stratus.http", factory: { _ in SwiftLogNoOpLogHandler() }),
+            expectContinueThreshold: Int64? = 1024 * 1024,
+            expectContinueTimeout: Duration = .seconds(1)
         ) {
             self.timeouts = timeouts
             self.trustRoots = trustRoots
@@ -89,6 +107,8 @@ extension StratusHTTPClient {
             self.errorBodyLimit = errorBodyLimit
             self.userAgent = userAgent
             self.logger = logger
+            self.expectContinueThreshold = expectContinueThreshold
+            self.expectContinueTimeout = expectContinueTimeout
         }
     }
 }

@@ -1,20 +1,25 @@
 import Foundation
 
-/// The rules that keep secrets out of descriptions, logs and errors.
+/// The rules that keep secrets out of descriptions, logs and errors: the one list of secret
+/// header, parameter and field names in Stratus, used by the HTTP client's descriptions, the
+/// adapters' error messages and the mock servers' request logs alike.
 public enum Redaction {
     /// What a secret is replaced with.
     public static let placeholder = "<redacted>"
 
-    /// Header names whose values are always secret.
-    static let secretHeaders: Set<String> = [
+    /// Header names (lowercase) whose values are always secret; beyond these, any header whose
+    /// name holds `token` or `secret` is too (see ``headerValue(_:named:)``).
+    public static let secretHeaders: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
         "x-goog-api-key", "x-amz-security-token",
     ]
 
-    /// Query parameters (and form fields) whose values are always secret.
-    static let secretParameters: Set<String> = [
+    /// Query parameter, form field and JSON key names (lowercase) whose values are always
+    /// secret; beyond these, see ``isSecretParameter(_:)``.
+    public static let secretParameters: Set<String> = [
         "access_token", "refresh_token", "oauth_token", "client_secret", "code", "code_verifier",
         "key", "token", "id_token", "password", "x-amz-signature", "x-amz-security-token",
+        "assertion", "client_assertion",
     ]
 
     /// A header value as it may be shown: secret headers keep only their scheme
@@ -50,10 +55,14 @@ public enum Redaction {
         return components.string ?? placeholder
     }
 
-    /// Whether a query parameter or form field holds a secret.
+    /// Whether a query parameter, form field or JSON key holds a secret: one of
+    /// ``secretParameters``, or a name that holds `secret` or `password` or ends in `_token` or
+    /// `verifier` (in any case).
+    /// - Parameter name: The name.
     public static func isSecretParameter(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        return secretParameters.contains(lowered) || lowered.contains("secret") || lowered.hasSuffix("_token")
+        return secretParameters.contains(lowered) || lowered.contains("secret") || lowered.contains("password")
+            || lowered.hasSuffix("_token") || lowered.hasSuffix("verifier")
     }
 
     /// Text a server chose (an error message, an error body) as it may reach a message, a log

@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 import StratusDigest
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,7 @@ final class RequestBodySource {
     }
 
     private let kind: Kind
-    private let digestAlgorithms: Set<DigestAlgorithm>
+    private let digestAlgorithms: Set<HashAlgorithm>
     private var digests: [any IncrementalDigest]
     private var digestsAreValid = true
     private var position: Int64 = 0
@@ -34,9 +35,9 @@ final class RequestBodySource {
 
     /// Opens a body. Files are opened here, so a missing file fails before anything is sent.
     /// - Throws: ``StratusHTTPClientError`` (`localFile`, `invalidRequest`).
-    init(_ body: HTTPRequestBody, digests algorithms: Set<DigestAlgorithm>) throws {
+    init(_ body: HTTPRequestBody, digests algorithms: Set<HashAlgorithm>) throws {
         self.digestAlgorithms = algorithms
-        self.digests = algorithms.map { $0.makeDigest() }
+        self.digests = try algorithms.makeDigests()
         switch body {
         case .empty:
             kind = .bytes(Data())
@@ -115,7 +116,8 @@ final class RequestBodySource {
         if case .stream = kind { return offset == position }
         guard offset >= 0, offset <= (length ?? 0) else { return false }
         if offset == 0 {
-            digests = digestAlgorithms.map { $0.makeDigest() }
+            // Computable: the same algorithms made digests when the source opened.
+            digests = digestAlgorithms.compactMap { try? $0.makeDigest() }
             digestsAreValid = true
         } else if offset != position {
             digestsAreValid = false
@@ -125,9 +127,9 @@ final class RequestBodySource {
     }
 
     /// The digests of what was sent, when they cover the whole body exactly once.
-    func finishDigests() -> [DigestAlgorithm: String] {
+    func finishDigests() -> [HashAlgorithm: String] {
         guard digestsAreValid else { return [:] }
-        var result: [DigestAlgorithm: String] = [:]
+        var result: [HashAlgorithm: String] = [:]
         for digest in digests { result[digest.algorithm] = digest.finalizeHex() }
         return result
     }

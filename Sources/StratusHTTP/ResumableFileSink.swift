@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 import StratusDigest
 #if canImport(Glibc)
 import Glibc
@@ -37,13 +38,13 @@ final class ResumableFileSink: ResponseSink {
     ///   - digests: The algorithms the request asked for.
     ///   - errorBodyLimit: How much of a non-2xx body to keep in memory.
     /// - Throws: ``StratusHTTPClientError/Code/localFile`` when the file cannot be opened or read.
-    init(url: URL, digests: Set<DigestAlgorithm>, errorBodyLimit: Int) throws(StratusHTTPClientError) {
+    init(url: URL, digests: Set<HashAlgorithm>, errorBodyLimit: Int) throws(StratusHTTPClientError) {
+        let existing = try digests.makeDigests()
         // Private while partial: whoever moves it into place gives it its final mode.
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw StratusHTTPClientError(.localFile, "Cannot open \(url.path): \(String(cString: strerror(errno))).")
         }
-        let existing = digests.map { $0.makeDigest() }
         let length: Int64
         do {
             length = try Digest.feed(fileAt: url, into: existing)

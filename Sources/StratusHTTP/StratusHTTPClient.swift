@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// ```swift
 /// let client = try StratusHTTPClient()
-/// let response = try await client.execute(StratusHTTPRequest(url: url), into: .file(destination))
+/// let response = try await client.execute(StratusHTTPRequest(url: url), into: .unverifiedFile(destination))
 /// try await client.shutdown()
 /// ```
 ///
@@ -55,7 +55,7 @@ public final class StratusHTTPClient: Sendable {
         let sink: any ResponseSink
         switch destination {
         case .memory(let limit): sink = MemorySink(limit: limit)
-        case .file(let url): sink = FileSink(destination: url, errorBodyLimit: configuration.errorBodyLimit)
+        case .unverifiedFile(let url): sink = FileSink(destination: url, errorBodyLimit: configuration.errorBodyLimit)
         case .resumableFile(let url):
             let resumable = try ResumableFileSink(url: url, digests: request.responseDigests, errorBodyLimit: configuration.errorBodyLimit)
             if resumable.existingLength > 0 {
@@ -137,6 +137,9 @@ public final class StratusHTTPClient: Sendable {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw StratusHTTPClientError(.invalidRequest, "Only http and https URLs can be requested, not \(Redaction.url(request.url)).")
         }
+        // Checked here, before any transfer exists, so the transfer can start its digests
+        // without a way to fail.
+        _ = try request.responseDigests.makeDigests()
         do {
             return try RequestBodySource(request.body, digests: request.requestDigests)
         } catch let error as StratusHTTPClientError {

@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 import StratusDigest
 
 /// One HTTP request.
@@ -12,9 +13,9 @@ public struct StratusHTTPRequest: Sendable, CustomStringConvertible {
     /// The body.
     public var body: HTTPRequestBody
     /// Digests to compute over the response body as it arrives (2xx answers only).
-    public var responseDigests: Set<DigestAlgorithm>
+    public var responseDigests: Set<HashAlgorithm>
     /// Digests to compute over the request body as it is sent.
-    public var requestDigests: Set<DigestAlgorithm>
+    public var requestDigests: Set<HashAlgorithm>
     /// A limit on the whole request, overriding the client's
     /// ``StratusHTTPClient/Configuration/Timeouts-swift.struct/total``.
     public var totalTimeout: Duration?
@@ -24,9 +25,10 @@ public struct StratusHTTPRequest: Sendable, CustomStringConvertible {
     /// answer arrives (it takes the connection for a stale one). For a request that is not
     /// idempotent that could apply a write twice, so the body is then refused for the resend
     /// and the request fails with ``StratusHTTPClientError/Code-swift.struct/connectionLost``,
-    /// leaving the caller to find out whether the first send took effect. Defaults to `true`
-    /// for `GET`, `HEAD`, `PUT`, `DELETE` and `OPTIONS`, `false` for `POST` and `PATCH`;
-    /// APIs that read through `POST` set it.
+    /// leaving the caller to find out whether the first send took effect. Defaults to the
+    /// method's ``StratusHTTPMethod/isIdempotent``: `true` for `GET`, `HEAD`, `PUT`, `DELETE`,
+    /// `OPTIONS` and `TRACE`, `false` for `POST`, `PATCH` and any other method not declared
+    /// idempotent; APIs that read through `POST` set it.
     public var isIdempotent: Bool
 
     /// Creates a request.
@@ -42,8 +44,8 @@ public struct StratusHTTPRequest: Sendable, CustomStringConvertible {
         url: URL,
         headers: StratusHTTPHeaders = [:],
         body: HTTPRequestBody = .empty,
-        responseDigests: Set<DigestAlgorithm> = [],
-        requestDigests: Set<DigestAlgorithm> = []
+        responseDigests: Set<HashAlgorithm> = [],
+        requestDigests: Set<HashAlgorithm> = []
     ) {
         self.method = method
         self.url = url
@@ -51,7 +53,7 @@ public struct StratusHTTPRequest: Sendable, CustomStringConvertible {
         self.body = body
         self.responseDigests = responseDigests
         self.requestDigests = requestDigests
-        self.isIdempotent = method != .post && method != .patch
+        self.isIdempotent = method.isIdempotent
     }
 
     /// `METHOD url` with secrets in the URL redacted; headers are left out.

@@ -1,3 +1,5 @@
+import StratusFileSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,11 +12,8 @@ import Darwin
 func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
-        let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-        if written < 0 {
-            if errno == EINTR { continue }
-            return false
-        }
+        let written = SystemCall.retryingOnInterrupt { write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset) }
+        if written < 0 { return false }
         offset += written
     }
     return true

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Darwin
 ///
 /// The first line is a header naming the journal's random identifier; every later line is one
 /// change. Positions are byte offsets at line boundaries. Every method must be called while
-/// holding the ``StoreLock``: that is what keeps appends whole and readers from seeing a change
+/// holding the store lock (`flock(2)` on `.stratus/lock`): that is what keeps appends whole and readers from seeing a change
 /// before it is committed. A torn last line (a crash in the middle of an append) is cut off
 /// before the journal is read or extended.
 struct ChangeJournal: Sendable {
@@ -43,8 +44,8 @@ struct ChangeJournal: Sendable {
     func createIfMissing(identifier: String) throws {
         guard try FileSystem.kind(at: path) == nil else { return }
         let header = try Self.line(Header(journal: identifier, format: 1))
-        let prepared = try FileSystem.writeNewFile(header, in: preparationFolder, named: "journal-" + identifier)
-        try FileSystem.rename(prepared, to: path)
+        let prepared = try AtomicFile.writeTemporary(header, in: preparationFolder, named: "journal-" + identifier)
+        try AtomicFile.rename(prepared, over: path)
     }
 
     /// The position after the last change.

@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusDigest
+import StratusFileSystem
 
 /// Moves content into one or more open files in 1 MiB pieces, hashing it on the way,
 /// reporting progress after each piece and stopping between pieces when the task is cancelled.
@@ -28,16 +29,17 @@ struct ContentCopy {
     ///   - cancellation: Checked before every piece.
     ///   - cancelledMessage: The message of the ``ServiceError/Code/cancelled`` error thrown
     ///     when the flag is set.
+    /// - Throws: ``StratusDigest/DigestError`` when `StratusDigest` cannot compute the algorithm.
     init(
         into destinations: [FileDescriptor],
-        hashing algorithm: DigestAlgorithm,
+        hashing algorithm: HashAlgorithm,
         expectedSize: Int64?,
         progress: ProgressHandler?,
         cancellation: CancellationFlag,
         cancelledMessage: String
-    ) {
+    ) throws(DigestError) {
         self.destinations = destinations
-        self.digest = algorithm.makeDigest()
+        self.digest = try algorithm.makeDigest()
         self.expectedSize = expectedSize
         self.progress = progress
         self.cancellation = cancellation

@@ -1,11 +1,13 @@
+import StratusFileSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// The handful of path-level file system calls the local store makes, each retrying on
-/// `EINTR` and throwing ``FileSystemError``.
+/// The path-level file system calls the local store makes beyond StratusFileSystem's
+/// (``AtomicFile``, ``FileDescriptor``, ``FileLock``), each throwing ``FileSystemError``.
 ///
 /// Paths are `String`s passed to the system as their UTF-8 bytes, exactly: no Unicode
 /// normalization happens on the way, so `café` written in NFC and in NFD are two names.
@@ -57,14 +59,6 @@ enum FileSystem {
         throw failure
     }
 
-    /// Moves a file into place, replacing whatever file was at the destination.
-    /// - Throws: ``FileSystemError`` when `rename(2)` fails.
-    static func rename(_ source: String, to destination: String) throws {
-        guard renameEntry(source, destination) == 0 else {
-            throw FileSystemError.last("rename", destination)
-        }
-    }
-
     /// Removes a file; a file that is already gone is not an error.
     /// - Throws: ``FileSystemError`` when `unlink(2)` fails for another reason.
     static func removeFile(_ path: String) throws {
@@ -84,13 +78,6 @@ enum FileSystem {
         _ = rmdir(path)
     }
 
-    /// Flushes a folder's entries (names created, renamed or removed in it) to the disk.
-    /// - Throws: ``FileSystemError`` when the folder cannot be opened or synchronized.
-    static func synchronizeDirectory(_ path: String) throws {
-        let directory = try FileDescriptor.open(path, O_RDONLY | O_DIRECTORY)
-        try directory.synchronize()
-    }
-
     /// Reads a whole small file.
     /// - Returns: The bytes, or `nil` when there is no file at the path.
     /// - Throws: ``FileSystemError`` when it cannot be opened or read.
@@ -98,38 +85,10 @@ enum FileSystem {
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(path, O_RDONLY)
-        } catch let error as FileSystemError where error.errorNumber == ENOENT {
+        } catch where error.errorNumber == ENOENT {
             return nil
         }
-        var bytes: [UInt8] = []
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = try file.read(into: buffer)
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-    }
-
-    /// Writes bytes to a new file in a folder and flushes them to the disk, ready to be renamed
-    /// into place.
-    /// - Parameters:
-    ///   - bytes: The content.
-    ///   - folder: The folder to create the file in; the rename must stay in this file system.
-    ///   - name: The new file's name; it must not exist yet.
-    /// - Returns: The new file's path.
-    /// - Throws: ``FileSystemError`` when the file cannot be created or written.
-    static func writeNewFile(_ bytes: [UInt8], in folder: String, named name: String) throws -> String {
-        let path = folder + "/" + name
-        do {
-            let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-            try file.write(bytes)
-            try file.synchronize()
-            return path
-        } catch {
-            discardFile(path)
-            throw error
-        }
+        return try file.readToEnd()
     }
 
     /// The names in a folder, without `.` and `..`, with what each one is.
@@ -162,9 +121,4 @@ enum FileSystem {
         }
         return result
     }
-}
-
-// The C call under another name, so `FileSystem.rename(_:to:)` can share its name.
-private func renameEntry(_ source: String, _ destination: String) -> Int32 {
-    rename(source, destination)
 }

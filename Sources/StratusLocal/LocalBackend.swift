@@ -3,6 +3,10 @@ import Stratus
 
 /// The `local` backend: builds a ``LocalService`` from a remote's options.
 ///
+/// A local service needs nothing from a registry's ``Stratus/BackendContext``: it has no HTTP
+/// client to share and logs nothing, so the protocol's default
+/// ``Stratus/ServiceBackend/makeService(options:context:)`` (which ignores the context) serves.
+///
 /// ```json
 /// { "remotes": { "saves": { "type": "local", "options": { "root": "~/GameSaves", "max_versions": "20" } } } }
 /// ```

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusFileSystem
 
 /// A ``Service`` over a folder on this machine that behaves like a cloud provider: every write
 /// is a new version, preconditions are atomic, and a change feed reports every change.

@@ -1,17 +1,18 @@
 import Stratus
+import StratusFileSystem
 
 extension LocalStore {
     /// A token for the current end of the change journal.
     /// - Throws: ``FileSystemError`` when the journal cannot be read.
     func latestChangeToken() throws -> ChangeToken {
-        try lock.withExclusiveLock { try journal.end().token }
+        try FileLock.withLock(lockPath) { try journal.end().token }
     }
 
     /// The next page of changes after a token.
     /// - Throws: ``ServiceError`` (`invalidChangeToken`) for a token this store did not issue.
     func changes(since token: ChangeToken) throws -> ChangePage {
         let position = try JournalPosition(token: token)
-        return try lock.withExclusiveLock {
+        return try FileLock.withLock(lockPath) {
             try journal.changes(after: position, limit: changePageSize)
         }
     }

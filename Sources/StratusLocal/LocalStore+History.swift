@@ -1,4 +1,5 @@
 import Stratus
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -41,7 +42,7 @@ extension LocalStore {
                 "Version \(version) of \(path) no longer matches its recorded SHA-256 (recorded \(kept.sha256), read \(staged.sha256)); it was not restored. Restore another version."
             )
         }
-        return try lock.withExclusiveLock {
+        return try FileLock.withLock(lockPath) {
             try commit(staged, to: path, precondition: .none, metadata: nil)
         }
     }
@@ -54,7 +55,7 @@ extension LocalStore {
     /// - Returns: The open content, the version's entry and the file's record.
     /// - Throws: ``ServiceError`` (`notFound`) for a missing file or version.
     func openVersion(_ version: VersionID?, of path: RemotePath) throws -> (content: FileDescriptor, version: FileRecord.Version, record: FileRecord) {
-        try lock.withExclusiveLock {
+        try FileLock.withLock(lockPath) {
             guard let record = try record(of: path) else {
                 throw ServiceError(.notFound, "No file is at \(path).")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -92,7 +93,7 @@ extension LocalStore {
         let temporary = folder + "/.stratus-download-" + (try Self.randomIdentifier())
         do {
             let output = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-            var copy = ContentCopy(
+            var copy = try ContentCopy(
                 into: [output], hashing: .sha256, expectedSize: kept.size, progress: progress,
                 cancellation: cancellation,
                 cancelledMessage: "The download of \(path) was cancelled; \(target) was left as it was."
@@ -106,12 +107,11 @@ extension LocalStore {
                 )
             }
             try output.synchronize()
-            try FileSystem.rename(temporary, to: target)
+            try AtomicFile.moveIntoPlace(temporary, replacing: target)
         } catch {
             FileSystem.discardFile(temporary)
             throw error
         }
-        try? FileSystem.synchronizeDirectory(folder)
         return record.remoteFile(at: kept)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -51,7 +52,7 @@ extension LocalStore {
         }
         defer { staged.discard() }
         try cancellation.check(cancelledMessage)
-        return try lock.withExclusiveLock {
+        return try FileLock.withLock(lockPath) {
             try commit(staged, to: path, precondition: options.precondition, metadata: options.metadata)
         }
     }
@@ -90,9 +91,9 @@ extension LocalStore {
             let versionFile = layout.version(added.number, for: key)
             let journalLength = try journal.append(.upserted(file))
             do {
-                try FileSystem.rename(staged.versionCopy, to: versionFile)
-                try FileSystem.rename(staged.visibleCopy, to: layout.visible(path))
-                try FileSystem.rename(preparedRecord, to: layout.record(for: key))
+                try AtomicFile.rename(staged.versionCopy, over: versionFile)
+                try AtomicFile.rename(staged.visibleCopy, over: layout.visible(path))
+                try AtomicFile.rename(preparedRecord, over: layout.record(for: key))
             } catch {
                 try? journal.truncate(to: journalLength)
                 FileSystem.discardFile(versionFile)
@@ -100,9 +101,9 @@ extension LocalStore {
             }
 
             // Committed. What follows only makes it durable sooner or frees space.
-            try? FileSystem.synchronizeDirectory(layout.versionFolder(for: key))
-            try? FileSystem.synchronizeDirectory(layout.visible(path.parent ?? .root))
-            try? FileSystem.synchronizeDirectory(layout.records)
+            try? AtomicFile.synchronizeFolder(layout.versionFolder(for: key))
+            try? AtomicFile.synchronizeFolder(layout.visible(path.parent ?? .root))
+            try? AtomicFile.synchronizeFolder(layout.records)
             for version in pruned {
                 FileSystem.discardFile(layout.version(version.number, for: key))
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusDigest
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -12,10 +13,11 @@ import Darwin
 /// ``StoreLayout`` describes. ``LocalService`` runs them off the Swift concurrency pool.
 ///
 /// Records are only ever replaced by `rename(2)`, so reading one needs no lock. Every change,
-/// and every read of the journal or of a version's content, holds the ``StoreLock``.
+/// and every read of the journal or of a version's content, holds the store lock (`flock(2)` on `.stratus/lock`).
 struct LocalStore: Sendable {
     let layout: StoreLayout
-    let lock: StoreLock
+    /// The lock file every change holds exclusively.
+    let lockPath: String
     let journal: ChangeJournal
     /// The most versions kept per file.
     let maximumVersions: Int
@@ -33,7 +35,7 @@ struct LocalStore: Sendable {
     init(root: String, maximumVersions: Int, changePageSize: Int) throws {
         let layout = StoreLayout(root: root)
         self.layout = layout
-        self.lock = StoreLock(path: layout.lock)
+        self.lockPath = layout.lock
         self.journal = ChangeJournal(path: layout.journal, preparationFolder: layout.staging)
         self.maximumVersions = maximumVersions
         self.changePageSize = changePageSize
@@ -59,7 +61,7 @@ struct LocalStore: Sendable {
         }
         let identifier = try Self.randomIdentifier()
         let journal = self.journal
-        try lock.withExclusiveLock {
+        try FileLock.withLock(lockPath) {
             try journal.createIfMissing(identifier: identifier)
         }
         removeLeftovers()
@@ -111,7 +113,7 @@ struct LocalStore: Sendable {
         } catch {
             throw ServiceError(.localFile, "Could not encode the record of \(record.path): \(error).", underlying: error)
         }
-        return try FileSystem.writeNewFile(Array(bytes), in: layout.records, named: "prepared-" + Self.randomIdentifier())
+        return try AtomicFile.writeTemporary(Array(bytes), in: layout.records, named: "prepared-" + Self.randomIdentifier())
     }
 
     /// A new random identifier in hexadecimal.

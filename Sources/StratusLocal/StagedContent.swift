@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -57,13 +58,13 @@ struct StagedContent: Sendable {
             var copy: ContentCopy
             switch source {
             case .file(let file, let size):
-                copy = ContentCopy(
+                copy = try ContentCopy(
                     into: [version, visible], hashing: .sha256, expectedSize: size,
                     progress: progress, cancellation: cancellation, cancelledMessage: cancelledMessage
                 )
                 try copy.copyAll(from: file)
             case .bytes(let data):
-                copy = ContentCopy(
+                copy = try ContentCopy(
                     into: [version, visible], hashing: .sha256, expectedSize: Int64(data.count),
                     progress: progress, cancellation: cancellation, cancelledMessage: cancelledMessage
                 )

@@ -41,8 +41,10 @@ public struct BearerCredentials: Sendable, CustomStringConvertible {
     }
 
     /// The secrets these credentials hold now (the token; with a provider, its refresh token and
-    /// client secret too), for ``StratusHTTP/Redaction/serverText(_:secrets:limit:)``.
-    package func knownSecrets() async -> [String] {
+    /// client secret too), for ``StratusHTTP/Redaction/serverText(_:secrets:limit:)``: pass them
+    /// with every error body an adapter quotes.
+    /// - Returns: The secrets, never to be shown.
+    public func knownSecrets() async -> [String] {
         switch source {
         case .fixed(let token): [token]
         case .provider(let provider): await provider.knownSecrets
@@ -50,7 +52,9 @@ public struct BearerCredentials: Sendable, CustomStringConvertible {
     }
 
     /// Sends a request with an `Authorization` header, refreshing and repeating once on a
-    /// refused token when a provider is in use. `makeRequest` is called for each attempt, so a
+    /// refused token when a provider is in use: how an adapter sends every request of a
+    /// bearer-token service. It sends once otherwise; wrap it in
+    /// `RetryPolicy.run(_:_:)` (StratusAdapterKit) for retries. `makeRequest` is called for each attempt, so a
     /// streamed body is made afresh. The token goes only to the origins (scheme, host and port)
     /// of the service's configured URLs: a request for any other origin is not sent.
     /// - Parameters:
@@ -63,7 +67,7 @@ public struct BearerCredentials: Sendable, CustomStringConvertible {
     /// - Returns: The answer, whatever its status.
     /// - Throws: ``Stratus/ServiceError`` for transport failures and refresh failures;
     ///   `invalidResponse` for a request to another origin (only a server can have named it).
-    package func send(
+    public func send(
         _ makeRequest: @Sendable () throws -> StratusHTTPRequest,
         origins: [URL],
         http: StratusHTTPClient,

@@ -80,7 +80,7 @@ public actor CredentialProvider {
 
     /// The secrets this provider holds now (access and refresh token, client secret), which
     /// server text must never carry into a message; nothing is loaded or refreshed for it.
-    package var knownSecrets: [String] {
+    public var knownSecrets: [String] {
         [current?.accessToken, current?.refreshToken, client.provider.clientSecret].compactMap { $0 }
     }
 

@@ -79,7 +79,7 @@ public final class FileTokenStore: TokenStore {
     private func withExclusiveLock<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         try await localLock.withLock {
             try TokenFile.createFolder(of: url)
-            let lock = try await FileLock.acquire(lockURL, timeout: lockTimeout)
+            let lock = try await TokenLock.acquire(lockURL, timeout: lockTimeout)
             do {
                 let result = try await body()
                 lock.release()

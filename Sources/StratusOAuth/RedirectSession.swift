@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Stratus
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -57,10 +58,10 @@ struct RedirectSession: Sendable {
             case .timedOut: return ContinuousClock.now >= deadline ? .finished(.failure(timedOut)) : ignored("client sent no request in time")
             case .ready: break
             }
-            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            let count = SystemCall.retryingOnInterrupt { chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) } }
             if count == 0 { return ignored("client closed the connection") }
             if count < 0 {
-                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { continue }
                 return ignored("read failed")
             }
             head.append(contentsOf: chunk[0..<count])
@@ -148,11 +149,8 @@ struct RedirectSession: Sendable {
                 pollfd(fd: descriptor, events: Int16(events), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&descriptors, 2, milliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return .cancelled
-            }
+            let ready = SystemCall.retryingOnInterrupt { poll(&descriptors, 2, milliseconds) }
+            if ready < 0 { return .cancelled }
             if descriptors[1].revents != 0 { return .cancelled }
             if descriptors[0].revents != 0 { return .ready }
         }
@@ -166,10 +164,12 @@ struct RedirectSession: Sendable {
         let sendDeadline = ContinuousClock.now + .seconds(2)
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(client, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = SystemCall.retryingOnInterrupt {
+                bytes.withUnsafeBytes { send(client, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            }
             if sent > 0 {
                 offset += sent
-            } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+            } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
                 guard case .ready = wait(for: client, events: POLLOUT, until: sendDeadline) else { return }
             } else {
                 return
@@ -184,8 +184,8 @@ struct RedirectSession: Sendable {
         let until = min(deadline, .now + .milliseconds(250))
         var chunk = [UInt8](repeating: 0, count: 4096)
         while case .ready = wait(for: client, events: POLLIN, until: until) {
-            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return }
+            let count = SystemCall.retryingOnInterrupt { chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) } }
+            if count == 0 || (count < 0 && errno != EAGAIN) { return }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusAdapterKit
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -25,12 +26,11 @@ enum TokenFile {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("read", url, errno: errno)
+            let count = SystemCall.retryingOnInterrupt {
+                buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             }
+            if count == 0 { break }
+            if count < 0 { throw failure("read", url, errno: errno) }
             data.append(contentsOf: buffer[0..<count])
             if data.count > 1024 * 1024 {
                 throw ServiceError(.localFile, "The token file \(url.path) is larger than 1 MiB, so it is not a token file; remove it and sign in again.")
@@ -108,48 +108,26 @@ enum TokenFile {
         }
     }
 
-    /// Writes the token atomically: temporary file (0600) in the same folder, fsync, rename,
-    /// fsync of the folder.
+    /// Writes the token atomically with StratusFileSystem's ``StratusFileSystem/AtomicFile``:
+    /// a temporary file of exactly 0600 in the same folder (never through a link, never
+    /// blocking on a planted FIFO), flushed, renamed over the token file, the folder flushed.
     static func write(_ token: OAuthToken, to url: URL) throws {
         try checkFolder(of: url)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(token)
-        let folder = url.deletingLastPathComponent()
-        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(suffix).tmp")
-        let descriptor = try open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, purpose: "create")
-        var renamed = false
-        defer {
-            if !renamed { _ = temporary.withUnsafeFileSystemRepresentation { $0.map { unlink($0) } } }
-        }
         do {
-            defer { close(descriptor) }
-            // The umask may only take bits away; set the mode explicitly all the same.
-            guard fchmod(descriptor, 0o600) == 0 else { throw failure("set permissions of", temporary, errno: errno) }
-            try data.withUnsafeBytes { bytes in
-                guard let base = bytes.baseAddress else { return }
-                var offset = 0
-                while offset < bytes.count {
-                    let written = systemWrite(descriptor, base + offset, bytes.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw failure("write", temporary, errno: errno)
-                    }
-                    offset += written
-                }
+            try AtomicFile.write(data, to: url.path, mode: 0o600, ignoringUmask: true, flags: O_NOFOLLOW | O_NONBLOCK)
+        } catch {
+            let action = switch error.operation {
+            case "open": "create"
+            case "fchmod": "set permissions of"
+            case "write": "write"
+            case "fsync": "flush"
+            default: "replace"
             }
-            guard fsync(descriptor) == 0 else { throw failure("flush", temporary, errno: errno) }
+            throw failure(action, error.operation == "rename" ? url : URL(filePath: error.path), errno: error.errorNumber)
         }
-        let result = temporary.withUnsafeFileSystemRepresentation { from in
-            url.withUnsafeFileSystemRepresentation { to in
-                guard let from, let to else { return Int32(-1) }
-                return rename(from, to)
-            }
-        }
-        guard result == 0 else { throw failure("replace", url, errno: errno) }
-        renamed = true
-        syncFolder(folder)
     }
 
     /// Deletes the token file; a missing file is fine.
@@ -197,16 +175,14 @@ enum TokenFile {
     }
 
     private static func syncFolder(_ folder: URL) {
-        // Makes the rename itself durable; a failure here loses nothing already written.
-        guard let descriptor = try? open(folder, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, purpose: "open") else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
+        // Makes the removal durable; a failure here loses nothing already written.
+        try? AtomicFile.synchronizeFolder(folder.path)
     }
 
     struct NoSuchFile: Error {}
 }
 
-// The C library's calls, named apart from TokenFile's own `read`, `write` and `open`.
+// The C library's calls, named apart from TokenFile's own `read` and `open`.
 private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
     open(path, flags, mode)
 }
@@ -215,6 +191,3 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
     read(descriptor, buffer, count)
 }
 
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
-}

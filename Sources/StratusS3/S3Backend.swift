@@ -35,12 +35,25 @@ public enum S3Backend: ServiceBackend {
         StratusHTTPClient.caFileOption,
     ]
 
-    /// Builds an S3 service from a remote's options.
+    /// Builds an S3 service on its own, with a client of its own and no logger (see
+    /// ``makeService(options:context:)``).
     /// - Parameter options: The remote's options; see ``options``.
     /// - Returns: An ``S3Service``.
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
     ///   option, or when no credentials are found.
     public static func makeService(options: RemoteOptions) throws -> any Service {
+        try makeService(options: options, context: BackendContext())
+    }
+
+    /// Builds an S3 service from a remote's options, sharing the context's HTTP client and
+    /// logging to its logger.
+    /// - Parameters:
+    ///   - options: The remote's options; see ``options``.
+    ///   - context: The registry's context.
+    /// - Returns: An ``S3Service``.
+    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
+    ///   option, or when no credentials are found.
+    public static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service {
         let environment = ProcessInfo.processInfo.environment
         let addressing: S3Configuration.Addressing?
         switch options.string("addressing")?.lowercased() {
@@ -92,6 +105,11 @@ public enum S3Backend: ServiceBackend {
                 throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)': \(error.message)")
             }
         }
-        return try S3Service(configuration: configuration, credentials: credentials, http: StratusHTTPClient.forRemote(options))
+        return try S3Service(
+            configuration: configuration,
+            credentials: credentials,
+            http: context.sharedHTTPClient(for: options),
+            logger: context.logger
+        )
     }
 }

@@ -52,17 +52,8 @@ enum S3ErrorMapping {
         case "NotImplemented": return .unsupported
         default: break
         }
-        switch status {
-        case 404: return .notFound
-        case 401: return .unauthorized
-        case 403: return .permissionDenied
-        case 409, 412: return .conflict
-        case 413: return .payloadTooLarge
-        case 429: return .rateLimited
-        case 503: return .rateLimited
-        case 500...599: return .server
-        default: return .invalidResponse
-        }
+        // S3 says SlowDown with a 503 that carries no body on HEAD; otherwise the kit's mapping.
+        return status == 503 ? .rateLimited : ServiceError.Code(httpStatus: status)
     }
 
     private static func hint(for code: ServiceError.Code) -> String {

@@ -89,15 +89,7 @@ enum S3MetadataCoding {
     }
 
     static func encode(_ value: String) -> String {
-        var result = ""
-        for byte in value.utf8 {
-            if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "%") {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                result += String(format: "%%%02X", byte)
-            }
-        }
-        return result
+        PercentEncoding.encode(value) { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") }
     }
 
     static func decode(_ value: String) -> String {

@@ -30,7 +30,7 @@ struct S3Transport: Sendable {
     }
 
     /// The signed HTTP request for a request, as of now.
-    func signed(_ request: Request, responseDigests: Set<DigestAlgorithm> = []) throws -> StratusHTTPRequest {
+    func signed(_ request: Request, responseDigests: Set<HashAlgorithm> = []) throws -> StratusHTTPRequest {
         let endpoint = configuration.endpoint
         guard let scheme = endpoint.scheme, let baseHost = endpoint.host else {
             throw ServiceError(.invalidConfiguration, "The S3 endpoint has no host.")

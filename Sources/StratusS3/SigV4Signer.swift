@@ -1,5 +1,6 @@
 import Foundation
 import StratusDigest
+import StratusHTTP
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -122,21 +123,7 @@ struct SigV4Signer: Sendable {
     /// Percent-encodes every byte outside `A-Z a-z 0-9 - . _ ~` (and `/` when kept), in
     /// upper-case hex: the one encoding used both for the URL sent and for what is signed.
     static func uriEncode(_ text: String, keepSlash: Bool) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "/") where keepSlash:
-                result.append("/")
-            default:
-                result += String(format: "%%%02X", byte)
-            }
-        }
-        return result
+        keepSlash ? PercentEncoding.encodePath(text) : PercentEncoding.encode(text)
     }
 
     /// The `x-amz-date` form of a moment: `yyyyMMdd'T'HHmmss'Z'` in UTC.

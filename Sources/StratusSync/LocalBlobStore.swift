@@ -1,5 +1,6 @@
 import Foundation
 import StratusDigest
+import StratusFileSystem
 
 /// The store's file content on this device: immutable files named by their SHA-256 under
 /// `blobs/AB/ABCDEF…`, written through `staging/` and renamed into place only once complete,
@@ -87,23 +88,13 @@ struct LocalBlobStore: Sendable {
         let destination = url(of: hash)
         if FileManager.default.fileExists(atPath: destination.path) { return }
         do {
-            let parent = destination.deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: staged.path)
-            if rename(staged.path, destination.path) != 0 {
-                throw SyncError(.localFile, "Cannot move a blob into \(destination.path): \(String(cString: strerror(errno))).")
-            }
-            Self.flushFolder(parent)
+            try AtomicFile.moveIntoPlace(staged.path, replacing: destination.path)
+        } catch let error as FileSystemError {
+            throw SyncError(.localFile, "Cannot move a blob into \(destination.path): \(error.reason).", underlying: error)
         } catch {
             throw SyncError.wrapping(error, "Keeping blob \(hash)")
         }
-    }
-
-    /// Flushes a folder's entries, so a rename into it survives a power cut.
-    private static func flushFolder(_ folder: URL) {
-        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        _ = close(descriptor)
     }
 }

@@ -102,7 +102,7 @@ import Testing
             headers.set("Dropbox-API-Arg", #"{"path":"/big.bin"}"#)
             let request = StratusHTTPRequest(method: .post, url: harness.url("download"), headers: headers)
             let error = await #expect(throws: StratusHTTPClientError.self) {
-                try await harness.client.execute(request, into: .file(destination))
+                try await harness.client.execute(request, into: .unverifiedFile(destination))
             }
             #expect(error?.code == .connectionLost)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)

@@ -37,6 +37,30 @@ struct MockServerTests {
         await client.shutdown()
     }
 
+    @Test("A body sent with Expect: 100-continue is continued at once, not after the client's wait")
+    func continuesAtOnce() async throws {
+        // The client waits up to 20 s for the interim answer before it sends the body anyway; a
+        // mock that never sent `100 Continue` would make this upload take that long.
+        let configuration = StratusHTTPClient.Configuration(
+            timeouts: .init(connect: .seconds(2), stall: .seconds(60)),
+            expectContinueThreshold: 16,
+            expectContinueTimeout: .seconds(20)
+        )
+        let client = try StratusHTTPClient(configuration: configuration)
+        let clock = ContinuousClock()
+        let started = clock.now
+        try await MockServer.withRunning(Self.router()) { url in
+            let body = Data(repeating: 7, count: 1000)
+            let response = try await client.execute(
+                StratusHTTPRequest(method: .post, url: url.appendingPathComponent("upload"), body: .bytes(body))
+            )
+            #expect(response.status == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == "1000")
+        }
+        #expect(clock.now - started < .seconds(10))
+        await client.shutdown()
+    }
+
     @Test("run serves until its task is cancelled, then shuts down gracefully")
     func runUntilCancelled() async throws {
         let (announcements, announcer) = AsyncStream<URL>.makeStream()

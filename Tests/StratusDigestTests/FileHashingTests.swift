@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Stratus
 import StratusDigest
 
 @Suite("Hashing files")
@@ -8,13 +9,13 @@ struct FileHashingTests {
     func nineMebibyteFile() throws {
         let content = TestInput.nineMebibytes
         let hashes = try TemporaryFile.with(contents: content) { url in
-            try Digest.hash(fileAt: url, algorithms: DigestAlgorithm.allCases)
+            try Digest.hash(fileAt: url, algorithms: HashAlgorithm.computable)
         }
-        #expect(hashes.count == DigestAlgorithm.allCases.count)
+        #expect(hashes.count == HashAlgorithm.computable.count)
         let vector = PatternVector.all[4]
         #expect(vector.byteCount == content.count)
-        for algorithm in DigestAlgorithm.allCases {
-            #expect(hashes[algorithm] == Hex.encode(Digest.compute(algorithm, over: content)), "\(algorithm)")
+        for algorithm in HashAlgorithm.computable {
+            #expect(hashes[algorithm] == Hex.encode(try Digest.compute(algorithm, over: content)), "\(algorithm)")
             #expect(hashes[algorithm] == vector.expected(algorithm), "\(algorithm)")
         }
     }

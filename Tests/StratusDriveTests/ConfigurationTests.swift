@@ -44,7 +44,11 @@ import Testing
         let capabilities = service.capabilities
         #expect(capabilities.hashAlgorithm == .md5)
         #expect(capabilities.conditionalWrites == .bestEffort)
-        #expect(capabilities.changeFeed == .native)
+        // The default root is the application data folder, where a delete is permanent and the
+        // feed can promise only the net change between polls; My Drive's trash keeps every change.
+        #expect(capabilities.changeFeed == .emulated)
+        let inMyDrive = try DriveService(configuration: DriveConfiguration(root: .folder("Saves")), credentials: .accessToken("t"))
+        #expect(inMyDrive.capabilities.changeFeed == .native)
         #expect(capabilities.supportsVersions)
         #expect(capabilities.supportsCustomMetadata)
         #expect(capabilities.pathRules.isCaseSensitive)

@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusAdapterKit
+import StratusFileSystem
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +37,7 @@ import Glibc
 
             let fresh = folder.appending(path: "fresh.txt")
             _ = try await service.download(path, to: fresh)
-            #expect(try Self.mode(fresh) == Int(0o666 & ~DownloadStaging.umask()))
+            #expect(try Self.mode(fresh) == Int(0o666 & ~FileMode.umask()))
         }
     }
 

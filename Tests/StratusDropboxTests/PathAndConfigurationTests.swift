@@ -69,9 +69,9 @@ import Testing
         _ = try whole.hash(content, unit..<(2 * unit))
         // Dropbox said it only has 5 MiB: the range is hashed again, but fed to the whole once.
         _ = try whole.hash(content, 5_242_880..<content.size)
-        let expected = Hex.encode(Digest.compute(.dropboxContentHash, over: bytes))
+        let expected = Hex.encode(try Digest.compute(.dropboxContentHash, over: bytes))
         #expect(try whole.finish(content) == expected)
         let part = try content.contentHash(0..<unit)
-        #expect(part == Hex.encode(Digest.compute(.dropboxContentHash, over: bytes.prefix(Int(unit)))))
+        #expect(part == Hex.encode(try Digest.compute(.dropboxContentHash, over: bytes.prefix(Int(unit)))))
     }
 }

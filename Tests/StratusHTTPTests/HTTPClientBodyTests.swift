@@ -135,7 +135,7 @@ import Testing
             let reports = ProgressLog()
             let response = try await client.execute(
                 StratusHTTPRequest(url: base.appending(path: "bytes/\(size)"), responseDigests: [.sha256, .dropboxContentHash]),
-                into: .file(destination),
+                into: .unverifiedFile(destination),
                 progress: { reports.append($0.bytesReceived) }
             )
             await client.shutdown()
@@ -179,7 +179,7 @@ import Testing
         try Data("old content".utf8).write(to: destination)
         try await TestServer.with(EchoRoutes.router()) { base in
             let client = try StratusHTTPClient()
-            let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "missing")), into: .file(destination))
+            let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "missing")), into: .unverifiedFile(destination))
             await client.shutdown()
             #expect(response.status == 404)
             #expect(response.file == nil)

@@ -46,7 +46,7 @@ import Testing
             let client = try StratusHTTPClient()
             let started = ProgressLog()
             let task = Task {
-                try await client.execute(StratusHTTPRequest(url: base.appending(path: "slow/100000000")), into: .file(destination)) {
+                try await client.execute(StratusHTTPRequest(url: base.appending(path: "slow/100000000")), into: .unverifiedFile(destination)) {
                     started.append($0.bytesReceived)
                 }
             }

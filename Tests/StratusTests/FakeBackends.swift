@@ -1,6 +1,5 @@
 import Foundation
 import Stratus
-import StratusDigest
 
 /// A service that remembers the options it was built with and refuses every call.
 struct RecordingService: Service {

@@ -2,9 +2,15 @@ import Foundation
 import Stratus
 
 extension ContractSuite {
-    /// The change feed: order, paging, tokens that survive a restart, refused tokens.
+    /// The change feed: the promise of its kind, order, paging, tokens that survive a restart,
+    /// refused tokens.
+    ///
+    /// A ``ServiceCapabilities/ChangeFeed/native`` feed promises every change, so a file created
+    /// and deleted between two polls must appear; an ``ServiceCapabilities/ChangeFeed/emulated``
+    /// one promises the net change between polls, so such a file may be missing, but nothing
+    /// reported may contradict the state now.
     static var changeFeedChecks: [ContractCheck.Definition] {
-        [quietFeed, uploadThenDelete, paging, savedToken, garbageToken]
+        [quietFeed, uploadThenDelete, createdAndDeleted, paging, savedToken, garbageToken]
     }
 
     private static let quietFeed = ContractCheck.Definition("change feed: nothing after the latest token") { run in
@@ -29,23 +35,86 @@ extension ContractSuite {
             throw failure("delete(\(path)) threw \(error)")
         }
         let (changes, _, _) = try await run.allChanges(since: token)
-        let upsert = changes.lastIndex { change in
-            if case .upserted(let file) = change { return file.path == path && file.version == uploaded.version }
-            return false
+        if run.capabilities.changeFeed == .emulated {
+            // The net change: the keeper is there, the doomed file is gone or never seen.
+            try expectNetChange(changes, deleted: path, "after the upload and delete of \(path) (capabilities.changeFeed is .emulated)")
+            try expect(lastChange(of: keeper, in: changes).map(isUpsert) == true, "the change feed did not report \(keeper), which exists now; it reported \(describe(changes))")
+        } else {
+            try expectEveryChange(changes, path: path, version: uploaded.version)
         }
-        let deletion = changes.lastIndex { $0 == .deleted(path) }
-        guard let upsert else {
-            throw failure("the change feed did not report the upload of \(path) at version \(uploaded.version); it reported \(describe(changes))")
-        }
-        guard let deletion else {
-            throw failure("the change feed did not report the deletion of \(path); it reported \(describe(changes))")
-        }
-        try expect(upsert < deletion, "the change feed reported the deletion of \(path) before its upload: \(describe(changes))")
         let listed = try await run.service.list(.root)
         try expectEqual(listed.map(\.path.string), ["feed/keeper.txt"], "paths listed after the delete")
         try await run.expectError(.notFound, "metadata(of:) after the delete") {
             try await run.service.metadata(of: path)
         }
+    }
+
+    /// Fails unless a native feed reported a file's upload and then its deletion.
+    private static func expectEveryChange(_ changes: [Change], path: RemotePath, version: VersionID) throws {
+        let upsert = changes.lastIndex { change in
+            if case .upserted(let file) = change { return file.path == path && file.version == version }
+            return false
+        }
+        let deletion = changes.lastIndex { $0 == .deleted(path) }
+        guard let upsert else {
+            throw failure("the change feed did not report the upload of \(path) at version \(version); capabilities.changeFeed is .native, which promises every change; it reported \(describe(changes))")
+        }
+        guard let deletion else {
+            throw failure("the change feed did not report the deletion of \(path); capabilities.changeFeed is .native, which promises every change; it reported \(describe(changes))")
+        }
+        try expect(upsert < deletion, "the change feed reported the deletion of \(path) before its upload: \(describe(changes))")
+    }
+
+    /// Fails when the feed's last word on a deleted file is not its deletion (an emulated feed
+    /// may also say nothing about it).
+    private static func expectNetChange(_ changes: [Change], deleted path: RemotePath, _ what: String) throws {
+        if let last = lastChange(of: path, in: changes) {
+            try expect(last == .deleted(path), "\(what), the change feed's last change for \(path) is not its deletion: \(describe(changes))")
+        }
+    }
+
+    private static let createdAndDeleted = ContractCheck.Definition("change feed: a file created and deleted between two polls, as the feed's kind promises") { run in
+        try run.requireChangeFeed()
+        let fleeting = try run.path("between/fleeting.txt")
+        let twice = try run.path("between/twice.txt")
+        let token = try await run.latestChangeToken()
+        _ = try await run.upload(.bytes(Data("here and gone".utf8)), to: fleeting)
+        do {
+            try await run.service.delete(fleeting)
+        } catch {
+            throw failure("delete(\(fleeting)) threw \(error)")
+        }
+        _ = try await run.upload(.bytes(Data("first".utf8)), to: twice)
+        let latest = try await run.upload(.bytes(Data("second, the one that stays".utf8)), to: twice)
+        let (changes, _, _) = try await run.allChanges(since: token)
+
+        switch run.capabilities.changeFeed {
+        case .native:
+            // Every change: the fleeting file must appear, its deletion last.
+            guard let last = lastChange(of: fleeting, in: changes) else {
+                throw failure("the change feed never mentions \(fleeting), created and deleted between two polls; capabilities.changeFeed is .native, which promises every change (declare .emulated for a feed that reports the net change); it reported \(describe(changes))")
+            }
+            try expect(last == .deleted(fleeting), "the change feed's last change for \(fleeting), created and deleted between two polls, is not its deletion: \(describe(changes))")
+        default:
+            try expectNetChange(changes, deleted: fleeting, "for a file created and deleted between two polls (capabilities.changeFeed is .emulated)")
+        }
+        guard let lastOfTwice = lastChange(of: twice, in: changes) else {
+            throw failure("the change feed never mentions \(twice), written twice between two polls; it reported \(describe(changes))")
+        }
+        guard case .upserted(let file) = lastOfTwice, file.version == latest.version else {
+            throw failure("the change feed's last change for \(twice) is not its second write (version \(latest.version)): \(describe(changes))")
+        }
+    }
+
+    /// The last change the feed reported for a path.
+    private static func lastChange(of path: RemotePath, in changes: [Change]) -> Change? {
+        changes.last { $0.path == path }
+    }
+
+    /// Whether a change is an upload.
+    private static func isUpsert(_ change: Change) -> Bool {
+        if case .upserted = change { return true }
+        return false
     }
 
     private static let paging = ContractCheck.Definition("change feed: pages with hasMore until every change is seen") { run in

@@ -9,7 +9,8 @@ extension ContractSuite {
 
     private static let concurrentUploads = ContractCheck.Definition("concurrency: many uploads to different paths at once") { run in
         let count = run.options.concurrentUploads
-        let size = Int(min(run.capabilities.chunkSize, 256 * 1024))
+        let chunk = run.capabilities.supportsChunkedUpload ? run.capabilities.chunkSize : Int64.max
+        let size = Int(max(0, min(chunk, 256 * 1024, run.largestUpload - Int64(count))))
         let service = run.service
         let folder = try run.path("concurrent")
         let failures = await withTaskGroup(of: String?.self) { group in

@@ -50,7 +50,7 @@ extension ContractSuite {
         }
     }
 
-    private static let longestName = ContractCheck.Definition("names: a name of the longest allowed length") { run in
+    private static let longestName = ContractCheck.Definition("names: a name of the longest allowed length keeps its content and metadata") { run in
         let limit = min(run.capabilities.pathRules.maximumComponentLength ?? 255, 255)
         // Two-byte letters first, so a limit counted in characters instead of bytes shows.
         var name = "long-"
@@ -61,10 +61,19 @@ extension ContractSuite {
         try expectEqual(name.utf8.count, limit, "length of the check's own long name")
         let path = try run.path("long").appending(name)
         let content = Data("a \(limit)-byte name".utf8)
-        _ = try await run.upload(.bytes(content), to: path)
+        // Custom metadata too, where kept: a service may store it apart from the content (an
+        // extended attribute, a side record keyed by the name) with a shorter limit.
+        let metadata: [String: String]? =
+            run.capabilities.supportsCustomMetadata ? ["slot": "long", "note": "kept with a \(limit)-byte name"] : nil
+        let uploaded = try await run.upload(.bytes(content), to: path, options: UploadOptions(metadata: metadata))
         let listed = try await run.service.list(try run.path("long"))
         try expect(listed.count == 1 && sameScalars(listed[0].path.name, name), "list(long) returned \(listed.map { "\($0.path.name.utf8.count)-byte name" }); expected the \(limit)-byte name as written")
         try await run.expectContent(of: path, content, "content under the \(limit)-byte name")
+        if let metadata {
+            try expectEqual(uploaded.metadata, metadata, "metadata returned by the upload to the \(limit)-byte name")
+            try expectEqual(listed[0].metadata, metadata, "metadata listed by list(long) for the \(limit)-byte name")
+            try expectEqual(try await run.service.metadata(of: path).metadata, metadata, "metadata(of:) of the \(limit)-byte name")
+        }
 
         if let declared = run.capabilities.pathRules.maximumComponentLength {
             let tooLong = String(repeating: "y", count: declared + 1)

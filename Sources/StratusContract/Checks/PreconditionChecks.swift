@@ -4,7 +4,7 @@ import Stratus
 extension ContractSuite {
     /// Conditional writes and deletes: refused with conflict when stale, nothing changed.
     static var preconditionChecks: [ContractCheck.Definition] {
-        [mustNotExist, staleMustMatch, currentMustMatch, deleteMustMatch, racingCreates]
+        [mustNotExist, staleMustMatch, currentMustMatch, deleteMustMatch, racingCreates, racingReplacements]
     }
 
     private static let mustNotExist = ContractCheck.Definition("preconditions: mustNotExist refuses an existing file") { run in
@@ -59,43 +59,5 @@ extension ContractSuite {
         try await run.expectError(.notFound, "metadata(of:) after the delete") {
             try await run.service.metadata(of: path)
         }
-    }
-
-    private static let racingCreates = ContractCheck.Definition("preconditions: racing mustNotExist writes, exactly one wins") { run in
-        try run.requirePreconditions()
-        guard run.capabilities.conditionalWrites == .atomic else {
-            throw run.skip("capabilities.conditionalWrites is .bestEffort, so racing writers may both succeed")
-        }
-        let path = try run.path("race/slot.json")
-        let writers = 8
-        let service = run.service
-        let outcomes = await withTaskGroup(of: (Int, Result<RemoteFile, any Error>).self) { group in
-            for writer in 0..<writers {
-                group.addTask {
-                    do {
-                        let file = try await service.upload(
-                            from: .bytes(Data("writer \(writer)".utf8)), to: path,
-                            options: UploadOptions(precondition: .mustNotExist)
-                        )
-                        return (writer, .success(file))
-                    } catch {
-                        return (writer, .failure(error))
-                    }
-                }
-            }
-            var outcomes: [(Int, Result<RemoteFile, any Error>)] = []
-            for await outcome in group { outcomes.append(outcome) }
-            return outcomes
-        }
-        var winners: [Int] = []
-        for (writer, outcome) in outcomes {
-            switch outcome {
-            case .success: winners.append(writer)
-            case .failure(let error as ServiceError) where error.code == .conflict: continue
-            case .failure(let error): throw failure("writer \(writer) of \(writers) racing with .mustNotExist threw \(error); expected success or conflict")
-            }
-        }
-        try expectEqual(winners.count, 1, "number of racing .mustNotExist writes that succeeded")
-        try await run.expectContent(of: path, Data("writer \(winners[0])".utf8), "content after the race")
     }
 }

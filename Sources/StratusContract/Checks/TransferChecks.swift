@@ -7,11 +7,12 @@ extension ContractSuite {
         [uploadProgress, downloadProgress, failedDownloadKeepsDestination, downloadReplacesDestination]
     }
 
-    /// A size that spans a few chunks, within the round-trip limit.
+    /// A size that spans a few chunks (for a service without chunked upload, as large as it
+    /// accepts), within the round-trip limit.
     private static func progressSize(_ run: ContractRun) -> Int64 {
         let chunks = run.capabilities.chunkSize.multipliedReportingOverflow(by: 2)
-        let size = chunks.overflow ? Int64.max : chunks.partialValue + 1
-        return min(size, run.options.largestRoundTrip, 16 * 1_048_576 + 1)
+        let size = chunks.overflow || !run.capabilities.supportsChunkedUpload ? Int64.max : chunks.partialValue + 1
+        return min(size, run.largestUpload, run.options.largestRoundTrip, 16 * 1_048_576 + 1)
     }
 
     private static let uploadProgress = ContractCheck.Definition("progress: upload reports only grow and end at the size") { run in

@@ -35,7 +35,7 @@ extension ContractSuite {
         try expectEqual(versions.map(\.size), [30, 20, 10], "sizes listed by versions(of:)")
         for (version, content) in zip(versions, contents.reversed()) {
             if let hash = version.contentHash {
-                try expectEqual(hash.value, run.hash(of: content), "hash of version \(version.id)")
+                try expectEqual(hash.value, try run.hash(of: content), "hash of version \(version.id)")
             }
         }
         try expectEqual(try await run.service.metadata(of: path).version, versions[0].id, "current version compared with the first listed")
@@ -60,7 +60,7 @@ extension ContractSuite {
         } catch {
             throw failure("restore(\(path), to: \(files[0].version)) threw \(error)")
         }
-        try run.expectDescribes(restored, size: 10, hash: run.hash(of: contents[0]), "file returned by the restore")
+        try run.expectDescribes(restored, size: 10, hash: try run.hash(of: contents[0]), "file returned by the restore")
         try expect(!files.map(\.version).contains(restored.version), "the restore returned version \(restored.version), which already existed; history must only grow")
         try await run.expectContent(of: path, contents[0], "current content after the restore")
         let versions = try await versions(of: path, run)

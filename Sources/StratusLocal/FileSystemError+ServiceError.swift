@@ -1,4 +1,5 @@
 import Stratus
+import StratusFileSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -6,35 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A system call on a local file or folder that failed, with the `errno` it set.
-///
-/// It never reaches a caller on its own: ``serviceError(while:)`` turns it into the
-/// ``ServiceError`` the caller sees, keeping it as the underlying error.
-struct FileSystemError: Error, Sendable, CustomStringConvertible {
-    /// The call that failed, such as `"open"` or `"rename"`.
-    var operation: String
-    /// The file or folder it was about.
-    var path: String
-    /// The `errno` value the call set.
-    var errorNumber: Int32
-
-    /// Captures the current `errno` for a call that just failed.
-    /// - Parameters:
-    ///   - operation: The call's name.
-    ///   - path: The file or folder it was about.
-    static func last(_ operation: String, _ path: String) -> FileSystemError {
-        FileSystemError(operation: operation, path: path, errorNumber: errno)
-    }
-
-    /// The operating system's words for ``errorNumber``.
-    var reason: String {
-        String(cString: strerror(errorNumber))
-    }
-
-    var description: String {
-        "\(operation)(\(path)) failed: \(reason) (errno \(errorNumber))"
-    }
-
+extension FileSystemError {
     /// The error to show a caller.
     /// - Parameter action: What Stratus was doing, phrased to follow "could not", such as
     ///   `"read the file to upload"`.

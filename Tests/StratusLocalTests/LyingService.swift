@@ -1,0 +1,183 @@
+import Foundation
+import Stratus
+import StratusLocal
+
+/// A local service wrapped to break one promise on purpose, so a test can prove the contract
+/// suite catches that false claim. With no lies it passes everything through unchanged.
+struct LyingService: Service {
+    /// A promise the wrapper breaks.
+    enum Lie: Sendable, Hashable {
+        /// Still claims `atomic` conditional writes, but behaves as an event-loop server that
+        /// checks `If-Match`/`If-None-Match` when a request's head arrives and renames after the
+        /// body: requests run one at a time, except that a body larger than a socket buffer
+        /// (64 KiB) takes time to arrive (at 256 MiB/s), and other requests run meanwhile. Small
+        /// bodies never open the window; bodies of a few MiB do.
+        case checksAtHeadWritesAfterBody
+        /// Keeps the content but drops the custom metadata of names longer than this many bytes.
+        case dropsMetadataOfNamesLongerThan(Int)
+        /// Runs transfers in a task of their own, so cancelling the caller does not stop them.
+        case ignoresCancellation
+        /// Reports transfer progress only when a transfer ends (0, then everything), so a
+        /// cancellation can never land midway where the suite sees it.
+        case reportsProgressOnlyAtTheEnd
+        /// Folds the feed to the net change of each page (a file created and deleted within
+        /// the page is left out) while the capabilities keep the feed kind given.
+        case coalescesFeed(claiming: ServiceCapabilities.ChangeFeed)
+        /// Sends every upload in one request and refuses anything above this many bytes with
+        /// `payloadTooLarge`; the capabilities claim `supportsChunkedUpload` as given.
+        case refusesUploadsAbove(Int64, claimingChunkedUpload: Bool)
+    }
+
+    let inner: LocalService
+    let lie: Lie?
+    /// The simulated server's one thread, for ``Lie/checksAtHeadWritesAfterBody``.
+    let serverThread = OneRequestAtATime()
+
+    var capabilities: ServiceCapabilities {
+        var capabilities = inner.capabilities
+        switch lie {
+        case .coalescesFeed(let kind):
+            capabilities.changeFeed = kind
+        case .refusesUploadsAbove(let limit, let chunked):
+            capabilities.largestSingleUpload = limit
+            capabilities.supportsChunkedUpload = chunked
+        default:
+            break
+        }
+        return capabilities
+    }
+
+    func metadata(of path: RemotePath) async throws -> RemoteFile {
+        try await inner.metadata(of: path)
+    }
+
+    func list(_ folder: RemotePath) async throws -> [RemoteFile] {
+        try await inner.list(folder)
+    }
+
+    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+        var options = options
+        switch lie {
+        case .checksAtHeadWritesAfterBody where options.precondition != .none:
+            let precondition = options.precondition
+            options.precondition = .none
+            return try await receive(source, checking: precondition, at: path) { [options] in
+                try await inner.upload(from: source, to: path, options: options)
+            }
+        case .dropsMetadataOfNamesLongerThan(let limit) where path.name.utf8.count > limit:
+            options.metadata = [:]
+        case .ignoresCancellation:
+            let inner = inner
+            let captured = options
+            return try await Task.detached { try await inner.upload(from: source, to: path, options: captured) }.value
+        case .reportsProgressOnlyAtTheEnd:
+            let forward = options.progress
+            options.progress = nil
+            forward?(TransferProgress(completedBytes: 0, totalBytes: nil))
+            let file = try await inner.upload(from: source, to: path, options: options)
+            forward?(TransferProgress(completedBytes: file.size, totalBytes: file.size))
+            return file
+        case .refusesUploadsAbove(let limit, _):
+            if try Self.size(of: source) > limit {
+                throw ServiceError(.payloadTooLarge, "This service takes uploads of at most \(limit) bytes.")
+            }
+        default:
+            break
+        }
+        return try await inner.upload(from: source, to: path, options: options)
+    }
+
+    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+        switch lie {
+        case .ignoresCancellation:
+            let inner = inner
+            return try await Task.detached { try await inner.download(path, version: version, to: destination, options: options) }.value
+        case .reportsProgressOnlyAtTheEnd:
+            options.progress?(TransferProgress(completedBytes: 0, totalBytes: nil))
+            let file = try await inner.download(path, version: version, to: destination, options: DownloadOptions())
+            options.progress?(TransferProgress(completedBytes: file.size, totalBytes: file.size))
+            return file
+        default:
+            return try await inner.download(path, version: version, to: destination, options: options)
+        }
+    }
+
+    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
+        try await inner.delete(path, precondition: precondition)
+    }
+
+    func latestChangeToken() async throws -> ChangeToken {
+        try await inner.latestChangeToken()
+    }
+
+    func changes(since token: ChangeToken) async throws -> ChangePage {
+        let page = try await inner.changes(since: token)
+        guard case .coalescesFeed = lie else { return page }
+        var kept: [Change] = []
+        for change in page.changes {
+            let earlier = kept.firstIndex { $0.path == change.path }
+            if let earlier {
+                kept.remove(at: earlier)
+                // Uploaded and deleted within the page: as if nothing happened.
+                if change == .deleted(change.path) { continue }
+            }
+            kept.append(change)
+        }
+        return ChangePage(changes: kept, nextToken: page.nextToken, hasMore: page.hasMore)
+    }
+
+    func versions(of path: RemotePath) async throws -> [FileVersion] {
+        try await inner.versions(of: path)
+    }
+
+    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
+        try await inner.restore(path, to: version)
+    }
+
+    /// One request on the simulated event-loop server: the check when the head arrives, the
+    /// body's arrival (the only time other requests run), the write.
+    private func receive(
+        _ source: UploadSource, checking precondition: WritePrecondition, at path: RemotePath,
+        write: () async throws -> RemoteFile
+    ) async throws -> RemoteFile {
+        let size = try Self.size(of: source)
+        await serverThread.take()
+        defer { serverThread.give() }
+        try await checkPrecondition(precondition, at: path)
+        if size > 65_536 {
+            serverThread.give()
+            try? await Task.sleep(for: .nanoseconds(size * 4))
+            await serverThread.take()
+        }
+        return try await write()
+    }
+
+    /// The lying check: a look at the current state, apart from the write that follows.
+    private func checkPrecondition(_ precondition: WritePrecondition, at path: RemotePath) async throws {
+        let current: RemoteFile?
+        do {
+            current = try await inner.metadata(of: path)
+        } catch let error as ServiceError where error.code == .notFound {
+            current = nil
+        }
+        switch precondition {
+        case .mustNotExist where current != nil:
+            throw ServiceError(.conflict, "A file exists at \(path).")
+        case .mustMatch(let version) where current?.version != version:
+            throw ServiceError(.conflict, "The file at \(path) is not at version \(version).")
+        default:
+            break
+        }
+    }
+
+    /// The size of an upload's content.
+    private static func size(of source: UploadSource) throws -> Int64 {
+        switch source {
+        case .bytes(let data):
+            return Int64(data.count)
+        case .file(let url):
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        }
+    }
+}
