@@ -77,7 +77,13 @@ extension WebDAVService {
             throw ContentChanged(reason: "its ETag is \(tag), not \(expected)")
         }
         if let hash = described.contentHash {
-            try response.checkDownload(algorithm, expected: hash.value, size: described.size, path: path, service: "the WebDAV server", digestName: algorithm.rawValue)
+            let actual = response.bodyDigests[algorithm] ?? "none"
+            guard actual == hash.value, response.bodyLength == described.size else {
+                throw ServiceError(
+                    .integrityMismatch,
+                    "The content of \(path) received from the WebDAV server (\(response.bodyLength) bytes, \(algorithm.rawValue) \(actual)) does not match what the server describes (\(described.size) bytes, \(algorithm.rawValue) \(hash.value)); the destination was left as it was."
+                )
+            }
         } else if response.bodyLength != described.size {
             throw ServiceError(.integrityMismatch, "\(response.bodyLength) bytes of \(path) arrived where the server describes \(described.size); the destination was left as it was.")
         }
