@@ -267,7 +267,7 @@ public enum WebDAVServerLauncher {
 
     /// Base64 of the SHA-1 of a password, for Apache's `{SHA}` password form.
     private static func sha1Base64(_ text: String) -> String {
-        Data(Digest.compute(.sha1, over: Data(text.utf8))).base64EncodedString()
+        Data((try? Digest.compute(.sha1, over: Data(text.utf8))) ?? []).base64EncodedString()
     }
 }
 

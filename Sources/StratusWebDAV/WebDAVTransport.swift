@@ -35,12 +35,11 @@ struct WebDAVTransport: Sendable {
         return url
     }
 
-    /// One path segment with every byte outside `A-Z a-z 0-9 - . _ ~` percent-encoded.
+    /// One path segment with every byte outside `A-Z a-z 0-9 - . _ ~` percent-encoded (the
+    /// one percent-encoder, StratusHTTP's).
     static func encode(_ component: String) -> String {
-        component.addingPercentEncoding(withAllowedCharacters: unreserved) ?? component
+        PercentEncoding.encode(component)
     }
-
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// A request with authentication.
     func request(
