@@ -24,7 +24,9 @@ let package = Package(
         .library(name: "MockDropbox", targets: ["MockDropbox"]),
         .library(name: "StratusDrive", targets: ["StratusDrive"]),
         .library(name: "MockDrive", targets: ["MockDrive"]),
+        .library(name: "MockNextcloud", targets: ["MockNextcloud"]),
         .library(name: "StratusS3", targets: ["StratusS3"]),
+        .library(name: "StratusWebDAV", targets: ["StratusWebDAV"]),
         .library(name: "StratusSync", targets: ["StratusSync"]),
         .library(name: "StratusKeyValue", targets: ["StratusKeyValue"]),
         .executable(name: "stratus-mock", targets: ["StratusMock"]),
@@ -117,6 +119,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "StratusWebDAV",
+            dependencies: [
+                "Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // The sync layer: records and their files over any Service, local state in SQLite.
         .target(
             name: "StratusSync",
@@ -165,12 +175,20 @@ let package = Package(
             path: "Mocks/MockDrive",
             swiftSettings: strict
         ),
+        .target(
+            name: "MockNextcloud",
+            dependencies: ["MockSupport", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Mocks/MockNextcloud",
+            swiftSettings: strict
+        ),
         .target(name: "MotoSupport", path: "Mocks/MotoSupport", swiftSettings: strict),
+        // Launchers of the real WebDAV servers the tests run against (Apache, rclone, WsgiDAV).
+        .target(name: "WebDAVServers", dependencies: ["StratusDigest"], path: "Mocks/WebDAVServers", exclude: ["wsgidav-server.py"], swiftSettings: strict),
         .target(
             name: "FaultMatrix",
             dependencies: [
-                "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox", "StratusDrive",
-                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive",
+                "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusWebDAV",
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Mocks/FaultMatrix",
@@ -185,7 +203,7 @@ let package = Package(
         .executableTarget(
             name: "StratusMock",
             dependencies: [
-                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive",
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
@@ -210,7 +228,7 @@ let package = Package(
         .executableTarget(
             name: "StratusCLI",
             dependencies: [
-                "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3",
+                "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3", "StratusWebDAV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/CLI",
@@ -219,7 +237,7 @@ let package = Package(
         .executableTarget(
             name: "SaveSync",
             dependencies: [
-                "Stratus", "StratusSync", "StratusKeyValue", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3",
+                "Stratus", "StratusSync", "StratusKeyValue", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3", "StratusWebDAV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/SaveSync",
@@ -350,6 +368,14 @@ let package = Package(
                 "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "MockSupport", "MotoSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StratusWebDAVTests",
+            dependencies: [
+                "StratusWebDAV", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "WebDAVServers",
+                "MockNextcloud", "MockSupport", .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

@@ -6,12 +6,13 @@ import StratusHTTP
 import StratusLocal
 import StratusOAuth
 import StratusS3
+import StratusWebDAV
 
 /// The backends the `stratus` tool knows, and how each signs in. Adding a backend is one line
 /// in ``registry`` (and one case in ``signInProfile(for:)`` when it uses OAuth).
 enum Backends {
     /// Every backend the tool can build by type name.
-    static let registry = ServiceRegistry(backends: [LocalBackend.self, DropboxBackend.self, DriveBackend.self, S3Backend.self])
+    static let registry = ServiceRegistry(backends: [LocalBackend.self, DropboxBackend.self, DriveBackend.self, S3Backend.self, WebDAVBackend.self])
 
     /// How `stratus login` signs in to a remote: the OAuth profile and where the token goes.
     struct SignInProfile {

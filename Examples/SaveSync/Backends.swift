@@ -3,8 +3,9 @@ import StratusDrive
 import StratusDropbox
 import StratusLocal
 import StratusS3
+import StratusWebDAV
 
 /// The backends the save-sync example can use by type name.
 enum Backends {
-    static let registry = ServiceRegistry(backends: [LocalBackend.self, DropboxBackend.self, DriveBackend.self, S3Backend.self])
+    static let registry = ServiceRegistry(backends: [LocalBackend.self, DropboxBackend.self, DriveBackend.self, S3Backend.self, WebDAVBackend.self])
 }

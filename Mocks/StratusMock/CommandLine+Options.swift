@@ -8,6 +8,7 @@ struct MockOptions {
     enum Mode: String {
         case dropbox
         case drive
+        case nextcloud
     }
 
     var mode: Mode
@@ -36,6 +37,8 @@ struct MockOptions {
           dropbox              Dropbox API v2 (files routes) with its OAuth 2 server, on one base URL
           drive                Google Drive API v3 (files, changes, revisions, uploads) with Google's
                                OAuth 2 token endpoint, on one base URL
+          nextcloud            Nextcloud's WebDAV dialect (files, oc:fileid, versions, locks) with
+                               HTTP Basic authentication for the user it prints
 
         Options:
           --port N             Port to listen on; 0 (default) picks a free one
@@ -56,7 +59,7 @@ struct MockOptions {
     static func parse(_ arguments: [String]) throws -> MockOptions? {
         if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") { return nil }
         guard let mode = Mode(rawValue: arguments[0]) else {
-            throw UsageError(description: "unknown mode '\(arguments[0])'; expected 'dropbox' or 'drive'")
+            throw UsageError(description: "unknown mode '\(arguments[0])'; expected 'dropbox', 'drive' or 'nextcloud'")
         }
         var options = MockOptions(mode: mode)
         var rest = arguments.dropFirst()

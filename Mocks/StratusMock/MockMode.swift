@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MockDrive
 import MockDropbox
+import MockNextcloud
 import MockOAuth
 import MockSupport
 
@@ -23,6 +24,8 @@ extension MockOptions.Mode {
         switch self {
         case .dropbox: .dropbox
         case .drive: .google
+        // Nextcloud signs in with HTTP Basic; its OAuth server is not used.
+        case .nextcloud: .dropbox
         }
     }
 
@@ -51,6 +54,18 @@ extension MockOptions.Mode {
                     "  API:             \(base.absoluteString)/drive/v3/",
                     "  uploads:         \(base.absoluteString)/upload/drive/v3/files",
                     "  root folder id:  \(root)",
+                ]
+            }
+        case .nextcloud:
+            let password = UUID().uuidString.lowercased()
+            let nextcloud = try MockNextcloudServer(storageDirectory: dataDirectory, user: "stratus", password: password)
+            nextcloud.addRoutes(to: router)
+            return ServedMock(router: router, authorization: authorization, controlToken: nextcloud.faults.controlToken) { base in
+                [
+                    "  files:           \(base.absoluteString)\(nextcloud.filesPath)",
+                    "  versions:        \(base.absoluteString)/remote.php/dav/versions/stratus/versions/FILEID",
+                    "  user:            stratus",
+                    "  password:        \(password)",
                 ]
             }
         }

@@ -18,4 +18,10 @@ struct FaultMatrixTests {
         let result = await FaultMatrix.run(cell, provider: DriveMatrixProvider())
         #expect(result.passed, "\(cell): \(result.failure ?? "")")
     }
+
+    @Test(arguments: FaultMatrix.cells(provider: "nextcloud"))
+    func nextcloud(_ cell: MatrixCell) async {
+        let result = await FaultMatrix.run(cell, provider: NextcloudMatrixProvider())
+        #expect(result.passed, "\(cell): \(result.failure ?? "")")
+    }
 }

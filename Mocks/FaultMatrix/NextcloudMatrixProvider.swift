@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import MockNextcloud
+import MockSupport
+import Stratus
+import StratusHTTP
+import StratusWebDAV
+
+/// The matrix against ``MockNextcloud`` through the `webdav` adapter (vendor `nextcloud`): every
+/// upload is one streamed PUT (WebDAV has no chunked upload, so the "chunked" row is a larger
+/// PUT), versions through Nextcloud's versions endpoint. The mock signs in with HTTP Basic, so the
+/// "token expired" fault changes nothing.
+public struct NextcloudMatrixProvider: MatrixProvider {
+    /// Creates the provider.
+    public init() {}
+
+    /// `nextcloud`.
+    public var name: String { "nextcloud" }
+
+    /// Runs `body` against a fresh Nextcloud mock in a temporary folder.
+    public func withHarness(_ body: @Sendable (MatrixHarness) async throws -> Void) async throws {
+        let password = "matrix-\(UUID().uuidString.prefix(8))"
+        try await MatrixMock.run(flavor: .dropbox) { mock in
+            let server = try MockNextcloudServer(storageDirectory: mock.storage, user: "matrix", password: password)
+            let router = Router()
+            server.addRoutes(to: router)
+            return (server, router)
+        } serve: { mock, server, url in
+            guard let root = URL(string: url.absoluteString + server.filesPath) else { throw MatrixSetupFailure() }
+            let service = try WebDAVService(
+                configuration: WebDAVConfiguration(
+                    url: root,
+                    credentials: WebDAVCredentials(user: "matrix", password: password),
+                    vendor: .nextcloud,
+                    retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
+                ),
+                http: mock.http
+            )
+            try await body(MatrixHarness(
+                service: service,
+                faults: server.faults,
+                requestLog: server.requestLog,
+                smallSize: 48 * 1024,
+                chunkedSize: 1_300_000,
+                keepsVersionsOfDeletedFiles: false,
+                route: { operation in
+                    switch operation {
+                    case .smallUpload, .chunkedUpload: ("/remote.php/dav/files/*/file.bin", "PUT")
+                    case .download: ("/remote.php/dav/files/*/file.bin", "GET")
+                    case .changeFeed: ("/remote.php/dav/files/*/.stratus/journal/", "PROPFIND")
+                    case .versions: ("/remote.php/dav/versions/*", "PROPFIND")
+                    case .restore: ("/remote.php/dav/versions/*", "MOVE")
+                    case .delete: ("/remote.php/dav/files/*/cell/file.bin", "DELETE")
+                    }
+                }
+            ))
+        }
+    }
+
+    struct MatrixSetupFailure: Error {}
+}

@@ -1,0 +1,307 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MockSupport
+
+/// The files collection: `/remote.php/dav/files/USER/<path>`.
+extension MockNextcloudServer {
+    func files(_ request: inout Request, path: String) async throws -> Response {
+        switch request.method.rawValue {
+        case "OPTIONS":
+            return NextcloudAnswers.empty(status: 200, headers: [HTTPField.Name("DAV")!: "1, 3, extended-mkcol, 2", .allow: Self.methods.joined(separator: ", ")])
+        case "PROPFIND": return try await propfind(&request, path: path)
+        case "GET", "HEAD": return try get(request, path: path)
+        case "PUT": return try await put(&request, path: path)
+        case "DELETE": return try delete(request, path: path)
+        case "MKCOL": return try mkcol(request, path: path)
+        case "PROPPATCH": return try await proppatch(&request, path: path)
+        case "LOCK": return try lock(request, path: path)
+        case "UNLOCK": return try unlock(request, path: path)
+        case "MOVE": return try move(request, path: path)
+        default: return NextcloudAnswers.error(status: 405, exception: "Sabre\\DAV\\Exception\\MethodNotAllowed", message: "Method not allowed")
+        }
+    }
+
+    /// The properties a PROPFIND body asks for; `nil` for allprop (or no body).
+    private func requestedProperties(_ request: inout Request) async throws -> [String]? {
+        let body = try await request.readBody(limit: 256 * 1024)
+        guard body.readableBytes > 0 else { return nil }
+        guard let document = try? NextcloudXMLReader.read(Data(buffer: body)) else { throw NextcloudFailure.badRequest("The PROPFIND body is not XML.") }
+        guard let prop = document.child("{DAV:}prop") else { return nil }
+        return prop.children.map(\.name)
+    }
+
+    private func propfind(_ request: inout Request, path: String) async throws -> Response {
+        let depth = request.headers[HTTPField.Name("Depth")!] ?? "infinity"
+        guard depth == "0" || depth == "1" else {
+            throw NextcloudFailure(status: 403, exception: "Sabre\\DAV\\Exception\\Forbidden", message: "PROPFIND requests with a Depth of Infinity are not allowed")
+        }
+        let wanted = try await requestedProperties(&request)
+        let responses: [String] = try store.withState { state in
+            guard state.nodes[path] != nil else { throw NextcloudFailure.notFound("File with name \(path) could not be located") }
+            var paths = [path]
+            if depth == "1", state.nodes[path]?.isFolder == true { paths += state.children(of: path) }
+            return paths.compactMap { item in
+                guard let node = state.nodes[item] else { return nil }
+                return describe(node, at: item, wanted: wanted)
+            }
+        }
+        return NextcloudAnswers.multistatus(responses)
+    }
+
+    /// A `d:response` for a node.
+    private func describe(_ node: NextcloudNode, at path: String, wanted: [String]?) -> String {
+        var live: [String: String] = [
+            "{DAV:}resourcetype": node.isFolder ? "<d:collection/>" : "",
+            "{DAV:}getetag": "&quot;\(node.etag)&quot;",
+            "{DAV:}getlastmodified": NextcloudAnswers.httpDate(node.modified),
+            "{http://owncloud.org/ns}fileid": String(format: "%08d", node.fileID),
+            "{http://owncloud.org/ns}id": String(format: "%08docnextcloudmock", node.fileID),
+        ]
+        if !node.isFolder {
+            live["{DAV:}getcontentlength"] = String(node.size)
+            live["{DAV:}getcontenttype"] = "application/octet-stream"
+            if let checksum = node.checksum {
+                live["{http://owncloud.org/ns}checksums"] = "<oc:checksum>\(NextcloudXMLReader.escape(checksum))</oc:checksum>"
+            }
+        } else {
+            live["{http://owncloud.org/ns}size"] = "0"
+        }
+        var found: [(String, String)] = []
+        var missing: [String] = []
+        let names = wanted ?? (Array(live.keys).sorted() + node.deadProperties.keys.sorted())
+        for name in names {
+            if let value = live[name] {
+                found.append((name, value))
+            } else if let value = node.deadProperties[name] {
+                found.append((name, NextcloudXMLReader.escape(value)))
+            } else {
+                missing.append(name)
+            }
+        }
+        return NextcloudAnswers.response(href: NextcloudAnswers.href(filesPath, path, isFolder: node.isFolder), found: found, missing: missing)
+    }
+
+    private func get(_ request: Request, path: String) throws -> Response {
+        let node = try store.withState { state in
+            guard let node = state.nodes[path] else { throw NextcloudFailure.notFound("File with name \(path) could not be located") }
+            return node
+        }
+        guard !node.isFolder, let blob = node.blob else {
+            throw NextcloudFailure(status: 501, exception: "Sabre\\DAV\\Exception\\NotImplemented", message: "GET is only implemented on File objects")
+        }
+        return content(blob: blob, size: node.size, etag: node.etag, modified: node.modified, request: request)
+    }
+
+    /// The bytes of a blob, whole or a `Range` of them.
+    func content(blob: String, size: Int64, etag: String, modified: Int64, request: Request) -> Response {
+        var headers: HTTPFields = [.contentType: "application/octet-stream", .eTag: "\"\(etag)\"", .acceptRanges: "bytes", .lastModified: NextcloudAnswers.httpDate(modified)]
+        var range: Range<Int64> = 0..<size
+        var status = 200
+        if let header = request.headers[.range] {
+            guard let requested = ByteRangeHeader.range(header, size: size) else {
+                headers[.contentRange] = "bytes */\(size)"
+                return NextcloudAnswers.empty(status: 416, headers: headers)
+            }
+            range = requested
+            status = 206
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
+        }
+        if request.method == .head || range.isEmpty {
+            headers[.contentLength] = String(range.count)
+            return NextcloudAnswers.empty(status: status, headers: headers)
+        }
+        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: blobs.responseBody(ofBlob: blob, range: range))
+    }
+
+    private func put(_ request: inout Request, path: String) async throws -> Response {
+        guard !path.isEmpty else { throw NextcloudFailure.conflict("The root is a folder") }
+        let ifHeader = request.headers[HTTPField.Name("If")!]
+        try store.withState { state in
+            guard let parent = NextcloudStore.State.parent(of: path), state.nodes[parent]?.isFolder == true else {
+                throw NextcloudFailure.conflict("Files cannot be created in non-existent collections")
+            }
+            if state.nodes[path]?.isFolder == true { throw NextcloudFailure.conflict("A folder is at \(path)") }
+            guard state.permits(path, ifHeader: ifHeader) else { throw NextcloudFailure.locked(path) }
+        }
+        guard let received = try await blobs.ingest(request.body, limit: maximumFileSize) else {
+            throw NextcloudFailure(status: 413, exception: "Sabre\\DAV\\Exception\\BadRequest", message: "The file is too large")
+        }
+        let requestedMtime = request.headers[HTTPField.Name("X-OC-Mtime")!].flatMap { Double($0) }.map { Int64($0) }
+        let checksum = request.headers[HTTPField.Name("OC-Checksum")!]
+        let (node, created) = try store.withState { state -> (NextcloudNode, Bool) in
+            guard let parent = NextcloudStore.State.parent(of: path), state.nodes[parent]?.isFolder == true else {
+                throw NextcloudFailure.conflict("Files cannot be created in non-existent collections")
+            }
+            guard state.permits(path, ifHeader: ifHeader) else { throw NextcloudFailure.locked(path) }
+            let now = Int64(Date().timeIntervalSince1970)
+            var node: NextcloudNode
+            let created: Bool
+            if var existing = state.nodes[path], !existing.isFolder {
+                if let blob = existing.blob {
+                    existing.versions.removeAll { $0.timestamp == existing.modified }
+                    existing.versions.append(NextcloudVersion(timestamp: existing.modified, blob: blob, size: existing.size, etag: existing.etag))
+                }
+                node = existing
+                created = false
+            } else {
+                node = NextcloudNode(isFolder: false, fileID: state.newFileID(), modified: now, etag: NextcloudStore.newETag())
+                created = true
+            }
+            node.blob = received.sha256
+            node.size = received.size
+            node.modified = requestedMtime ?? now
+            node.checksum = checksum
+            state.nodes[path] = node
+            state.propagate(from: path)
+            return (state.nodes[path] ?? node, created)
+        }
+        var headers: HTTPFields = [.eTag: "\"\(node.etag)\""]
+        headers[HTTPField.Name("OC-ETag")!] = "\"\(node.etag)\""
+        headers[HTTPField.Name("OC-FileId")!] = String(format: "%08docnextcloudmock", node.fileID)
+        if requestedMtime != nil { headers[HTTPField.Name("X-OC-MTime")!] = "accepted" }
+        return NextcloudAnswers.empty(status: created ? 201 : 204, headers: headers)
+    }
+
+    private func delete(_ request: Request, path: String) throws -> Response {
+        guard !path.isEmpty else { throw NextcloudFailure(status: 403, exception: "Sabre\\DAV\\Exception\\Forbidden", message: "The root cannot be deleted") }
+        let ifHeader = request.headers[HTTPField.Name("If")!]
+        try store.withState { state in
+            guard state.nodes[path] != nil else { throw NextcloudFailure.notFound("File with name \(path) could not be located") }
+            guard state.permits(path, ifHeader: ifHeader) else { throw NextcloudFailure.locked(path) }
+            let prefix = path + "/"
+            for key in state.nodes.keys where key == path || key.hasPrefix(prefix) { state.nodes[key] = nil }
+            state.locks[path] = nil
+            if let parent = NextcloudStore.State.parent(of: path) { state.propagate(from: parent) }
+        }
+        return NextcloudAnswers.empty(status: 204)
+    }
+
+    private func mkcol(_ request: Request, path: String) throws -> Response {
+        try store.withState { state in
+            if state.nodes[path] != nil {
+                throw NextcloudFailure(status: 405, exception: "Sabre\\DAV\\Exception\\MethodNotAllowed", message: "The resource you tried to create already exists")
+            }
+            guard let parent = NextcloudStore.State.parent(of: path), state.nodes[parent]?.isFolder == true else {
+                throw NextcloudFailure.conflict("Parent node does not exist")
+            }
+            state.nodes[path] = NextcloudNode(isFolder: true, fileID: state.newFileID(), modified: Int64(Date().timeIntervalSince1970), etag: NextcloudStore.newETag())
+            state.propagate(from: path)
+        }
+        return NextcloudAnswers.empty(status: 201)
+    }
+
+    private func proppatch(_ request: inout Request, path: String) async throws -> Response {
+        let body = try await request.readBody(limit: 1024 * 1024)
+        guard let document = try? NextcloudXMLReader.read(Data(buffer: body)), document.name == "{DAV:}propertyupdate" else {
+            throw NextcloudFailure.badRequest("The PROPPATCH body is not a propertyupdate document.")
+        }
+        let ifHeader = request.headers[HTTPField.Name("If")!]
+        let response: String = try store.withState { state in
+            guard var node = state.nodes[path] else { throw NextcloudFailure.notFound("File with name \(path) could not be located") }
+            guard state.permits(path, ifHeader: ifHeader) else { throw NextcloudFailure.locked(path) }
+            var results: [(String, Int)] = []
+            for instruction in document.children {
+                let isSet = instruction.name == "{DAV:}set"
+                guard isSet || instruction.name == "{DAV:}remove" else { continue }
+                for property in instruction.children("{DAV:}prop").flatMap(\.children) {
+                    if property.name.hasPrefix("{DAV:}") || property.name.hasPrefix("{http://owncloud.org/ns}") {
+                        results.append((property.name, 403))
+                        continue
+                    }
+                    node.deadProperties[property.name] = isSet ? property.text : nil
+                    results.append((property.name, 200))
+                }
+            }
+            // RFC 4918: all or nothing.
+            if results.allSatisfy({ $0.1 == 200 }) { state.nodes[path] = node }
+            let failed = results.contains { $0.1 != 200 }
+            var text = "<d:response><d:href>\(NextcloudXMLReader.escape(NextcloudAnswers.href(filesPath, path, isFolder: node.isFolder)))</d:href>"
+            for (name, status) in results {
+                let shown = failed && status == 200 ? 424 : status
+                text += "<d:propstat><d:prop>\(NextcloudAnswers.tag(name, value: nil))</d:prop><d:status>HTTP/1.1 \(shown) \(shown == 200 ? "OK" : "Failed")</d:status></d:propstat>"
+            }
+            return text + "</d:response>"
+        }
+        return NextcloudAnswers.multistatus([response])
+    }
+
+    private func lock(_ request: Request, path: String) throws -> Response {
+        let timeout = request.headers[HTTPField.Name("Timeout")!].flatMap { value -> Double? in
+            guard let range = value.range(of: "Second-") else { return nil }
+            return Double(value[range.upperBound...].prefix { $0.isNumber })
+        } ?? 1800
+        let token = "opaquelocktoken:" + UUID().uuidString.lowercased()
+        let created = try store.withState { state -> Bool in
+            if let lock = state.locks[path], lock.expires > Date() { throw NextcloudFailure.locked(path) }
+            var created = false
+            if state.nodes[path] == nil {
+                // RFC 4918: a LOCK of an unmapped URL makes an empty resource.
+                guard let parent = NextcloudStore.State.parent(of: path), state.nodes[parent]?.isFolder == true else {
+                    throw NextcloudFailure.conflict("Parent node does not exist")
+                }
+                let empty = try blobs.commit(try emptyFile(), info: BlobInfo(sha256: Self.emptySHA256, contentHash: "", md5: "d41d8cd98f00b204e9800998ecf8427e", size: 0))
+                state.nodes[path] = NextcloudNode(isFolder: false, fileID: state.newFileID(), blob: empty.sha256, size: 0, modified: Int64(Date().timeIntervalSince1970), etag: NextcloudStore.newETag())
+                state.propagate(from: path)
+                created = true
+            }
+            state.locks[path] = NextcloudLock(token: token, expires: Date().addingTimeInterval(min(timeout, 3600)))
+            return created
+        }
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:prop xmlns:d="DAV:"><d:lockdiscovery><d:activelock><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype>\
+            <d:depth>0</d:depth><d:timeout>Second-\(Int(timeout))</d:timeout><d:locktoken><d:href>\(token)</d:href></d:locktoken></d:activelock></d:lockdiscovery></d:prop>
+            """
+        var response = NextcloudAnswers.xml(status: created ? 201 : 200, body)
+        response.headers[HTTPField.Name("Lock-Token")!] = "<\(token)>"
+        return response
+    }
+
+    static let emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+    private func emptyFile() throws -> URL {
+        let file = try blobs.makeScratchFile()
+        return file
+    }
+
+    private func unlock(_ request: Request, path: String) throws -> Response {
+        let header = request.headers[HTTPField.Name("Lock-Token")!] ?? ""
+        try store.withState { state in
+            guard let lock = state.locks[path], header.contains(lock.token) else {
+                throw NextcloudFailure(status: 409, exception: "Sabre\\DAV\\Exception\\LockTokenMatchesRequestUri", message: "The lock token does not match")
+            }
+            state.locks[path] = nil
+        }
+        return NextcloudAnswers.empty(status: 204)
+    }
+
+    private func move(_ request: Request, path: String) throws -> Response {
+        guard let destinationHeader = request.headers[HTTPField.Name("Destination")!],
+              let destinationURL = URL(string: destinationHeader) else { throw NextcloudFailure.badRequest("No Destination") }
+        let filesPrefix = "/remote.php/dav/files/\(user)/"
+        let destinationPath = destinationURL.path(percentEncoded: false)
+        guard destinationPath.hasPrefix(filesPrefix) else { throw NextcloudFailure(status: 502, exception: "Sabre\\DAV\\Exception\\BadGateway", message: "Bad destination") }
+        var target = String(destinationPath.dropFirst(filesPrefix.count))
+        while target.hasSuffix("/") { target.removeLast() }
+        let overwrite = request.headers[HTTPField.Name("Overwrite")!] != "F"
+        let existed = try store.withState { state -> Bool in
+            guard state.nodes[path] != nil else { throw NextcloudFailure.notFound("File with name \(path) could not be located") }
+            guard let parent = NextcloudStore.State.parent(of: target), state.nodes[parent]?.isFolder == true else {
+                throw NextcloudFailure.conflict("The destination node is not found")
+            }
+            let existed = state.nodes[target] != nil
+            if existed, !overwrite { throw NextcloudFailure(status: 412, exception: "Sabre\\DAV\\Exception\\PreconditionFailed", message: "The destination node already exists") }
+            let prefix = path + "/"
+            for key in state.nodes.keys where key == target || key.hasPrefix(target + "/") { state.nodes[key] = nil }
+            for key in state.nodes.keys.sorted() where key == path || key.hasPrefix(prefix) {
+                state.nodes[target + key.dropFirst(path.count)] = state.nodes[key]
+                state.nodes[key] = nil
+            }
+            if let parent = NextcloudStore.State.parent(of: path) { state.propagate(from: parent) }
+            state.propagate(from: target)
+            return existed
+        }
+        return NextcloudAnswers.empty(status: existed ? 204 : 201)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+
+/// One file or folder of the mock's tree.
+struct NextcloudNode: Sendable {
+    var isFolder: Bool
+    var fileID: Int
+    /// The SHA-256 of the content's blob (files).
+    var blob: String?
+    var size: Int64 = 0
+    /// Modification time in Unix seconds (what `X-OC-Mtime` sets, and what names versions).
+    var modified: Int64
+    var etag: String
+    /// Dead properties by `{namespace}name`, as text.
+    var deadProperties: [String: String] = [:]
+    /// `OC-Checksum` as the client sent it, such as `SHA1:…`.
+    var checksum: String?
+    /// Older contents, named by their modification time.
+    var versions: [NextcloudVersion] = []
+}
+
+/// One older content of a file, in the versions collection.
+struct NextcloudVersion: Sendable {
+    var timestamp: Int64
+    var blob: String
+    var size: Int64
+    var etag: String
+}
+
+/// A WebDAV write lock.
+struct NextcloudLock: Sendable {
+    var token: String
+    var expires: Date
+}
+
+/// The mock's tree (paths relative to the user's files root, `""` for the root), versions and
+/// locks, behind one lock.
+final class NextcloudStore: Sendable {
+    struct State: Sendable {
+        var nodes: [String: NextcloudNode]
+        var locks: [String: NextcloudLock] = [:]
+        var nextFileID = 100
+    }
+
+    private let state: Mutex<State>
+
+    init() {
+        state = Mutex(State(nodes: ["": NextcloudNode(isFolder: true, fileID: 1, modified: Int64(Date().timeIntervalSince1970), etag: NextcloudStore.newETag())]))
+    }
+
+    func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try state.withLock { try body(&$0) }
+    }
+
+    /// A new ETag, like Nextcloud's `uniqid()` ones.
+    static func newETag() -> String {
+        String(format: "%013llx", UInt64.random(in: 0...UInt64(0xfffffffffffff)))
+    }
+}
+
+extension NextcloudStore.State {
+    /// The parent of a path (`""` for a top-level one), or `nil` for the root.
+    static func parent(of path: String) -> String? {
+        guard !path.isEmpty else { return nil }
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// Gives the path and every folder above it a new ETag: Nextcloud's propagation.
+    mutating func propagate(from path: String) {
+        var current: String? = path
+        while let next = current {
+            nodes[next]?.etag = NextcloudStore.newETag()
+            current = Self.parent(of: next)
+        }
+    }
+
+    /// The direct children of a folder.
+    func children(of folder: String) -> [String] {
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        return nodes.keys.filter { key in
+            !key.isEmpty && key.hasPrefix(prefix) && !key.dropFirst(prefix.count).contains("/")
+        }.sorted()
+    }
+
+    /// The path of a file id.
+    func path(ofFileID id: Int) -> String? {
+        nodes.first { !$0.value.isFolder && $0.value.fileID == id }?.key
+    }
+
+    /// Whether a lock held on a path lets a request through: no lock, an expired one, or the
+    /// request's `If` header naming its token.
+    mutating func permits(_ path: String, ifHeader: String?) -> Bool {
+        guard let lock = locks[path] else { return true }
+        if lock.expires < Date() {
+            locks[path] = nil
+            return true
+        }
+        return ifHeader?.contains(lock.token) ?? false
+    }
+
+    mutating func newFileID() -> Int {
+        nextFileID += 1
+        return nextFileID
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Stratus
+
+/// Where a WebDAV remote lives and how the adapter talks to it.
+///
+/// ```swift
+/// let configuration = try WebDAVConfiguration(
+///     url: URL(string: "https://cloud.example.com/remote.php/dav/files/alice/Saves")!,
+///     credentials: WebDAVCredentials(user: "alice", password: "app-password"),
+///     vendor: .nextcloud
+/// )
+/// ```
+public struct WebDAVConfiguration: Sendable {
+    /// The server software, for the features beyond RFC 4918 the adapter uses.
+    public enum Vendor: String, Sendable, CaseIterable {
+        /// Any RFC 4918 server (Apache mod_dav, rclone, WsgiDAV, nginx-dav-ext, ...).
+        case generic
+        /// Nextcloud: folder ETags change when anything below changes, and files keep versions
+        /// at `/remote.php/dav/versions/USER/versions/FILEID`.
+        case nextcloud
+        /// ownCloud: folder ETags change when anything below changes.
+        case owncloud
+    }
+
+    /// The collection that is the remote's root, ending in `/`.
+    public var url: URL
+    /// The user and password sent with HTTP Basic authentication.
+    public var credentials: WebDAVCredentials
+    /// The server software.
+    public var vendor: Vendor
+    /// Whether writes take a WebDAV write lock (class 2) on the adapter's lock resource for the
+    /// path, which makes preconditions atomic against other Stratus writers. Turn it off for a
+    /// class 1 server; preconditions are then best effort.
+    public var usesLocks: Bool
+    /// Whether the server keeps dead properties (PROPPATCH), where the adapter keeps the content
+    /// hash, a version token and custom metadata.
+    public var keepsDeadProperties: Bool
+    /// Whether the server's ETag of a file is the MD5 of its content (rclone with
+    /// `--etag-hash MD5`); the adapter then reports and checks MD5 hashes.
+    public var etagIsMD5: Bool
+    /// Whether a folder's ETag changes when anything below it changes, so that the change feed
+    /// can skip unchanged subtrees. Nextcloud and ownCloud do; Apache does not.
+    public var propagatesFolderETags: Bool
+    /// The longest file or folder name in UTF-8 bytes. Apache keeps a file's dead properties in
+    /// a database named after the file in `.DAV/`, which it cannot open for a name longer than
+    /// 250 bytes (measured); Nextcloud allows 250 too.
+    public var maximumNameLength: Int
+    /// Changes per change-feed page.
+    public var changePageSize: Int
+    /// How long a write waits for another writer's lock on the same path before giving up.
+    public var lockWait: Duration
+    /// How failed requests are repeated.
+    public var retryPolicy: RetryPolicy
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - url: The collection that is the remote's root (`http` or `https`).
+    ///   - credentials: User and password.
+    ///   - vendor: The server software; `.generic` by default.
+    ///   - usesLocks: Whether writes take WebDAV locks; true by default.
+    ///   - keepsDeadProperties: Whether the server keeps dead properties; true by default.
+    ///   - etagIsMD5: Whether file ETags are content MD5s; false by default.
+    ///   - propagatesFolderETags: Whether folder ETags follow changes below; the vendor's
+    ///     behaviour by default.
+    ///   - maximumNameLength: The longest name in UTF-8 bytes; 250 by default (Apache's limit for
+    ///     names with dead properties, and Nextcloud's).
+    ///   - changePageSize: Changes per change-feed page; 500 by default.
+    ///   - lockWait: How long a write waits for a busy path; 30 seconds by default.
+    ///   - retryPolicy: How failed requests are repeated.
+    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when the URL has no host or
+    ///   is not `http`/`https`, or names no Nextcloud files collection for `.nextcloud`.
+    public init(
+        url: URL,
+        credentials: WebDAVCredentials,
+        vendor: Vendor = .generic,
+        usesLocks: Bool = true,
+        keepsDeadProperties: Bool = true,
+        etagIsMD5: Bool = false,
+        propagatesFolderETags: Bool? = nil,
+        maximumNameLength: Int? = nil,
+        changePageSize: Int = 500,
+        lockWait: Duration = .seconds(30),
+        retryPolicy: RetryPolicy = .standard
+    ) throws {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host(percentEncoded: false), !host.isEmpty
+        else {
+            throw ServiceError(.invalidConfiguration, "The WebDAV URL must be an http or https URL with a host.")
+        }
+        var text = url.absoluteString
+        if let query = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<query]) }
+        if !text.hasSuffix("/") { text += "/" }
+        guard let root = URL(string: text) else {
+            throw ServiceError(.invalidConfiguration, "The WebDAV URL cannot be read.")
+        }
+        self.url = root
+        self.credentials = credentials
+        self.vendor = vendor
+        self.usesLocks = usesLocks
+        self.keepsDeadProperties = keepsDeadProperties
+        self.etagIsMD5 = etagIsMD5
+        self.propagatesFolderETags = propagatesFolderETags ?? (vendor != .generic)
+        self.maximumNameLength = max(1, maximumNameLength ?? 250)
+        self.changePageSize = max(1, changePageSize)
+        self.lockWait = lockWait
+        self.retryPolicy = retryPolicy
+        if vendor == .nextcloud, nextcloudLayout == nil {
+            throw ServiceError(
+                .invalidConfiguration,
+                "A Nextcloud remote's URL must name a folder in /remote.php/dav/files/USER/ (such as https://cloud.example.com/remote.php/dav/files/alice/Saves)."
+            )
+        }
+    }
+
+    /// The Nextcloud DAV base (`.../remote.php/dav`) and user of the URL, when it names a folder
+    /// in a Nextcloud files collection.
+    var nextcloudLayout: (base: String, user: String)? {
+        let path = url.path(percentEncoded: true)
+        guard let range = path.range(of: "/remote.php/dav/files/") else { return nil }
+        let rest = path[range.upperBound...]
+        guard let user = rest.split(separator: "/", omittingEmptySubsequences: false).first, !user.isEmpty else { return nil }
+        let base = String(path[..<range.lowerBound]) + "/remote.php/dav"
+        return (base, String(user))
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Stratus
+import StratusDigest
+import StratusHTTP
+import StratusAdapterKit
+
+/// Write locks and folders.
+///
+/// Every write of the adapter holds an exclusive WebDAV write lock (RFC 4918 class 2) on a lock
+/// resource of its own for the path, `.stratus/locks/<digest of the path>`, from the check of
+/// its precondition until its state record is written. Stratus writers of one path therefore take
+/// turns, and a precondition is checked and the content written in one step for them. The lock
+/// resource is not the file itself: a LOCK on a missing file would create an empty one that
+/// readers could see. A lock whose writer died expires on the server after
+/// ``lockTimeoutSeconds``.
+extension WebDAVService {
+    /// How long the server keeps a lock whose writer never unlocks it.
+    static let lockTimeoutSeconds = 60
+
+    /// Runs a write under the path's lock (when the configuration uses locks).
+    func withPathLock<Result: Sendable>(_ path: RemotePath, _ body: () async throws -> Result) async throws -> Result {
+        guard configuration.usesLocks else { return try await body() }
+        let name = Hex.encode(Digest.sha256(Data(path.string.utf8)).prefix(16))
+        let lockURL = try transport.url(for: [Self.reservedFolder, "locks", name])
+        try await ensureLockResource(lockURL, name: name)
+        let token = try await acquireLock(lockURL, path: path)
+        do {
+            let result = try await body()
+            await releaseLock(lockURL, token: token)
+            return result
+        } catch {
+            await releaseLock(lockURL, token: token)
+            throw error
+        }
+    }
+
+    /// Makes the (empty) lock resource once per instance: a LOCK of a missing resource makes a
+    /// lock-null resource on Apache, whose lock is lost when it turns into a real file.
+    private func ensureLockResource(_ url: URL, name: String) async throws {
+        let key = "lock:" + name
+        guard !knownFolders.withLock({ $0.contains(key) }) else { return }
+        try await ensureReservedFolder("locks")
+        guard try await transport.propfind(url, depth: 0, action: "PROPFIND of a lock resource") == nil else {
+            knownFolders.withLock { _ = $0.insert(key) }
+            return
+        }
+        let response = try await configuration.retryPolicy.run(.onlyWhenRefused) { _ in
+            try await transport.exchange(transport.request(.put, url, headers: [("If-None-Match", "*")], body: .bytes(Data())), action: "PUT of a lock resource")
+        }
+        // 412 and 423 (or a 207 with 423 from Apache): another writer made it, or holds it.
+        guard response.isSuccess || [207, 412, 423].contains(response.status) else {
+            throw WebDAVErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: "PUT of a lock resource", secrets: transport.secrets)
+        }
+        knownFolders.withLock { _ = $0.insert(key) }
+    }
+
+    /// Takes the lock, waiting while another writer holds it, up to ``WebDAVConfiguration/lockWait``.
+    private func acquireLock(_ url: URL, path: RemotePath) async throws -> String {
+        let deadline = ContinuousClock.now + configuration.lockWait
+        let action = "LOCK for a write of \(path)"
+        var wait = 10
+        while true {
+            try await ensureReservedFolder("locks")
+            let request = transport.request(
+                WebDAVTransport.lock, url,
+                headers: [("Depth", "0"), ("Timeout", "Second-\(Self.lockTimeoutSeconds)"), ("Content-Type", "application/xml; charset=utf-8")],
+                body: .bytes(WebDAVProperties.lockBody), isIdempotent: false
+            )
+            let response: StratusHTTPResponse
+            do {
+                response = try await configuration.retryPolicy.run(.onlyWhenRefused) { _ in
+                    try await transport.exchange(request, action: action)
+                }
+            } catch let error as ServiceError where Repetition.leavesOutcomeUnknown(error) && ContinuousClock.now < deadline {
+                // The lock may have been granted to a request whose answer was lost; it then
+                // expires on its own, and this writer waits for it like for any other.
+                continue
+            }
+            if response.isSuccess, response.status != 207 {
+                guard let header = response.headers["Lock-Token"] else {
+                    throw WebDAVErrorMapping.undecodable(action, "a granted lock without a Lock-Token")
+                }
+                return header.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))
+            }
+            let error = response.status == 207
+                ? WebDAVErrorMapping.multistatusFailure(response.body, action: action, secrets: transport.secrets)
+                : WebDAVErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: action, secrets: transport.secrets)
+            if error.httpStatus == 409 {
+                // The lock folder went away (someone deleted .stratus); make it again.
+                knownFolders.withLock { $0.removeAll() }
+            } else if error.httpStatus != 423 {
+                if response.status == 405 || response.status == 501 {
+                    throw ServiceError(.unsupported, "\(action): the server does not lock (WebDAV class 2); set the remote's option locking=false (preconditions are then best effort).", httpStatus: response.status)
+                }
+                throw error
+            }
+            guard ContinuousClock.now < deadline else {
+                throw ServiceError(.timeout, "\(action): another writer held the lock for longer than \(configuration.lockWait).", httpStatus: 423)
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: wait...(2 * wait))))
+            wait = min(wait * 2, 200)
+        }
+    }
+
+    /// Releases a lock, even when the task was cancelled (a lock left behind would make other
+    /// writers wait until it expires). A failure only costs that wait, so it is logged.
+    private func releaseLock(_ url: URL, token: String) async {
+        let request = transport.request(WebDAVTransport.unlock, url, headers: [("Lock-Token", "<\(token)>")])
+        let transport = self.transport
+        let logger = self.logger
+        await Task {
+            do {
+                _ = try await transport.send(request, action: "UNLOCK", repetition: .safe)
+            } catch {
+                logger.warning("A write lock could not be released; it expires on its own", metadata: ["error": "\(error)"])
+            }
+        }.value
+    }
+
+    /// Creates `.stratus/<name>/` once per instance.
+    func ensureReservedFolder(_ name: String) async throws {
+        let key = Self.reservedFolder + "/" + name
+        guard !knownFolders.withLock({ $0.contains(key) }) else { return }
+        for components in [[], [Self.reservedFolder], [Self.reservedFolder, name]] {
+            try await makeFolder(components, label: components.isEmpty ? "the root" : components.joined(separator: "/"))
+        }
+        knownFolders.withLock { _ = $0.insert(key) }
+    }
+
+    /// Creates the folders of a path, top down; a folder that exists (or appears meanwhile) is
+    /// success, a file in the way is a conflict.
+    func ensureFolders(_ folder: RemotePath) async throws {
+        // The root collection itself may not exist yet on a new remote.
+        try await makeFolder([], label: "the root")
+        var components: [String] = []
+        for component in folder.components {
+            components.append(component)
+            try await makeFolder(components, label: components.joined(separator: "/"))
+        }
+    }
+
+    private func exchangeMKCOL(_ url: URL, action: String) async throws -> StratusHTTPResponse {
+        try await configuration.retryPolicy.run(.onlyWhenRefused) { _ in
+            try await transport.exchange(transport.request(WebDAVTransport.mkcol, url, isIdempotent: false), action: action)
+        }
+    }
+
+    /// MKCOL of one folder: 201 is made; 405 (Apache, WsgiDAV) or 201 again (rclone) means it
+    /// is there already. Any refusal is then checked with PROPFIND: a folder there is success
+    /// (it appeared meanwhile), a file there is a conflict.
+    private func makeFolder(_ components: [String], label: String) async throws {
+        let url = try transport.url(for: components, isFolder: true)
+        let action = "MKCOL of \(label)"
+        // rclone locks a path for the length of each write to it, so MKCOLs of one folder that
+        // meet answer 423 for a moment: wait for the other one like for a write lock.
+        let deadline = ContinuousClock.now + configuration.lockWait
+        var response = try await exchangeMKCOL(url, action: action)
+        while response.status == 423, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(Int.random(in: 10...50)))
+            response = try await exchangeMKCOL(url, action: action)
+        }
+        if response.status == 201 || response.status == 200 { return }
+        if response.status == 423 || response.status == 429 || response.status == 503 {
+            throw WebDAVErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: action, secrets: transport.secrets)
+        }
+        // Without the trailing slash: Apache answers 400 for `file/`.
+        let plain = try transport.url(for: components)
+        if let existing = try await transport.propfind(plain, depth: 0, action: "PROPFIND of \(label)")?.first {
+            if existing.isCollection { return }
+            throw ServiceError(.conflict, "\(label) is a file, so nothing can be written below it.", httpStatus: response.status)
+        }
+        if response.status == 207 {
+            throw WebDAVErrorMapping.multistatusFailure(response.body, action: action, secrets: transport.secrets)
+        }
+        throw WebDAVErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: action, secrets: transport.secrets)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import StratusContract
+import Testing
+import WebDAVServers
+
+/// The shared contract suite against three WebDAV servers nobody here wrote, each started by the
+/// tests on a free loopback port; every check works in a folder of its own.
+private func suite(_ kind: WebDAVServerLauncher.Kind) -> [ContractCheck] {
+    ContractSuite(
+        options: ContractSuite.Options(largestRoundTrip: 4 * 1_048_576, cancellationContentSize: 4 * 1_048_576, concurrentUploads: 8)
+    ) { context in
+        try await WebDAVTestServers.makeService(kind, folder: "contract-\(context.id)", pageSize: context.changePageSize)
+    }.checks
+}
+
+private func run(_ check: ContractCheck) async throws {
+    if case .skipped(let reason) = try await check.run() {
+        Issue.record("Skipped: \(reason)", severity: .warning)
+    }
+}
+
+@Test(.enabled(if: WebDAVTestServers.apacheRuns, WebDAVTestServers.skipReason(.apache)), arguments: suite(.apache))
+func apacheContract(_ check: ContractCheck) async throws {
+    try await run(check)
+}
+
+@Test(.enabled(if: WebDAVTestServers.rcloneRuns, WebDAVTestServers.skipReason(.rclone)), arguments: suite(.rclone))
+func rcloneContract(_ check: ContractCheck) async throws {
+    try await run(check)
+}
+
+@Test(.enabled(if: WebDAVTestServers.wsgidavRuns, WebDAVTestServers.skipReason(.wsgidav)), arguments: suite(.wsgidav))
+func wsgidavContract(_ check: ContractCheck) async throws {
+    try await run(check)
+}
+
+@Test(arguments: ContractSuite(
+    options: ContractSuite.Options(largestRoundTrip: 4 * 1_048_576, cancellationContentSize: 4 * 1_048_576, concurrentUploads: 8)
+) { context in
+    try await NextcloudMockServer.makeService(folder: "contract-\(context.id)", pageSize: context.changePageSize)
+}.checks)
+func nextcloudMockContract(_ check: ContractCheck) async throws {
+    try await run(check)
+}
