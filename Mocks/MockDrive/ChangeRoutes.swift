@@ -29,15 +29,7 @@ extension MockDriveServer {
         }
         let list: [String: Any] = try store.withState { state throws(DriveFailure) in
             guard token <= state.nextSequence else { throw DriveFailure(.invalidParameter("pageToken")) }
-            // Each file appears once, at its newest change.
-            var newest: [String: ChangeRecord] = [:]
-            for record in state.changes where record.sequence >= token {
-                newest[record.fileID] = record
-            }
-            let pending = newest.values
-                .filter { spaces.contains($0.space) && (includeRemoved || !($0.removed || state.nodes[$0.fileID] == nil)) }
-                .sorted { $0.sequence < $1.sequence }
-            let page = pending.prefix(pageSize)
+            let (page, nextToken) = state.changePage(from: token, pageSize: pageSize, spaces: spaces, includeRemoved: includeRemoved)
             let changes: [[String: Any]] = page.map { record in
                 var change: [String: Any] = [
                     "kind": "drive#change", "type": "file", "changeType": "file", "fileId": record.fileID,
@@ -52,8 +44,8 @@ extension MockDriveServer {
                 return change
             }
             var list: [String: Any] = ["kind": "drive#changeList", "changes": changes]
-            if page.count < pending.count, let last = page.last {
-                list["nextPageToken"] = String(last.sequence + 1)
+            if let nextToken {
+                list["nextPageToken"] = String(nextToken)
             } else {
                 list["newStartPageToken"] = String(state.nextSequence)
             }

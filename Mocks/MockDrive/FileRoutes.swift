@@ -79,12 +79,9 @@ extension MockDriveServer {
             offset = found
         }
         let (files, hasMore) = store.withState { state in
-            let matching = state.nodes.values.filter { node in
-                !state.isRoot(node.id) && spaces.contains(node.space)
-                    && filter.matches(.init(node: node, trashed: state.isTrashed(node.id), resolve: state.resolve))
-            }.sorted(by: ordering.precedes)
+            let matching = state.matchingFiles(filter, ordering: ordering, spaces: spaces, binding: bindingText)
             let page = matching.dropFirst(offset).prefix(pageSize)
-            return (page.map { state.resource($0) }, offset + page.count < matching.count)
+            return (page.compactMap { state.nodes[$0].map(state.resource) }, offset + page.count < matching.count)
         }
         var list: [String: Any] = ["kind": "drive#fileList", "incompleteSearch": false, "files": files]
         if hasMore { list["nextPageToken"] = OffsetPageToken.make(offset: offset + pageSize, binding: bindingText) }
