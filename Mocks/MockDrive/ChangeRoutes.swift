@@ -27,6 +27,9 @@ extension MockDriveServer {
             default: throw DriveFailure(.invalidParameter("spaces"))
             }
         }
+        // A bad `fields` is refused by `answer` below, after the checks that come first.
+        let mask = (try? query.mask(schema: .changeList, default: DefaultFields.changeList)) ?? .all
+        let fileFields = DriveNode.nestedFields(DriveNode.nestedFields(mask, "changes"), "file")
         let list: [String: Any] = try store.withState { state throws(DriveFailure) in
             guard token <= state.nextSequence else { throw DriveFailure(.invalidParameter("pageToken")) }
             let (page, nextToken) = state.changePage(from: token, pageSize: pageSize, spaces: spaces, includeRemoved: includeRemoved)
@@ -37,7 +40,7 @@ extension MockDriveServer {
                 ]
                 if let node = state.nodes[record.fileID] {
                     change["removed"] = false
-                    change["file"] = state.resource(node)
+                    change["file"] = state.resource(node, fields: fileFields)
                 } else {
                     change["removed"] = true
                 }

@@ -104,8 +104,8 @@ struct DriveState: Sendable {
     }
 
     /// The full resource of a node.
-    func resource(_ node: DriveNode) -> [String: Any] {
-        node.resource(effectivelyTrashed: isTrashed(node.id))
+    func resource(_ node: DriveNode, fields: FieldMask = .all) -> [String: Any] {
+        node.resource(effectivelyTrashed: isTrashed(node.id), fields: fields)
     }
 
     /// Every node below a folder, nearest first (each level by id).

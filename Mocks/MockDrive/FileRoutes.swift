@@ -78,10 +78,12 @@ extension MockDriveServer {
             }
             offset = found
         }
+        // A bad `fields` is refused by `answer` below, after the checks that come first.
+        let fileFields = DriveNode.nestedFields((try? query.mask(schema: .fileList, default: DefaultFields.fileList)) ?? .all, "files")
         let (files, hasMore) = store.withState { state in
             let matching = state.matchingFiles(filter, ordering: ordering, spaces: spaces, binding: bindingText)
             let page = matching.dropFirst(offset).prefix(pageSize)
-            return (page.compactMap { state.nodes[$0].map(state.resource) }, offset + page.count < matching.count)
+            return (page.compactMap { id in state.nodes[id].map { state.resource($0, fields: fileFields) } }, offset + page.count < matching.count)
         }
         var list: [String: Any] = ["kind": "drive#fileList", "incompleteSearch": false, "files": files]
         if hasMore { list["nextPageToken"] = OffsetPageToken.make(offset: offset + pageSize, binding: bindingText) }
