@@ -98,7 +98,10 @@ extension MockDriveServer {
         let metadata = try FileMetadata(json: try await metadataBody(&request), isUpdate: false)
         let keepForever = try query.bool("keepRevisionForever", default: false)
         let resource = try store.withState { state throws(DriveFailure) in
-            state.resource(try state.create(metadata, content: nil, contentType: nil, keepForever: keepForever))
+            // Two statements: `state.resource(try state.create(...))` would copy the whole state
+            // (every file) to call `resource` on its value from before the create.
+            let node = try state.create(metadata, content: nil, contentType: nil, keepForever: keepForever)
+            return state.resource(node)
         }
         return try answer(resource, request: request, schema: .file, defaultFields: DefaultFields.file)
     }
@@ -118,10 +121,11 @@ extension MockDriveServer {
         let addParents = query.list("addParents")
         let removeParents = query.list("removeParents")
         return try store.withState { state throws(DriveFailure) in
-            state.resource(try state.update(
+            let node = try state.update(
                 id, metadata: metadata, addParents: addParents, removeParents: removeParents,
                 content: content, contentType: contentType, keepForever: keepForever
-            ))
+            )
+            return state.resource(node)
         }
     }
 
@@ -130,7 +134,8 @@ extension MockDriveServer {
     func commitCreate(metadata: FileMetadata, content: StoredContent, contentType: String?, query: DriveQueryParameters) throws -> [String: Any] {
         let keepForever = try query.bool("keepRevisionForever", default: false)
         return try store.withState { state throws(DriveFailure) in
-            state.resource(try state.create(metadata, content: content, contentType: contentType, keepForever: keepForever))
+            let node = try state.create(metadata, content: content, contentType: contentType, keepForever: keepForever)
+            return state.resource(node)
         }
     }
 
