@@ -12,20 +12,9 @@ import Stratus
 ///   moved is forgotten (a folder with everything below it) and recorded again at its new path.
 /// - Folder creation is single-flight per path: concurrent uploads into a new folder create it
 ///   once, not once each.
-/// - Folders this service created know their entries: every name written into them since is
-///   recorded, so for ``completeFolderLifetime`` after the creation a new name needs no lookup
-///   before its create (``claimUnusedName(_:)``). A name claimed or seen once always takes
-///   the lookup again. Limit: another client that writes the same new name into such a folder
-///   within that time leaves two same-named files, of which the path means the older one
-///   (``DriveNameRule``).
 actor DrivePathIndex {
     private var folders: [RemotePath: String] = [:]
     private var paths: [String: (path: RemotePath, isFolder: Bool)] = [:]
-    /// Folders whose every entry this index knows: the names taken in them, and when that
-    /// knowledge began (the folder's creation).
-    private var completeFolders: [RemotePath: (names: Set<String>, since: ContinuousClock.Instant)] = [:]
-    /// How long after a folder's creation its entries are taken as known.
-    static let completeFolderLifetime = Duration.seconds(60)
     private var creating: [RemotePath: Task<String, any Error>] = [:]
     private var rootCreation: Task<String, any Error>?
 
@@ -46,24 +35,6 @@ actor DrivePathIndex {
         }
         paths[id] = (path, isFolder)
         if isFolder { folders[path] = id }
-        if let parent = path.parent { completeFolders[parent]?.names.insert(path.name) }
-    }
-
-    /// Records that this service has just created the folder at a path, so it is empty.
-    func recordCreatedFolder(_ path: RemotePath) {
-        completeFolders[path] = ([], .now)
-    }
-
-    /// Whether a new file may be created at a path without looking its name up first: its
-    /// folder's entries are known and current, and the name is not among them. The name
-    /// counts as taken from then on, so a second write to it looks it up.
-    func claimUnusedName(_ path: RemotePath) -> Bool {
-        guard let parent = path.parent, let folder = completeFolders[parent] else { return false }
-        guard ContinuousClock.now - folder.since < Self.completeFolderLifetime else {
-            completeFolders[parent] = nil
-            return false
-        }
-        return completeFolders[parent]?.names.insert(path.name).inserted ?? false
     }
 
     /// Forgets an id; for a folder, also everything recorded below it.
@@ -87,9 +58,6 @@ actor DrivePathIndex {
     }
 
     private func forgetBelow(_ folder: RemotePath) {
-        for path in completeFolders.keys where folder.contains(path) {
-            completeFolders[path] = nil
-        }
         for (id, entry) in paths where entry.path != folder && folder.contains(entry.path) {
             paths[id] = nil
             if entry.isFolder, folders[entry.path] == id { folders[entry.path] = nil }
@@ -100,7 +68,6 @@ actor DrivePathIndex {
     func forgetAll() {
         folders.removeAll()
         paths.removeAll()
-        completeFolders.removeAll()
     }
 
     /// Runs `create` for the root folder once: concurrent and later callers share its result.

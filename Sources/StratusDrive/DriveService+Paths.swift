@@ -68,30 +68,14 @@ extension DriveService {
             throw ServiceError(.conflict, "\(path) is a file, so nothing can be written below it.")
         }
         return try await index.creatingFolder(path) { [self] in
-            let folder = try await createFolder(named: path.name, in: parentID)
-            if folder.isNew { await index.recordCreatedFolder(path) }
-            return folder.id
+            try await createFolderOnce(named: path.name, in: parentID)
         }
-    }
-
-    /// The entries named like a path's last component in its folder, before a file is written
-    /// there: none, without asking Drive, when the index knows the folder's entries and the name
-    /// is not among them (``DrivePathIndex/claimUnusedName(_:)``); else a lookup.
-    func entriesBeforeWrite(at path: RemotePath, parentID: String) async throws -> [DriveFile] {
-        if await index.claimUnusedName(path) { return [] }
-        return try await children(of: parentID, named: path.name)
     }
 
     /// Creates a folder unless one with that name appeared meanwhile. A create whose outcome is
     /// unknown is repeated only after a lookup finds no such folder, so a retry never makes a
     /// duplicate.
     func createFolderOnce(named name: String, in parentID: String) async throws -> String {
-        try await createFolder(named: name, in: parentID).id
-    }
-
-    /// ``createFolderOnce(named:in:)``, telling whether the folder is new: created by this call
-    /// and answered by the create itself (so, empty), rather than found by a lookup.
-    private func createFolder(named name: String, in parentID: String) async throws -> (id: String, isNew: Bool) {
         let body = try DriveJSONBody.encode([
             "name": .string(name),
             "mimeType": .string(DriveFile.folderMimeType),
@@ -99,14 +83,14 @@ extension DriveService {
         ])
         let url = transport.apiURL("files", [("fields", DriveFile.fields)])
         let existing = try await children(of: parentID, named: name)
-        if let folder = DriveNameRule.preferred(existing.filter(\.isFolder)) { return (folder.id, false) }
+        if let folder = DriveNameRule.preferred(existing.filter(\.isFolder)) { return folder.id }
         if existing.contains(where: { !$0.isFolder }) {
             throw ServiceError(.conflict, "A file named \(name.debugDescription) is where a folder is needed.")
         }
         return try await configuration.retryPolicy.runWrite(lookFirst: {
-            (DriveNameRule.preferred(try await children(of: parentID, named: name).filter(\.isFolder))?.id).map { ($0, false) }
+            DriveNameRule.preferred(try await children(of: parentID, named: name).filter(\.isFolder))?.id
         }) { _ in
-            (try await transport.json("files.create", .post, url, body: body, as: DriveFile.self, repetition: .never).id, true)
+            try await transport.json("files.create", .post, url, body: body, as: DriveFile.self, repetition: .never).id
         }
     }
 

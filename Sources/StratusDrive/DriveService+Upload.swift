@@ -55,7 +55,7 @@ extension DriveService {
         guard let parent = path.parent, let parentID = try await folderID(parent, create: true) else {
             throw ServiceError(.conflict, "The folder of \(path) could not be created.")
         }
-        let entries = try await entriesBeforeWrite(at: path, parentID: parentID)
+        let entries = try await children(of: parentID, named: path.name)
         if entries.contains(where: \.isFolder) {
             throw ServiceError(.conflict, "A folder is at \(path); a file cannot be written there.")
         }
