@@ -85,9 +85,11 @@ public enum SortedJSONText {
 
     /// The keys in `JSONSerialization`'s order, remembered per set of keys.
     private static func orderedKeys(_ object: [String: Any]) -> [String] {
-        let byBytes = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let signature = byBytes.joined(separator: "\u{0}")
+        // The sorted keys themselves identify the set: a joined string would make `{}` and
+        // `{"": …}`, or `["a\u{0}b"]` and `["a", "b"]`, look alike and drop or invent keys.
+        let signature = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         if let known = orders.withLock({ $0[signature] }) { return known }
+        let byBytes = signature
         let ordered = byBytes.sorted { a, b in
             a.compare(b, options: [.numeric, .caseInsensitive, .forcedOrdering], range: a.startIndex..<a.endIndex, locale: NSLocale.system) == .orderedAscending
         }
@@ -99,5 +101,5 @@ public enum SortedJSONText {
         return ordered
     }
 
-    private static let orders = Mutex<[String: [String]]>([:])
+    private static let orders = Mutex<[[String]: [String]]>([:])
 }

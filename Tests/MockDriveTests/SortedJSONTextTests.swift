@@ -42,6 +42,14 @@ struct SortedJSONTextTests {
         }
     }
 
+    @Test("key sets that would read alike when joined keep their own keys: {}, {\"\": …}, a NUL inside a key")
+    func keySetsThatJoinAlike() {
+        let values: [[String: Any]] = [[:], ["": 1], [:], ["a\u{0}b": 1], ["a": 2, "b": 3], ["a\u{0}b": 4], ["": 5]]
+        for value in values {
+            #expect(SortedJSONText.make(value) == Self.reference(value))
+        }
+    }
+
     @Test("random documents: strings with escapes, numbers, booleans, NSNumber, null, nested, tricky key orders")
     func matchesJSONSerialization() {
         var generator = SystemRandomNumberGenerator()
