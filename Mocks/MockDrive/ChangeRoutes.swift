@@ -27,17 +27,12 @@ extension MockDriveServer {
             default: throw DriveFailure(.invalidParameter("spaces"))
             }
         }
+        // A bad `fields` is refused by `answer` below, after the checks that come first.
+        let mask = (try? query.mask(schema: .changeList, default: DefaultFields.changeList)) ?? .all
+        let fileFields = DriveNode.nestedFields(DriveNode.nestedFields(mask, "changes"), "file")
         let list: [String: Any] = try store.withState { state throws(DriveFailure) in
             guard token <= state.nextSequence else { throw DriveFailure(.invalidParameter("pageToken")) }
-            // Each file appears once, at its newest change.
-            var newest: [String: ChangeRecord] = [:]
-            for record in state.changes where record.sequence >= token {
-                newest[record.fileID] = record
-            }
-            let pending = newest.values
-                .filter { spaces.contains($0.space) && (includeRemoved || !($0.removed || state.nodes[$0.fileID] == nil)) }
-                .sorted { $0.sequence < $1.sequence }
-            let page = pending.prefix(pageSize)
+            let (page, nextToken) = state.changePage(from: token, pageSize: pageSize, spaces: spaces, includeRemoved: includeRemoved)
             let changes: [[String: Any]] = page.map { record in
                 var change: [String: Any] = [
                     "kind": "drive#change", "type": "file", "changeType": "file", "fileId": record.fileID,
@@ -45,15 +40,15 @@ extension MockDriveServer {
                 ]
                 if let node = state.nodes[record.fileID] {
                     change["removed"] = false
-                    change["file"] = state.resource(node)
+                    change["file"] = state.resource(node, fields: fileFields)
                 } else {
                     change["removed"] = true
                 }
                 return change
             }
             var list: [String: Any] = ["kind": "drive#changeList", "changes": changes]
-            if page.count < pending.count, let last = page.last {
-                list["nextPageToken"] = String(last.sequence + 1)
+            if let nextToken {
+                list["nextPageToken"] = String(nextToken)
             } else {
                 list["newStartPageToken"] = String(state.nextSequence)
             }

@@ -1,16 +1,12 @@
 import Foundation
+import MockSupport
 
 /// JSON as the Drive mock writes and reads it.
 enum DriveJSON {
     /// JSON text for a value built from dictionaries, arrays, strings, numbers, booleans and
     /// `NSNull`, keys sorted.
     static func text(_ value: Any) -> String {
-        guard let data = try? JSONSerialization.data(
-            withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
-        ) else {
-            return "null"
-        }
-        return String(decoding: data, as: UTF8.self)
+        SortedJSONText.make(value) ?? "null"
     }
 
     /// Decodes a request body that must be a JSON object (an empty body is an empty object).
@@ -41,16 +37,11 @@ enum DriveTime {
         let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
         let fraction = Int(millis - seconds * 1000)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents(
-            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(seconds))
-        )
-        func pad(_ value: Int?, _ width: Int) -> String {
-            let text = String(value ?? 0)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2)).\(pad(fraction, 3))Z"
+        var text = UTCTimeText.make(unixSeconds: seconds)
+        text += "."
+        UTCTimeText.append(fraction, width: 3, to: &text)
+        text += "Z"
+        return text
     }
 
     /// The date of an RFC 3339 text, with or without fractional seconds and with any offset.

@@ -103,60 +103,75 @@ struct DriveNode: Sendable {
         ]
     }
 
-    /// The full `drive#file` resource; `effectivelyTrashed` includes trash inherited from a folder.
-    func resource(effectivelyTrashed: Bool) -> [String: Any] {
-        var file: [String: Any] = [
-            "kind": "drive#file",
-            "id": id,
-            "name": name,
-            "mimeType": mimeType,
-            "starred": starred,
-            "trashed": effectivelyTrashed,
-            "explicitlyTrashed": explicitlyTrashed,
-            "spaces": [space.rawValue],
-            "version": String(version),
-            "createdTime": DriveTime.format(createdTime),
-            "modifiedTime": DriveTime.format(modifiedTime),
-            "modifiedByMeTime": DriveTime.format(modifiedTime),
-            "modifiedByMe": true,
-            "viewedByMe": true,
-            "viewedByMeTime": DriveTime.format(modifiedTime),
-            "ownedByMe": true,
-            "owners": [Self.user],
-            "lastModifyingUser": Self.user,
-            "shared": false,
-            "isAppAuthorized": true,
-            "hasThumbnail": false,
-            "thumbnailVersion": "0",
-            "copyRequiresWriterPermission": false,
-            "writersCanShare": true,
-            "viewersCanCopyContent": true,
-            "quotaBytesUsed": String(head?.blob.size ?? 0),
-            "webViewLink": "https://drive.google.com/file/d/\(id)/view?usp=drivesdk",
-            "iconLink": "https://drive-thirdparty.googleusercontent.com/16/type/\(mimeType)",
-        ]
-        if !parents.isEmpty { file["parents"] = parents }
-        if !appProperties.isEmpty { file["appProperties"] = appProperties }
-        if !properties.isEmpty { file["properties"] = properties }
-        if let description { file["description"] = description }
+    /// The `drive#file` resource; `effectivelyTrashed` includes trash inherited from a folder.
+    /// - Parameter fields: The selection the answer will apply: members it would cut are not
+    ///   built at all (a listing page asks for a few of some thirty). Everything by default.
+    func resource(effectivelyTrashed: Bool, fields: FieldMask = .all) -> [String: Any] {
+        var file: [String: Any] = [:]
+        let everything = fields.isEmpty || fields.selectsAll
+        func put(_ key: String, _ value: @autoclosure () -> Any) {
+            if everything || fields.members[key] != nil { file[key] = value() }
+        }
+        put("kind", "drive#file")
+        put("id", id)
+        put("name", name)
+        put("mimeType", mimeType)
+        put("starred", starred)
+        put("trashed", effectivelyTrashed)
+        put("explicitlyTrashed", explicitlyTrashed)
+        put("spaces", [space.rawValue])
+        put("version", String(version))
+        put("createdTime", DriveTime.format(createdTime))
+        put("modifiedTime", DriveTime.format(modifiedTime))
+        put("modifiedByMeTime", DriveTime.format(modifiedTime))
+        put("modifiedByMe", true)
+        put("viewedByMe", true)
+        put("viewedByMeTime", DriveTime.format(modifiedTime))
+        put("ownedByMe", true)
+        put("owners", [Self.user])
+        put("lastModifyingUser", Self.user)
+        put("shared", false)
+        put("isAppAuthorized", true)
+        put("hasThumbnail", false)
+        put("thumbnailVersion", "0")
+        put("copyRequiresWriterPermission", false)
+        put("writersCanShare", true)
+        put("viewersCanCopyContent", true)
+        put("quotaBytesUsed", String(head?.blob.size ?? 0))
+        put("webViewLink", "https://drive.google.com/file/d/\(id)/view?usp=drivesdk")
+        put("iconLink", "https://drive-thirdparty.googleusercontent.com/16/type/\(mimeType)")
+        if !parents.isEmpty { put("parents", parents) }
+        if !appProperties.isEmpty { put("appProperties", appProperties) }
+        if !properties.isEmpty { put("properties", properties) }
+        if let description { put("description", description) }
         if let trashedTime, effectivelyTrashed {
-            file["trashedTime"] = DriveTime.format(trashedTime)
-            file["trashingUser"] = Self.user
+            put("trashedTime", DriveTime.format(trashedTime))
+            put("trashingUser", Self.user)
         }
         if isBinary, let head {
-            file["size"] = String(head.blob.size)
-            file["md5Checksum"] = head.blob.md5
-            file["sha256Checksum"] = head.blob.sha256
-            file["sha1Checksum"] = head.content.sha1
-            file["headRevisionId"] = head.id
-            file["originalFilename"] = originalFilename ?? name
-            file["webContentLink"] = "https://drive.google.com/uc?id=\(id)&export=download"
-            let extensionParts = name.split(separator: ".", omittingEmptySubsequences: false)
-            if extensionParts.count > 1, let last = extensionParts.last {
-                file["fileExtension"] = String(last)
-                file["fullFileExtension"] = extensionParts.dropFirst().joined(separator: ".")
+            put("size", String(head.blob.size))
+            put("md5Checksum", head.blob.md5)
+            put("sha256Checksum", head.blob.sha256)
+            put("sha1Checksum", head.content.sha1)
+            put("headRevisionId", head.id)
+            put("originalFilename", originalFilename ?? name)
+            put("webContentLink", "https://drive.google.com/uc?id=\(id)&export=download")
+            if everything || fields.members["fileExtension"] != nil || fields.members["fullFileExtension"] != nil {
+                let extensionParts = name.split(separator: ".", omittingEmptySubsequences: false)
+                if extensionParts.count > 1, let last = extensionParts.last {
+                    put("fileExtension", String(last))
+                    put("fullFileExtension", extensionParts.dropFirst().joined(separator: "."))
+                }
             }
         }
         return file
+    }
+
+    /// The selection for a resource nested under `key` of an answer whose selection is `mask`
+    /// (for `changes.list`, `changes` then `file`); `.all` when it takes the whole value.
+    static func nestedFields(_ mask: FieldMask, _ key: String) -> FieldMask {
+        if mask.isEmpty { return .all }
+        if let inner = mask.members[key] { return inner.isEmpty ? .all : inner }
+        return .all
     }
 }

@@ -44,6 +44,25 @@ indirect enum DriveQuery: Sendable {
         guard parser.index == tokens.count else { throw ParseError() }
     }
 
+    /// A parent every match must have: the first `'<id>' in parents` among the terms the
+    /// whole query joins with `and`, so a listing can start from that folder's index.
+    var requiredParent: String? {
+        switch self {
+        case .inParents(let raw): raw
+        case .and(let left, let right): left.requiredParent ?? right.requiredParent
+        default: nil
+        }
+    }
+
+    /// A name every match must have exactly (`name = '...'` joined with `and`).
+    var requiredName: String? {
+        switch self {
+        case .compare(field: "name", op: .equal, value: .string(let name)): name
+        case .and(let left, let right): left.requiredName ?? right.requiredName
+        default: nil
+        }
+    }
+
     /// What the matcher needs to know about a file.
     struct Subject {
         var node: DriveNode

@@ -27,14 +27,28 @@ struct ChangeRecord: Sendable {
     var space: DriveSpace
 }
 
+/// A `files.list` result and the store's generation when it was made.
+struct CachedListing: Sendable {
+    /// The request's query, order and spaces.
+    var binding: String
+    var generation: Int
+    var ids: [String]
+}
+
 /// Everything the store holds.
 struct DriveState: Sendable {
-    var nodes: [String: DriveNode] = [:]
+    var nodes = NodeTable()
     let rootID: String
     let appDataID: String
-    var changes: [ChangeRecord] = []
+    /// The change log, by ascending sequence.
+    private(set) var changes: [ChangeRecord] = []
+    /// The sequence of each file's newest change: `changes.list` reports a file only there.
+    private var newestChange: [String: Int64] = [:]
     /// The number the next change gets.
-    var nextSequence: Int64 = 1
+    private(set) var nextSequence: Int64 = 1
+    /// The last `files.list` result, kept while nothing is written so that paging through a
+    /// large folder sorts it once.
+    private var cachedListing: CachedListing?
     private var versionCounter: Int64 = 0
     private var serialCounter = 0
 
@@ -90,21 +104,20 @@ struct DriveState: Sendable {
     }
 
     /// The full resource of a node.
-    func resource(_ node: DriveNode) -> [String: Any] {
-        node.resource(effectivelyTrashed: isTrashed(node.id))
+    func resource(_ node: DriveNode, fields: FieldMask = .all) -> [String: Any] {
+        node.resource(effectivelyTrashed: isTrashed(node.id), fields: fields)
     }
 
-    /// Every node below a folder, nearest first.
+    /// Every node below a folder, nearest first (each level by id).
     func descendants(of id: String) -> [String] {
         var result: [String] = []
+        var seen: Set<String> = [id]
+        var position = 0
         var queue = [id]
-        var children: [String: [String]] = [:]
-        for node in nodes.values {
-            for parent in node.parents { children[parent, default: []].append(node.id) }
-        }
-        while !queue.isEmpty {
-            let next = queue.removeFirst()
-            for child in (children[next] ?? []).sorted() where !result.contains(child) && child != id {
+        while position < queue.count {
+            let next = queue[position]
+            position += 1
+            for child in nodes.children(of: next).sorted() where seen.insert(child).inserted {
                 result.append(child)
                 queue.append(child)
             }
@@ -126,7 +139,53 @@ struct DriveState: Sendable {
     mutating func recordChange(_ id: String, removed: Bool = false, space: DriveSpace? = nil, time: Date = DriveTime.now()) {
         let space = space ?? nodes[id]?.space ?? .drive
         changes.append(ChangeRecord(sequence: nextSequence, fileID: id, time: time, removed: removed, space: space))
+        newestChange[id] = nextSequence
         nextSequence += 1
+    }
+
+    /// One page of `changes.list` from `token` on: each file once, at its newest change, oldest
+    /// first. Costs the page plus the older changes it skips, not the whole log.
+    /// - Returns: The page, and the token of the next page when more changes follow it.
+    func changePage(from token: Int64, pageSize: Int, spaces: Set<DriveSpace>, includeRemoved: Bool) -> (records: [ChangeRecord], nextToken: Int64?) {
+        // Sequences ascend with the index: find the first at or after the token.
+        var low = 0, high = changes.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if changes[middle].sequence < token { low = middle + 1 } else { high = middle }
+        }
+        var page: [ChangeRecord] = []
+        page.reserveCapacity(min(pageSize, changes.count - low))
+        for record in changes[low...] where newestChange[record.fileID] == record.sequence && spaces.contains(record.space)
+            && (includeRemoved || !(record.removed || nodes[record.fileID] == nil)) {
+            if page.count == pageSize {
+                return (page, page.last.map { $0.sequence + 1 })
+            }
+            page.append(record)
+        }
+        return (page, nil)
+    }
+
+    /// The ids `files.list` answers with, in order: files of the given spaces that match the
+    /// filter, the roots excepted. A filter on a parent (and a name) reads only that folder's
+    /// index; the result stays cached under `binding` until the next write.
+    mutating func matchingFiles(_ filter: DriveQuery, ordering: FileOrdering, spaces: Set<DriveSpace>, binding: String) -> [String] {
+        if let cached = cachedListing, cached.binding == binding, cached.generation == nodes.generation {
+            return cached.ids
+        }
+        let candidates: [DriveNode]
+        if let parent = filter.requiredParent {
+            guard let parentID = resolve(parent) else { return [] }
+            let ids = filter.requiredName.map { nodes.named($0, in: parentID) } ?? nodes.children(of: parentID)
+            candidates = ids.compactMap { nodes[$0] }
+        } else {
+            candidates = Array(nodes.values)
+        }
+        let ids = candidates.filter { node in
+            !isRoot(node.id) && spaces.contains(node.space)
+                && filter.matches(.init(node: node, trashed: isTrashed(node.id), resolve: resolve))
+        }.sorted(by: ordering.precedes).map(\.id)
+        cachedListing = CachedListing(binding: binding, generation: nodes.generation, ids: ids)
+        return ids
     }
 
     /// A new opaque revision id.

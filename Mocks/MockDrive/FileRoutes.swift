@@ -78,13 +78,12 @@ extension MockDriveServer {
             }
             offset = found
         }
+        // A bad `fields` is refused by `answer` below, after the checks that come first.
+        let fileFields = DriveNode.nestedFields((try? query.mask(schema: .fileList, default: DefaultFields.fileList)) ?? .all, "files")
         let (files, hasMore) = store.withState { state in
-            let matching = state.nodes.values.filter { node in
-                !state.isRoot(node.id) && spaces.contains(node.space)
-                    && filter.matches(.init(node: node, trashed: state.isTrashed(node.id), resolve: state.resolve))
-            }.sorted(by: ordering.precedes)
+            let matching = state.matchingFiles(filter, ordering: ordering, spaces: spaces, binding: bindingText)
             let page = matching.dropFirst(offset).prefix(pageSize)
-            return (page.map { state.resource($0) }, offset + page.count < matching.count)
+            return (page.compactMap { id in state.nodes[id].map { state.resource($0, fields: fileFields) } }, offset + page.count < matching.count)
         }
         var list: [String: Any] = ["kind": "drive#fileList", "incompleteSearch": false, "files": files]
         if hasMore { list["nextPageToken"] = OffsetPageToken.make(offset: offset + pageSize, binding: bindingText) }
@@ -99,7 +98,10 @@ extension MockDriveServer {
         let metadata = try FileMetadata(json: try await metadataBody(&request), isUpdate: false)
         let keepForever = try query.bool("keepRevisionForever", default: false)
         let resource = try store.withState { state throws(DriveFailure) in
-            state.resource(try state.create(metadata, content: nil, contentType: nil, keepForever: keepForever))
+            // Two statements: `state.resource(try state.create(...))` would copy the whole state
+            // (every file) to call `resource` on its value from before the create.
+            let node = try state.create(metadata, content: nil, contentType: nil, keepForever: keepForever)
+            return state.resource(node)
         }
         return try answer(resource, request: request, schema: .file, defaultFields: DefaultFields.file)
     }
@@ -119,10 +121,11 @@ extension MockDriveServer {
         let addParents = query.list("addParents")
         let removeParents = query.list("removeParents")
         return try store.withState { state throws(DriveFailure) in
-            state.resource(try state.update(
+            let node = try state.update(
                 id, metadata: metadata, addParents: addParents, removeParents: removeParents,
                 content: content, contentType: contentType, keepForever: keepForever
-            ))
+            )
+            return state.resource(node)
         }
     }
 
@@ -131,7 +134,8 @@ extension MockDriveServer {
     func commitCreate(metadata: FileMetadata, content: StoredContent, contentType: String?, query: DriveQueryParameters) throws -> [String: Any] {
         let keepForever = try query.bool("keepRevisionForever", default: false)
         return try store.withState { state throws(DriveFailure) in
-            state.resource(try state.create(metadata, content: content, contentType: contentType, keepForever: keepForever))
+            let node = try state.create(metadata, content: content, contentType: contentType, keepForever: keepForever)
+            return state.resource(node)
         }
     }
 

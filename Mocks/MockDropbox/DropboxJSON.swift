@@ -1,16 +1,12 @@
 import Foundation
+import MockSupport
 
 /// JSON encoding the way the Dropbox mock writes it: sorted keys, unescaped slashes, and for
 /// header values (`Dropbox-API-Result`) every non-ASCII character escaped as `\uXXXX`.
 enum DropboxJSON {
     /// JSON text for a value built from dictionaries, arrays, strings, numbers and `NSNull`.
     static func text(_ value: Any) -> String {
-        guard let data = try? JSONSerialization.data(
-            withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
-        ) else {
-            return "null"
-        }
-        return String(decoding: data, as: UTF8.self)
+        SortedJSONText.make(value) ?? "null"
     }
 
     /// JSON text safe for an HTTP header: non-ASCII and DEL become `\uXXXX` escapes.

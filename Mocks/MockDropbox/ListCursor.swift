@@ -86,18 +86,25 @@ extension Namespace.State {
         guard node.kind == .folder else { throw .notFolder }
     }
 
-    /// The next page of the initial listing, sorted by path.
-    func listingPage(_ cursor: ListCursor) -> ListPage {
+    /// The next page of the initial listing, sorted by path. The sorted listing is kept until
+    /// the next write, so each further page costs its own entries only.
+    mutating func listingPage(_ cursor: ListCursor) -> ListPage {
         let offset = cursor.offset ?? 0
-        let all = nodes.keys.sorted()
-            .filter { inScope($0, of: cursor) }
-            .compactMap { nodes[$0] }
-            .filter { cursor.includeDeleted || !$0.isDeleted }
-        let page = all.dropFirst(offset).prefix(cursor.limit)
+        let scope = "\(cursor.recursive ? "r" : "-")\(cursor.includeDeleted ? "d" : "-")\(cursor.folder)"
+        let keys: [String]
+        if let cached = cachedListing, cached.scope == scope, cached.generation == generation {
+            keys = cached.keys
+        } else {
+            keys = nodes.compactMap { key, node in
+                inScope(key, of: cursor) && (cursor.includeDeleted || !node.isDeleted) ? key : nil
+            }.sorted()
+            cachedListing = CachedListing(scope: scope, generation: generation, keys: keys)
+        }
+        let page = keys.dropFirst(offset).prefix(cursor.limit)
         var next = cursor
         let consumed = offset + page.count
-        next.offset = consumed < all.count ? consumed : nil
-        return ListPage(entries: Array(page), cursor: next, hasMore: next.offset != nil)
+        next.offset = consumed < keys.count ? consumed : nil
+        return ListPage(entries: page.compactMap { nodes[$0] }, cursor: next, hasMore: next.offset != nil)
     }
 
     /// Whether anything changed in the cursor's scope after its sequence number.
@@ -106,17 +113,26 @@ extension Namespace.State {
     }
 
     /// Changes after the cursor: the current state of each changed path, deletions as
-    /// `deleted` entries, oldest change first.
+    /// `deleted` entries, oldest change first. Costs the page plus the older changes it skips,
+    /// not the whole log.
     func changesPage(_ cursor: ListCursor) -> ListPage {
-        var latest: [String: Int] = [:]
-        for change in changes where change.sequence > cursor.sequence && inScope(change.key, of: cursor) {
-            latest[change.key] = change.sequence
+        // Sequences ascend with the index: find the first after the cursor's.
+        var low = 0, high = changes.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if changes[middle].sequence <= cursor.sequence { low = middle + 1 } else { high = middle }
         }
-        let ordered = latest.sorted { $0.value < $1.value }
-        let page = ordered.prefix(cursor.limit)
+        var page: [(sequence: Int, key: String)] = []
+        var hasMore = false
+        for change in changes[low...] where newestChange[change.key] == change.sequence && inScope(change.key, of: cursor) {
+            if page.count == cursor.limit {
+                hasMore = true
+                break
+            }
+            page.append(change)
+        }
         var next = cursor
-        next.sequence = page.count < ordered.count ? (page.last?.value ?? cursor.sequence) : sequence
-        let entries = page.compactMap { nodes[$0.key] }
-        return ListPage(entries: entries, cursor: next, hasMore: page.count < ordered.count)
+        next.sequence = hasMore ? (page.last?.sequence ?? cursor.sequence) : sequence
+        return ListPage(entries: page.compactMap { nodes[$0.key] }, cursor: next, hasMore: hasMore)
     }
 }

@@ -6,12 +6,21 @@ import Synchronization
 /// and a change log that list-folder cursors point into. Safe from any task (one `Mutex`).
 final class Namespace: Sendable {
     struct State: Sendable {
-        var nodes: [String: NamespaceNode] = [:]
+        var nodes: [String: NamespaceNode] = [:] {
+            // Without `oldValue`, writes stay in place (no copy of the dictionary).
+            didSet { generation &+= 1 }
+        }
+        /// Changes on every write to `nodes`; a cached listing is good while it is unchanged.
+        private(set) var generation = 0
         var pathOfID: [String: String] = [:]
         var pathOfRev: [String: String] = [:]
         /// (sequence number, path key) of every change, oldest first.
-        var changes: [(sequence: Int, key: String)] = []
-        var sequence = 0
+        private(set) var changes: [(sequence: Int, key: String)] = []
+        /// The sequence of each path's newest change: `list_folder/continue` reports a path there.
+        private(set) var newestChange: [String: Int] = [:]
+        private(set) var sequence = 0
+        /// The last initial listing, so that paging through it sorts the folder once.
+        var cachedListing: CachedListing?
         var epoch = 1
         var revCounter: UInt64 = 0x1_0000_0000
         var idCounter = 0
@@ -39,6 +48,7 @@ extension Namespace.State {
     mutating func record(_ key: String) {
         sequence += 1
         changes.append((sequence, key))
+        newestChange[key] = sequence
     }
 
     mutating func newRev() -> String {
@@ -183,6 +193,14 @@ extension Namespace.State {
         }
         return found
     }
+}
+
+/// The entries of an initial listing, in order, and the generation they were read at.
+struct CachedListing: Sendable {
+    /// The listing's folder key, recursion and deletion flags.
+    var scope: String
+    var generation: Int
+    var keys: [String]
 }
 
 /// Why a delete failed: `path_lookup` or `path_write`.

@@ -1,10 +1,11 @@
 import Foundation
+import MockSupport
 
 /// Dropbox timestamps: `%Y-%m-%dT%H:%M:%SZ`, UTC, whole seconds.
 enum DropboxTimestamp {
     /// The text form of a date.
     static func format(_ date: Date) -> String {
-        formatter().string(from: date)
+        UTCTimeText.make(unixSeconds: Int64(date.timeIntervalSince1970.rounded(.down))) + "Z"
     }
 
     /// The date of a text form, or `nil` when it is not one.

@@ -1,4 +1,5 @@
 import Foundation
+import StratusAdapterKit
 
 /// A Drive `File` resource, as far as the adapter asks for it (see ``fields``).
 ///
@@ -94,9 +95,6 @@ enum DriveJSON {
 
     /// Parses an RFC 3339 time, with or without fractional seconds, `Z` or a numeric offset.
     static func parseDate(_ text: String) -> Date? {
-        let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
-        if let date = try? withFraction.parse(text) { return date }
-        let plain = Date.ISO8601FormatStyle(timeZone: .gmt)
-        return try? plain.parse(text)
+        RFC3339Time.parse(text)
     }
 }

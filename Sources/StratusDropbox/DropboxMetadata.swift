@@ -1,4 +1,5 @@
 import Foundation
+import StratusAdapterKit
 
 /// A Dropbox `Metadata` value: `FileMetadata`, `FolderMetadata` or `DeletedMetadata`.
 ///
@@ -34,8 +35,7 @@ struct DropboxMetadata: Decodable, Sendable, Equatable {
 
     /// Parses Dropbox's `%Y-%m-%dT%H:%M:%SZ` timestamp.
     static func date(_ text: String) -> Date? {
-        let strategy = Date.ISO8601FormatStyle(timeZone: .gmt)
-        return try? strategy.parse(text)
+        RFC3339Time.parse(text)
     }
 }
 

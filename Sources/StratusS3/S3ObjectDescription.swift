@@ -99,13 +99,10 @@ enum S3MetadataCoding {
 
 /// The ISO 8601 dates of S3's XML answers (`Last-Modified` headers are ``HTTPDate``s).
 enum S3Dates {
-    /// Parses an ISO 8601 date such as `2026-11-22T06:28:09.123Z`, with or without fractions.
+    /// Parses an ISO 8601 date such as `2026-11-22T06:28:09.123Z`, with or without fractions
+    /// (the kit's RFC 3339 reader, so a long listing makes no formatter per entry).
     static func isoDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        RFC3339Time.parse(text)
     }
 }
 

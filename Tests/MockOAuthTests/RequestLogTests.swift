@@ -21,6 +21,21 @@ struct RequestLogTests {
         #expect(log.entries.isEmpty)
     }
 
+    @Test("Keeps the newest entries oldest first after the log wraps several times, and after a clear")
+    func wrapsAround() {
+        let log = RequestLog(capacity: 4)
+        for index in 0..<11 { log.append(RecordedRequest(method: "GET", path: "/p", status: index)) }
+        #expect(log.count == 4)
+        #expect(log.entries.map(\.status) == [7, 8, 9, 10])
+        #expect(log.entries(path: "/p").map(\.status) == [7, 8, 9, 10])
+        log.clear()
+        for index in 0..<2 { log.append(RecordedRequest(method: "GET", path: "/p", status: index)) }
+        #expect(log.entries.map(\.status) == [0, 1])
+        let single = RequestLog(capacity: 1)
+        for index in 0..<3 { single.append(RecordedRequest(method: "GET", path: "/p", status: index)) }
+        #expect(single.entries.map(\.status) == [2])
+    }
+
     @Test("Redaction rules for names, headers and JSON")
     func redactionRules() {
         for name in ["access_token", "refresh_token", "client_secret", "code", "code_verifier", "token", "Password", "app_secret"] {
