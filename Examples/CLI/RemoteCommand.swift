@@ -133,7 +133,7 @@ struct RemoteListCommand: AsyncParsableCommand {
         } else if documents.isEmpty {
             Output.line("No remotes in \(global.configFile.path). Add one with `stratus remote add NAME --type local --option root=DIR`.")
         } else {
-            documents.forEach { Output.line($0.line) }
+            for document in documents { Output.line(document.line) }
         }
     }
 

@@ -40,49 +40,59 @@ public final class ObservedService: Service {
         calls.withLock { $0[name, default: 0] += 1 }
     }
 
+    /// The capabilities given at creation, or else the base service's; not counted.
     public var capabilities: ServiceCapabilities { capabilityOverride ?? base.capabilities }
 
+    /// Counts a `metadata` call and passes it to the base service.
     public func metadata(of path: RemotePath) async throws -> RemoteFile {
         count("metadata")
         return try await base.metadata(of: path)
     }
 
+    /// Counts a `list` call and passes it to the base service.
     public func list(_ folder: RemotePath) async throws -> [RemoteFile] {
         count("list")
         return try await base.list(folder)
     }
 
+    /// Counts an `upload` call, runs the ``beforeUpload(_:)`` hook, then passes it to the base service.
     public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
         count("upload")
         if let before = hook.withLock({ $0 }) { try await before(path, options) }
         return try await base.upload(from: source, to: path, options: options)
     }
 
+    /// Counts a `download` call and passes it to the base service.
     public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
         count("download")
         return try await base.download(path, version: version, to: destination, options: options)
     }
 
+    /// Counts a `delete` call and passes it to the base service.
     public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
         count("delete")
         try await base.delete(path, precondition: precondition)
     }
 
+    /// Counts a `latestChangeToken` call and passes it to the base service.
     public func latestChangeToken() async throws -> ChangeToken {
         count("latestChangeToken")
         return try await base.latestChangeToken()
     }
 
+    /// Counts a `changes` call and passes it to the base service.
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         count("changes")
         return try await base.changes(since: token)
     }
 
+    /// Counts a `versions` call and passes it to the base service.
     public func versions(of path: RemotePath) async throws -> [FileVersion] {
         count("versions")
         return try await base.versions(of: path)
     }
 
+    /// Counts a `restore` call and passes it to the base service.
     public func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
         count("restore")
         return try await base.restore(path, to: version)

@@ -201,6 +201,7 @@ public enum SyncSimulation {
         /// Every promise found broken; empty when the run passed.
         public var problems: [String] = []
 
+        /// A multi-line summary: activity, conflicts, checks, writes, then PASS or FAIL with the first 20 problems.
         public var description: String {
             """
             activity: \(edits) edits, \(deletes) deletes, \(syncs) syncs (\(failedSyncs) failed whole, \(recordFailures) record failures retried later)

@@ -3,7 +3,7 @@ import Foundation
 /// An `orderBy` value of `files.list`: keys such as `folder,name desc,modifiedTime`.
 struct FileOrdering: Sendable {
     enum Key: String, Sendable {
-        case createdTime, folder, modifiedByMeTime, modifiedTime, name, name_natural, quotaBytesUsed
+        case createdTime, folder, modifiedByMeTime, modifiedTime, name, nameNatural = "name_natural", quotaBytesUsed
         case recency, sharedWithMeTime, starred, viewedByMeTime
     }
 
@@ -47,7 +47,7 @@ struct FileOrdering: Sendable {
         case .name:
             let folded = a.name.compare(b.name, options: [.caseInsensitive])
             return folded == .orderedSame ? ordered(a.name, b.name) : folded
-        case .name_natural:
+        case .nameNatural:
             return a.name.compare(b.name, options: [.caseInsensitive, .numeric])
         case .createdTime: return ordered(a.createdTime, b.createdTime)
         case .modifiedTime, .modifiedByMeTime, .viewedByMeTime, .recency: return ordered(a.modifiedTime, b.modifiedTime)

@@ -93,5 +93,6 @@ public enum MotoLauncher {
 public struct MotoUnavailable: Error, CustomStringConvertible {
     /// Why, with moto's own output.
     public var reason: String
+    /// The ``reason``, with moto's own output.
     public var description: String { reason }
 }

@@ -11,12 +11,15 @@ public struct ChangeToken: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// Wraps an adapter's encoded cursor.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// The encoded cursor, unchanged (a cursor, not a credential).
     public var description: String { rawValue }
 
+    /// Decodes the token from a plain JSON string.
     public init(from decoder: any Decoder) throws {
         self.rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes the token as a plain string (its ``rawValue``), not an object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

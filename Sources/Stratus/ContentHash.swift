@@ -18,5 +18,6 @@ public struct ContentHash: Hashable, Sendable, Codable, CustomStringConvertible 
         self.value = value.lowercased()
     }
 
+    /// The hash as `algorithm:hex`, such as `sha256:e3b0…`.
     public var description: String { "\(algorithm.rawValue):\(value)" }
 }

@@ -73,6 +73,7 @@ public struct RemotePath: Hashable, Sendable, Comparable, CustomStringConvertibl
             && zip(components, other.components).allSatisfy { RemotePath.sameScalars($0, $1) }
     }
 
+    /// The path as ``string``: its components joined by `/`.
     public var description: String { string }
 
     // Equality, hashing and order compare Unicode scalars, not Swift's canonical equivalence:
@@ -125,6 +126,7 @@ public struct RemotePath: Hashable, Sendable, Comparable, CustomStringConvertibl
 }
 
 extension RemotePath: Codable {
+    /// Decodes a path from a string, validated as ``init(_:)`` does; an invalid path is a `DecodingError.dataCorrupted`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         do {
@@ -134,6 +136,7 @@ extension RemotePath: Codable {
         }
     }
 
+    /// Encodes the path as its ``string``.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(string)

@@ -63,6 +63,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         /// not a busy provider): never transient, so it is not retried; please report it.
         public static let internalError = Code(.internalError)
 
+        /// The code's name, such as `notFound`.
         public var description: String { base.rawValue }
 
         /// Whether repeating the same request later may succeed (rate limits, server failures,
@@ -113,6 +114,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// The code and message, then the HTTP status, provider's error text, requested wait and underlying error when present.
     public var description: String {
         var text = "\(code): \(message)"
         var details: [String] = []
@@ -126,5 +128,6 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
 }
 
 extension ServiceError: LocalizedError {
+    /// The same text as ``description``, for code that reads `localizedDescription`.
     public var errorDescription: String? { description }
 }

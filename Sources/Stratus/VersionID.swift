@@ -12,12 +12,15 @@ public struct VersionID: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// Wraps a provider's version text.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
+    /// The provider's version text, unchanged.
     public var description: String { rawValue }
 
+    /// Decodes the version from a plain JSON string.
     public init(from decoder: any Decoder) throws {
         self.rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes the version as a plain string (its ``rawValue``), not an object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

@@ -7,6 +7,7 @@ import Synchronization
 /// reader has not taken; beyond that the transfer pauses until the reader catches up. Cancelling
 /// the reading task, or dropping the stream before its end, cancels the transfer.
 public final class HTTPBodyStream: AsyncSequence, Sendable {
+    /// One chunk of the body as it arrived from the network.
     public typealias Element = Data
 
     let buffer: StreamBuffer
@@ -35,6 +36,7 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
         }
     }
 
+    /// An iterator over the chunks not yet read; iterators share the one stream, so each chunk is read once.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(stream: self) }
 
     /// Reads the whole remaining body into memory.

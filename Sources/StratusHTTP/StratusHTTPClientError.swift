@@ -36,6 +36,7 @@ public struct StratusHTTPClientError: Error, Sendable, CustomStringConvertible {
         /// Any other transport failure; see ``StratusHTTPClientError/curlCode``.
         public static let transport = Code("transport")
 
+        /// The code's name, such as `connectionRefused`.
         public var description: String { name }
     }
 
@@ -65,6 +66,7 @@ public struct StratusHTTPClientError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// The code and message, then libcurl's code and text and the underlying error when present.
     public var description: String {
         var text = "\(code): \(message)"
         if let curlCode { text += " (curl \(curlCode)\(curlMessage.map { ": \($0)" } ?? ""))" }

@@ -15,6 +15,7 @@ public struct StratusHTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDic
         self.fields = fields.map { (name: $0.0, value: $0.1) }
     }
 
+    /// Creates a list from a literal such as `["Accept": "text/plain"]`, fields in the order written.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
@@ -51,6 +52,7 @@ public struct StratusHTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDic
         self[name] != nil
     }
 
+    /// Iterates the fields in order as `(name, value)` pairs, names as given and values unredacted.
     public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> {
         fields.makeIterator()
     }
@@ -69,10 +71,12 @@ public struct StratusHTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDic
         fields.map { "\($0.name): \(Redaction.headerValue($0.value, named: $0.name))" }.joined(separator: "\n")
     }
 
+    /// Whether both lists hold the same names and values in the same order; name case and order count.
     public static func == (lhs: StratusHTTPHeaders, rhs: StratusHTTPHeaders) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 
+    /// Hashes every name and value in order, matching ``==(_:_:)``.
     public func hash(into hasher: inout Hasher) {
         for field in fields {
             hasher.combine(field.name)

@@ -83,11 +83,17 @@ public enum KeyValue: Hashable, Sendable {
 extension KeyValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// A ``bool(_:)`` value from `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An ``integer(_:)`` value from an integer literal.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A ``double(_:)`` value from a floating-point literal.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// A ``string(_:)`` value from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An ``array(_:)`` value from an array literal, elements in order.
     public init(arrayLiteral elements: KeyValue...) { self = .array(elements) }
+    /// A ``dictionary(_:)`` value from a dictionary literal; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, KeyValue)...) {
         self = .dictionary(Dictionary(elements) { _, last in last })
     }

@@ -46,10 +46,12 @@ public final class FileTokenStore: TokenStore {
         self.lockTimeout = lockTimeout
     }
 
+    /// Reads the token file without taking the lock (each write replaces the file whole); `nil` when there is none.
     public func load() async throws -> OAuthToken? {
         try TokenFile.read(url)
     }
 
+    /// Writes the token under the file lock; refuses an existing file that is unsafe (see above), replaces a corrupt one.
     public func save(_ token: OAuthToken) async throws {
         try await withExclusiveLock {
             // Refuse a file others could already read, as every other call does; a corrupt
@@ -59,6 +61,7 @@ public final class FileTokenStore: TokenStore {
         }
     }
 
+    /// Reads, transforms and writes the token under the file lock; the file is rewritten only when the token changed.
     public func update(_ transform: @Sendable (OAuthToken?) async throws -> OAuthToken) async throws -> OAuthToken {
         try await withExclusiveLock {
             let stored = try TokenFile.read(url)
@@ -70,6 +73,7 @@ public final class FileTokenStore: TokenStore {
         }
     }
 
+    /// Removes the token file under the file lock.
     public func clear() async throws {
         try await withExclusiveLock {
             try TokenFile.remove(url)

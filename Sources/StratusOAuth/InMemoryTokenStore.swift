@@ -14,16 +14,19 @@ public final class InMemoryTokenStore: TokenStore {
         self.token = Mutex(token)
     }
 
+    /// The token held in memory, or `nil`.
     public func load() async throws -> OAuthToken? {
         token.withLock { $0 }
     }
 
+    /// Replaces the token held in memory, after any update in progress.
     public func save(_ newToken: OAuthToken) async throws {
         try await updates.withLock {
             token.withLock { $0 = newToken }
         }
     }
 
+    /// Transforms the token held in memory, one update at a time within the process.
     public func update(_ transform: @Sendable (OAuthToken?) async throws -> OAuthToken) async throws -> OAuthToken {
         try await updates.withLock {
             let stored = token.withLock { $0 }
@@ -35,6 +38,7 @@ public final class InMemoryTokenStore: TokenStore {
         }
     }
 
+    /// Forgets the token held in memory, after any update in progress.
     public func clear() async throws {
         try await updates.withLock {
             token.withLock { $0 = nil }

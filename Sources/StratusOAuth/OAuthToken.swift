@@ -66,6 +66,7 @@ public struct OAuthToken: Codable, Hashable, Sendable {
         case tokenType = "token_type"
     }
 
+    /// Decodes the stored form written by ``encode(to:)``; missing scopes read as none, a missing type as `bearer`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try container.decode(String.self, forKey: .accessToken)
@@ -77,6 +78,7 @@ public struct OAuthToken: Codable, Hashable, Sendable {
         tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType) ?? "bearer"
     }
 
+    /// Encodes both credentials in clear (this is the stored form), with `expires_at` as seconds since 1970.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(accessToken, forKey: .accessToken)
@@ -97,6 +99,7 @@ extension OAuthToken: CustomStringConvertible, CustomDebugStringConvertible, Cus
         return "OAuthToken(\(parts.joined(separator: ", ")))"
     }
 
+    /// The same redacted text as ``description``: never a credential.
     public var debugDescription: String { description }
 
     /// A mirror without the credentials, so `dump(token)` is safe to log.

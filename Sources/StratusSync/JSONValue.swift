@@ -23,6 +23,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
     /// An object.
     case object([String: JSONValue])
 
+    /// Decodes any JSON value, trying `null`, Boolean, 64-bit integer, other number, string, array and object in that order.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -42,6 +43,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
         }
     }
 
+    /// Encodes the value as the JSON it holds, integers without a fraction.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

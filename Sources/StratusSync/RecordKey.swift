@@ -31,13 +31,16 @@ public struct RecordKey: Hashable, Sendable, Codable, Comparable, CustomStringCo
         }
     }
 
+    /// Decodes a `{"type": …, "id": …}` object and validates both names as ``init(type:id:)`` does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(type: container.decode(String.self, forKey: .type), id: container.decode(String.self, forKey: .id))
     }
 
+    /// The key as `type/id`, such as `save/slot-1`.
     public var description: String { "\(type)/\(id)" }
 
+    /// Orders by type, then by id, comparing the strings.
     public static func < (lhs: RecordKey, rhs: RecordKey) -> Bool {
         (lhs.type, lhs.id) < (rhs.type, rhs.id)
     }

@@ -54,6 +54,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         /// A number would go past what 64 bits hold; nothing was written.
         public static let overflow = Code(.overflow)
 
+        /// The code's name, such as `quotaExceeded`.
         public var description: String { base.rawValue }
     }
 
@@ -80,6 +81,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         (underlying as? ServiceError)?.code
     }
 
+    /// The code and message, followed by the underlying error's description when there is one.
     public var description: String {
         if let underlying { "\(code): \(message) (cause: \(underlying))" } else { "\(code): \(message)" }
     }
@@ -99,6 +101,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
 }
 
 extension SyncError: LocalizedError {
+    /// The same text as ``description``, for code that reads `localizedDescription`.
     public var errorDescription: String? { description }
 }
 

@@ -32,6 +32,7 @@ public struct RecordFailure: Sendable, CustomStringConvertible {
     /// What went wrong.
     public var error: SyncError
 
+    /// The record key (`type/id`) followed by the error's description.
     public var description: String { "\(key): \(error)" }
 }
 
