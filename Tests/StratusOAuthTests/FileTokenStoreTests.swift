@@ -2,20 +2,21 @@ import Synchronization
 import Foundation
 import Stratus
 import StratusOAuth
+import StratusTestSupport
 import Testing
 
 @Suite struct FileTokenStoreTests {
     let token = OAuthToken(accessToken: "access-SECRET", refreshToken: "refresh-SECRET", expiresAt: Date(timeIntervalSince1970: 1_900_000_000), scopes: ["a"])
 
     @Test func missingFileLoadsAsNothing() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let loaded = try await FileTokenStore(url: folder.appendingPathComponent("none.json")).load()
             #expect(loaded == nil)
         }
     }
 
     @Test func createsTheFileWithMode0600AndReadsItBack() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("nested/deeper/token.json")
             let store = FileTokenStore(url: url)
             try await store.save(token)
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func refusesAFileOthersCanReadAndSaysHowToFixIt() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("token.json")
             let store = FileTokenStore(url: url)
             try await store.save(token)
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func refusesASymbolicLinkAndACorruptFile() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let target = folder.appendingPathComponent("elsewhere.json")
             try await FileTokenStore(url: target).save(token)
             let link = folder.appendingPathComponent("link.json")
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func updateWritesOnlyAChangedTokenAndClearRemovesIt() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("token.json")
             let store = FileTokenStore(url: url)
             let first = try await store.update { stored in
@@ -102,7 +103,7 @@ import Testing
     }
 
     @Test func updatesFromTwoStoresOnOneFileNeverInterleave() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("token.json")
             let stores = [FileTokenStore(url: url), FileTokenStore(url: url)]
             try await stores[0].save(OAuthToken(accessToken: "0"))
@@ -125,7 +126,7 @@ import Testing
     }
 
     @Test func aLockHeldTooLongFailsWithATimeoutInsteadOfHanging() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("token.json")
             let holder = FileTokenStore(url: url)
             let waiter = FileTokenStore(url: url, lockTimeout: .milliseconds(150))

@@ -2,17 +2,12 @@ import Foundation
 import Stratus
 import StratusDigest
 @testable import StratusS3
+import StratusTestSupport
 import Testing
 
 /// What the adapter relies on from the server, and its integrity checks, against moto.
 @Suite(.enabled(if: MotoServer.shouldRun, MotoServer.skipReason))
 struct MotoBehaviourTests {
-    func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-s3-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// A raw `PutObject`, bypassing the adapter's own checks.
     func rawPut(_ service: S3Service, key: String, _ data: Data, headers: [(String, String)] = []) async throws {
         _ = try await service.transport.send(
@@ -45,8 +40,9 @@ struct MotoBehaviourTests {
         let path = try RemotePath("bad.bin")
         let lie = Hex.encode(Digest.sha256(Data("something else".utf8)))
         try await rawPut(service, key: service.key(for: path), Data("actual bytes".utf8), headers: [("x-amz-meta-stratus-sha256", lie)])
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-s3")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         let destination = folder.appending(path: "keep.bin")
         try Data("precious".utf8).write(to: destination)
         do {
@@ -68,8 +64,9 @@ struct MotoBehaviourTests {
         let described = try await service.metadata(of: path)
         #expect(described.contentHash == nil)
         #expect(described.metadata == ["owner": "someone"])
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-s3")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         _ = try await service.download(path, to: folder.appending(path: "copy.txt"))
         #expect(try Data(contentsOf: folder.appending(path: "copy.txt")) == data)
     }
@@ -178,8 +175,9 @@ struct MotoBehaviourTests {
         } catch let error as ServiceError {
             #expect(error.code == .conflict)
         }
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-s3")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         _ = try await service.download(path, to: folder.appending(path: "x"))
         #expect(try Data(contentsOf: folder.appending(path: "x")) == Data("the winner".utf8))
     }
