@@ -128,11 +128,9 @@ import Testing
             let folder = temporaryFolder.url
             let destination = folder.appending(path: "save.bin")
             try Data("before".utf8).write(to: destination)
-            do {
+            // Passing would mean: a corrupted download was accepted.
+            await expectServiceError(.integrityMismatch) {
                 _ = try await service.download(path, to: destination)
-                Issue.record("A corrupted download was accepted.")
-            } catch let error as ServiceError {
-                #expect(error.code == .integrityMismatch)
             }
             #expect(try Data(contentsOf: destination) == Data("before".utf8))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["save.bin"])

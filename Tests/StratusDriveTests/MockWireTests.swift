@@ -177,4 +177,3 @@ import Testing
         }
     }
 }
-}

@@ -87,4 +87,3 @@ import Testing
         }
     }
 }
-}

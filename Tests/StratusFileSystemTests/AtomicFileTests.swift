@@ -10,7 +10,7 @@ import Glibc
 /// partial file nor a temporary one.
 @Suite struct AtomicFileTests {
     @Test func writesAndReplacesWithTheRequestedMode() async throws {
-        try await withTemporaryFolder(prefix: "stratus-fs") { url in
+        try withTemporaryFolder(prefix: "stratus-fs") { url in
             let folder = url.path
             let path = folder + "/token.json"
             try AtomicFile.write(Array("first".utf8), to: path, mode: 0o600, ignoringUmask: true)
@@ -23,7 +23,7 @@ import Glibc
     }
 
     @Test func aFailedReplaceLeavesTheOldContentAndNoTemporaryFile() async throws {
-        try await withTemporaryFolder(prefix: "stratus-fs") { url in
+        try withTemporaryFolder(prefix: "stratus-fs") { url in
             let folder = url.path
             // A folder at the destination: the new content is written and flushed, then the
             // rename fails, and what was written must not stay behind.
@@ -40,7 +40,7 @@ import Glibc
     }
 
     @Test func aFailedCreateLeavesNothing() async throws {
-        try await withTemporaryFolder(prefix: "stratus-fs") { url in
+        try withTemporaryFolder(prefix: "stratus-fs") { (url: URL) throws in
             let folder = url.path
             let missing = folder + "/no-such-folder/file"
             let error = #expect(throws: FileSystemError.self) { try AtomicFile.write(Array("x".utf8), to: missing) }
@@ -51,7 +51,7 @@ import Glibc
     }
 
     @Test func aTemporaryFileNeverOverwritesAnExistingOne() async throws {
-        try await withTemporaryFolder(prefix: "stratus-fs") { url in
+        try withTemporaryFolder(prefix: "stratus-fs") { url in
             let folder = url.path
             try Data("mine".utf8).write(to: URL(filePath: folder + "/prepared"))
             let error = #expect(throws: FileSystemError.self) {

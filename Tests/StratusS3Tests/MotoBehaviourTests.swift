@@ -45,11 +45,9 @@ struct MotoBehaviourTests {
         let folder = temporaryFolder.url
         let destination = folder.appending(path: "keep.bin")
         try Data("precious".utf8).write(to: destination)
-        do {
+        // Passing would mean: the corrupt download was accepted.
+        await expectServiceError(.integrityMismatch) {
             _ = try await service.download(path, to: destination)
-            Issue.record("the corrupt download was accepted")
-        } catch let error as ServiceError {
-            #expect(error.code == .integrityMismatch)
         }
         #expect(try Data(contentsOf: destination) == Data("precious".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["keep.bin"])
@@ -100,11 +98,9 @@ struct MotoBehaviourTests {
         configuration.versioning = .required
         let plain = try S3Service(configuration: configuration, credentials: MotoServer.credentials)
         try await MotoServer.createBucket(plain)
-        do {
+        // Passing would mean: an unversioned bucket was accepted with versioning = on.
+        await expectServiceError(.unsupported) {
             _ = try await plain.latestChangeToken()
-            Issue.record("an unversioned bucket was accepted with versioning = on")
-        } catch let error as ServiceError {
-            #expect(error.code == .unsupported)
         }
     }
 
@@ -125,11 +121,9 @@ struct MotoBehaviourTests {
             try await service.upload(from: .bytes(Data("stale".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(first.version)))
         }
         #expect(try await service.metadata(of: path).version == second.version)
-        do {
+        // Passing would mean: versions(of:) worked without versioning.
+        await expectServiceError(.unsupported) {
             _ = try await service.versions(of: path)
-            Issue.record("versions(of:) worked without versioning")
-        } catch let error as ServiceError {
-            #expect(error.code == .unsupported)
         }
     }
 
@@ -166,14 +160,12 @@ struct MotoBehaviourTests {
         let etag = try #require(sent.headers["ETag"])
         _ = try await service.upload(from: .bytes(Data("the winner".utf8)), to: path)
         let body = Data("<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>\(etag)</ETag></Part></CompleteMultipartUpload>".utf8)
-        do {
+        // Passing would mean: CompleteMultipartUpload with If-None-Match: * over an existing key was accepted.
+        await expectServiceError(.conflict) {
             _ = try await service.transport.send(
                 S3Transport.Request(method: .post, key: key, query: [("uploadId", uploadID)], headers: [("If-None-Match", "*")], body: .bytes(body), payloadHash: Hex.encode(Digest.sha256(body)), action: "CompleteMultipartUpload"),
                 repetition: .onlyWhenRefused
             )
-            Issue.record("CompleteMultipartUpload with If-None-Match: * over an existing key was accepted")
-        } catch let error as ServiceError {
-            #expect(error.code == .conflict)
         }
         let temporaryFolder = try TemporaryFolder(prefix: "stratus-s3")
         defer { temporaryFolder.remove() }
