@@ -282,11 +282,20 @@ let package = Package(
         ),
 
         // Tests (Swift Testing).
+        // Shared test helpers (regular targets so every test target can depend on them):
+        // the plain one needs only the core; the mock one adds the mock servers.
+        .target(name: "StratusTestSupport", dependencies: ["Stratus"], path: "Tests/StratusTestSupport", swiftSettings: strict),
+        .target(
+            name: "StratusMockTestSupport",
+            dependencies: ["StratusTestSupport", "MockSupport", "MockOAuth", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Tests/StratusMockTestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(name: "StratusDigestTests", dependencies: ["StratusDigest"], swiftSettings: strict),
         .testTarget(
             name: "StratusHTTPTests",
             dependencies: [
-                "StratusHTTP",
+                "StratusTestSupport", "StratusHTTP",
                 "StratusDigest",
                 "MockSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -297,19 +306,19 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusTests",
-            dependencies: ["Stratus", .product(name: "InMemoryLogging", package: "swift-log")],
+            dependencies: ["StratusTestSupport", "Stratus", .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .testTarget(name: "StratusFileSystemTests", dependencies: ["StratusFileSystem"], swiftSettings: strict),
+        .testTarget(name: "StratusFileSystemTests", dependencies: ["StratusTestSupport", "StratusFileSystem"], swiftSettings: strict),
         .testTarget(
             name: "StratusAdapterKitTests",
-            dependencies: ["StratusAdapterKit", "StratusFileSystem", "Stratus", "StratusHTTP", "StratusDigest"],
+            dependencies: ["StratusTestSupport", "StratusAdapterKit", "StratusFileSystem", "Stratus", "StratusHTTP", "StratusDigest"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "StratusOAuthTests",
             dependencies: [
-                "StratusOAuth", "MockOAuth", "MockSupport", "StratusHTTP",
+                "StratusTestSupport", "StratusOAuth", "MockOAuth", "MockSupport", "StratusHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
@@ -318,6 +327,7 @@ let package = Package(
         .testTarget(
             name: "MockDropboxTests",
             dependencies: [
+                "StratusTestSupport", "StratusMockTestSupport",
                 "MockDropbox", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -326,6 +336,7 @@ let package = Package(
         .testTarget(
             name: "StratusDropboxTests",
             dependencies: [
+                "StratusTestSupport", "StratusMockTestSupport",
                 "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth", "StratusAdapterKit",
                 "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -343,12 +354,13 @@ let package = Package(
         .testTarget(name: "FaultMatrixTests", dependencies: ["FaultMatrix"], swiftSettings: strict),
         .testTarget(
             name: "StratusLocalTests",
-            dependencies: ["Stratus", "StratusLocal", "StratusContract"],
+            dependencies: ["StratusTestSupport", "Stratus", "StratusLocal", "StratusContract"],
             swiftSettings: strict
         ),
             .testTarget(
             name: "MockDriveTests",
             dependencies: [
+                "StratusTestSupport", "StratusMockTestSupport",
                 "MockDrive", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -357,6 +369,7 @@ let package = Package(
         .testTarget(
             name: "StratusDriveTests",
             dependencies: [
+                "StratusTestSupport", "StratusMockTestSupport",
                 "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth", "StratusAdapterKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -365,7 +378,7 @@ let package = Package(
         .testTarget(
             name: "StratusS3Tests",
             dependencies: [
-                "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "MockSupport", "MotoSupport",
+                "StratusTestSupport", "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "MockSupport", "MotoSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -382,6 +395,7 @@ let package = Package(
         .testTarget(
             name: "StratusCLITests",
             dependencies: [
+                "StratusTestSupport", "StratusMockTestSupport",
                 "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", "MockDrive", "MockOAuth", "MockSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -390,13 +404,13 @@ let package = Package(
         .testTarget(
             name: "StratusSyncTests",
             dependencies: [
-                "StratusSync", "Stratus", "StratusLocal", "SyncSimulation",
+                "StratusTestSupport", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation",
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "StratusKeyValueTests",
-            dependencies: ["StratusKeyValue", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation"],
+            dependencies: ["StratusTestSupport", "StratusKeyValue", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation"],
             swiftSettings: strict
         ),
     ]

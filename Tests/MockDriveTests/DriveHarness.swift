@@ -4,6 +4,7 @@ import MockDrive
 import MockOAuth
 import MockSupport
 import StratusHTTP
+import StratusMockTestSupport
 import Testing
 
 
@@ -19,17 +20,17 @@ struct DriveHarness: Sendable {
         options: MockDriveServer.Options = .init(),
         _ body: @Sendable (DriveHarness) async throws -> Result
     ) async throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockdrive-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let authorization = MockAuthorizationServer(configuration: .init(flavor: .google))
-        let server = try MockDriveServer(storageDirectory: folder, authorization: authorization, options: options)
-        let router = Router()
-        server.addRoutes(to: router)
         let client = try StratusHTTPClient()
-        let token = authorization.issueTokens().accessToken
         do {
-            let result = try await MockServer.withRunning(router) { url in
-                try await body(DriveHarness(server: server, authorization: authorization, baseURL: url, client: client, token: token))
+            let result = try await RunningMock.withRunning(
+                flavor: .google,
+                storagePrefix: "mockdrive",
+                makeServer: { storage, authorization in
+                    try MockDriveServer(storageDirectory: storage, authorization: authorization, options: options)
+                },
+                addRoutes: { server, router in server.addRoutes(to: router) }
+            ) { mock in
+                try await body(DriveHarness(server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client, token: mock.accessToken))
             }
             await client.shutdown()
             return result

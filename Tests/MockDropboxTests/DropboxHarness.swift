@@ -5,6 +5,7 @@ import MockOAuth
 import MockSupport
 import StratusDigest
 import StratusHTTP
+import StratusMockTestSupport
 import Testing
 
 
@@ -20,17 +21,17 @@ struct DropboxHarness: Sendable {
         options: MockDropboxServer.Options = .init(),
         _ body: @Sendable (DropboxHarness) async throws -> Result
     ) async throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockdropbox-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let authorization = MockAuthorizationServer(configuration: .init(flavor: .dropbox))
-        let server = try MockDropboxServer(storageDirectory: folder, authorization: authorization, options: options)
-        let router = Router()
-        server.addRoutes(to: router)
         let client = try StratusHTTPClient()
-        let token = authorization.issueTokens().accessToken
         do {
-            let result = try await MockServer.withRunning(router) { url in
-                try await body(DropboxHarness(server: server, authorization: authorization, baseURL: url, client: client, token: token))
+            let result = try await RunningMock.withRunning(
+                flavor: .dropbox,
+                storagePrefix: "mockdropbox",
+                makeServer: { storage, authorization in
+                    try MockDropboxServer(storageDirectory: storage, authorization: authorization, options: options)
+                },
+                addRoutes: { server, router in server.addRoutes(to: router) }
+            ) { mock in
+                try await body(DropboxHarness(server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client, token: mock.accessToken))
             }
             await client.shutdown()
             return result

@@ -1,21 +1,19 @@
 import Foundation
 import MockSupport
+import StratusTestSupport
 import Testing
 
 /// What a mock leaves on disk: folders only its owner can read, and a TLS authority that can
 /// vouch for nothing but the loopback names and signs nothing more.
 @Suite struct PrivateFilesTests {
-    private static func temporaryFolder() -> URL {
-        FileManager.default.temporaryDirectory.appending(path: "stratus-private-\(UUID().uuidString)")
-    }
-
     private static func mode(_ url: URL) throws -> Int {
         try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
     }
 
     @Test func dataFoldersAreOwnerOnly() throws {
-        let root = Self.temporaryFolder().appending(path: "data")
-        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-private")
+        defer { temporaryFolder.remove() }
+        let root = temporaryFolder.url.appending(path: "data")
         let store = try BlobStore(root: root)
         for folder in [root, store.blobsDirectory, store.scratchDirectory] {
             #expect(try Self.mode(folder) == 0o700, "\(folder.path)")
@@ -23,8 +21,9 @@ import Testing
     }
 
     @Test func theMockAuthorityIsConstrainedToLoopbackAndItsKeyIsGone() throws {
-        let folder = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-private")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url.appending(path: "certificates")
         let certificates = try MockCertificates.make(in: folder)
         #expect(try Self.mode(folder) == 0o700)
         #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "ca-key.pem").path))

@@ -3,6 +3,7 @@ import Stratus
 import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
+import StratusTestSupport
 import Testing
 
 /// `DownloadStaging.commit`: verify, then rename; content that does not match never replaces the
@@ -10,9 +11,9 @@ import Testing
 @Suite struct DownloadStagingTests {
     /// A fresh folder for one test, removed afterwards.
     static func withFolder<T>(_ body: (URL) throws -> T) throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "kit-staging-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "kit-staging")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         return try body(folder)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import StratusTestSupport
 import Testing
 
 /// What a finished run of a built executable printed, and how it exited.
@@ -26,10 +27,10 @@ struct CLISandbox: Sendable {
 
     /// Runs `body` with a fresh sandbox, then removes its folder.
     static func with<Result: Sendable>(_ body: (CLISandbox) async throws -> Result) async throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appending(path: "home"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try await body(CLISandbox(folder: folder, configFile: folder.appending(path: "config/remotes.json")))
+        try await withTemporaryFolder(prefix: "stratus-cli") { folder in
+            try FileManager.default.createDirectory(at: folder.appending(path: "home"), withIntermediateDirectories: true)
+            return try await body(CLISandbox(folder: folder, configFile: folder.appending(path: "config/remotes.json")))
+        }
     }
 
     /// A path inside the sandbox.

@@ -1,27 +1,26 @@
 import Foundation
-import Hummingbird
 import MockDropbox
 import MockOAuth
-import MockSupport
+import StratusMockTestSupport
 
 /// A mock Dropbox (with its authorization server) running in this process on a free port.
 struct DropboxMock: Sendable {
-    let server: MockDropboxServer
-    let baseURL: URL
+    /// The running mock.
+    let mock: RunningMock<MockDropboxServer>
+    var server: MockDropboxServer { mock.server }
+    var baseURL: URL { mock.baseURL }
     /// An access token the mock's authorization server issued.
-    let accessToken: String
+    var accessToken: String { mock.accessToken }
 
     /// Runs `body` while a fresh mock runs.
     static func withRunning<Result: Sendable>(_ body: @Sendable (DropboxMock) async throws -> Result) async throws -> Result {
-        let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-cli-dropbox-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: storage) }
-        let authorization = MockAuthorizationServer(configuration: .init(flavor: .dropbox))
-        let server = try MockDropboxServer(storageDirectory: storage, authorization: authorization)
-        let router = Router()
-        server.addRoutes(to: router)
-        let token = authorization.issueTokens().accessToken
-        return try await MockServer.withRunning(router) { url in
-            try await body(DropboxMock(server: server, baseURL: url, accessToken: token))
+        try await RunningMock.withRunning(
+            flavor: .dropbox,
+            storagePrefix: "stratus-cli-dropbox",
+            makeServer: { storage, authorization in try MockDropboxServer(storageDirectory: storage, authorization: authorization) },
+            addRoutes: { server, router in server.addRoutes(to: router) }
+        ) { mock in
+            try await body(DropboxMock(mock: mock))
         }
     }
 

@@ -5,6 +5,7 @@ import StratusDigest
 import StratusHTTP
 import StratusAdapterKit
 import Synchronization
+import StratusTestSupport
 import Testing
 @testable import StratusDrive
 
@@ -122,16 +123,14 @@ import Testing
             let path = try RemotePath("fragile.bin")
             let file = try await service.upload(from: .bytes(Self.content(70_000)), to: path)
             _ = fixture.faults.add(FaultRule(route: "/drive/v3/files/\(file.id)", method: "GET", times: 0, fault: .corruptBody))
-            let folder = FileManager.default.temporaryDirectory.appending(path: "drive-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
+            let temporaryFolder = try TemporaryFolder(prefix: "drive")
+            defer { temporaryFolder.remove() }
+            let folder = temporaryFolder.url
             let destination = folder.appending(path: "save.bin")
             try Data("before".utf8).write(to: destination)
-            do {
+            // Passing would mean: a corrupted download was accepted.
+            await expectServiceError(.integrityMismatch) {
                 _ = try await service.download(path, to: destination)
-                Issue.record("A corrupted download was accepted.")
-            } catch let error as ServiceError {
-                #expect(error.code == .integrityMismatch)
             }
             #expect(try Data(contentsOf: destination) == Data("before".utf8))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["save.bin"])

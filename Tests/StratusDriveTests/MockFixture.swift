@@ -6,6 +6,7 @@ import MockSupport
 import Stratus
 import StratusDrive
 import StratusHTTP
+import StratusMockTestSupport
 
 /// A mock Drive (with its Google-flavoured authorization server) on one base URL, and services
 /// pointed at it.
@@ -13,10 +14,12 @@ struct MockFixture: Sendable {
     /// The server of the running check, for the contract suite's factory.
     @TaskLocal static var current: MockFixture?
 
-    let server: MockDriveServer
-    let baseURL: URL
-    let accessToken: String
-    let storage: URL
+    /// The running mock.
+    let mock: RunningMock<MockDriveServer>
+    var server: MockDriveServer { mock.server }
+    var baseURL: URL { mock.baseURL }
+    var accessToken: String { mock.accessToken }
+    var storage: URL { mock.storage }
     /// The mock's fault rules.
     var faults: FaultInjector { server.faults }
 
@@ -27,16 +30,16 @@ struct MockFixture: Sendable {
         front: (Router<BasicRequestContext>) -> Void = { _ in },
         _ body: @Sendable (MockFixture) async throws -> Result
     ) async throws -> Result {
-        let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-drive-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: storage) }
-        let authorization = MockAuthorizationServer(configuration: .init(flavor: .google))
-        let server = try MockDriveServer(storageDirectory: storage, authorization: authorization, options: options)
-        let router = Router()
-        front(router)
-        server.addRoutes(to: router)
-        let token = authorization.issueTokens().accessToken
-        return try await MockServer.withRunning(router) { url in
-            try await body(MockFixture(server: server, baseURL: url, accessToken: token, storage: storage))
+        try await RunningMock.withRunning(
+            flavor: .google,
+            storagePrefix: "stratus-drive",
+            makeServer: { storage, authorization in
+                try MockDriveServer(storageDirectory: storage, authorization: authorization, options: options)
+            },
+            addRoutes: { server, router in server.addRoutes(to: router) },
+            front: front
+        ) { mock in
+            try await body(MockFixture(mock: mock))
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import MockSupport
 import Stratus
 import StratusDrive
-import Synchronization
+import StratusTestSupport
 import Testing
 
 /// What the adapter puts on the wire, read back from the mock's request log.
@@ -177,12 +177,3 @@ import Testing
         }
     }
 }
-
-/// Collects progress values from any thread.
-final class ProgressLog: Sendable {
-    private let stored = Mutex<[Int64]>([])
-
-    func add(_ value: Int64) { stored.withLock { $0.append(value) } }
-    var values: [Int64] { stored.withLock { $0 } }
-}
-

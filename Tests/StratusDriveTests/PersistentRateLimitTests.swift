@@ -1,6 +1,7 @@
 import Foundation
 import MockSupport
 import Stratus
+import StratusTestSupport
 import Testing
 @testable import StratusDrive
 
@@ -82,9 +83,9 @@ import Testing
             let service = try fixture.makeService()
             let path = try RemotePath("read.txt")
             _ = try await service.upload(from: .bytes(Data("read me".utf8)), to: path)
-            let folder = FileManager.default.temporaryDirectory.appending(path: "drive-ratelimit-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
+            let temporaryFolder = try TemporaryFolder(prefix: "drive-ratelimit")
+            defer { temporaryFolder.remove() }
+            let folder = temporaryFolder.url
             let count = try await Self.requests(fixture, route: "/drive/v3/files/*", method: "GET", counting: { $0.hasPrefix("/drive/v3/files/") }) {
                 _ = try await service.download(path, to: folder.appending(path: "read.txt"))
             }

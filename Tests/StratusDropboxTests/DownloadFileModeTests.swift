@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusAdapterKit
 import StratusFileSystem
+import StratusTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -14,15 +15,10 @@ import Glibc
         try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
     }
 
-    private static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-modes-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     @Test func aPrivateFileStaysPrivateAndANewOneGetsTheUmasksMode() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-modes")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService()
             let path = try RemotePath("secret.txt")
@@ -42,8 +38,9 @@ import Glibc
     }
 
     @Test func leftoversOfKilledDownloadsAreRemovedButNotRunningOnes() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-modes")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         // Two leftovers of a killed process, one download still running (its file is locked),
         // and a file that merely looks similar.
         let stale = [".save.bin.\(UUID().uuidString).dropbox-download", ".save.bin.\(UUID().uuidString).drive-download"]

@@ -1,31 +1,30 @@
 import Foundation
-import Hummingbird
 import MockDropbox
 import MockOAuth
-import MockSupport
 import Stratus
 import StratusDropbox
+import StratusMockTestSupport
 
 /// A mock Dropbox (with its authorization server) on one base URL, and services pointed at it.
 struct MockFixture: Sendable {
     /// The server of the running check, for the contract suite's factory.
     @TaskLocal static var current: MockFixture?
 
-    let server: MockDropboxServer
-    let baseURL: URL
-    let accessToken: String
+    /// The running mock.
+    let mock: RunningMock<MockDropboxServer>
+    var server: MockDropboxServer { mock.server }
+    var baseURL: URL { mock.baseURL }
+    var accessToken: String { mock.accessToken }
 
     /// Runs `body` while a fresh mock server runs.
     static func withRunning<Result: Sendable>(_ body: @Sendable (MockFixture) async throws -> Result) async throws -> Result {
-        let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-dropbox-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: storage) }
-        let authorization = MockAuthorizationServer(configuration: .init(flavor: .dropbox))
-        let server = try MockDropboxServer(storageDirectory: storage, authorization: authorization)
-        let router = Router()
-        server.addRoutes(to: router)
-        let token = authorization.issueTokens().accessToken
-        return try await MockServer.withRunning(router) { url in
-            try await body(MockFixture(server: server, baseURL: url, accessToken: token))
+        try await RunningMock.withRunning(
+            flavor: .dropbox,
+            storagePrefix: "stratus-dropbox",
+            makeServer: { storage, authorization in try MockDropboxServer(storageDirectory: storage, authorization: authorization) },
+            addRoutes: { server, router in server.addRoutes(to: router) }
+        ) { mock in
+            try await body(MockFixture(mock: mock))
         }
     }
 

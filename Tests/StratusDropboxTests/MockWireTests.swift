@@ -2,7 +2,7 @@ import Foundation
 import MockSupport
 import Stratus
 import StratusDropbox
-import Synchronization
+import StratusTestSupport
 import Testing
 
 /// What the adapter puts on the wire, read back from the mock's request log.
@@ -86,12 +86,4 @@ import Testing
             #expect(try Data(contentsOf: destination) == bytes)
         }
     }
-}
-
-/// Collects progress values from any thread.
-final class ProgressLog: Sendable {
-    private let stored = Mutex<[Int64]>([])
-
-    func add(_ value: Int64) { stored.withLock { $0.append(value) } }
-    var values: [Int64] { stored.withLock { $0 } }
 }

@@ -5,14 +5,16 @@ import MockOAuth
 import MockSupport
 import Stratus
 import StratusDropbox
+import StratusTestSupport
 import Testing
 
 /// The mock served over HTTPS with a CA of its own (as `stratus-mock --tls` does), reached
 /// through a remote's options: trusted with `ca_file`, refused without it.
 @Suite struct TLSTrustTests {
     @Test func caFileOptionTrustsTheMocksAuthorityAndNothingElseDoes() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-tls-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-tls")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         let certificates = try MockCertificates.make(in: folder.appending(path: "tls"))
         let authorization = MockAuthorizationServer(configuration: .init(flavor: .dropbox))
         let server = try MockDropboxServer(storageDirectory: folder.appending(path: "data"), authorization: authorization)

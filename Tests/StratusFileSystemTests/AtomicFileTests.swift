@@ -1,5 +1,6 @@
 import Foundation
 import StratusFileSystem
+import StratusTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,8 @@ import Glibc
 /// partial file nor a temporary one.
 @Suite struct AtomicFileTests {
     @Test func writesAndReplacesWithTheRequestedMode() async throws {
-        try await withTemporaryFolder { folder in
+        try withTemporaryFolder(prefix: "stratus-fs") { url in
+            let folder = url.path
             let path = folder + "/token.json"
             try AtomicFile.write(Array("first".utf8), to: path, mode: 0o600, ignoringUmask: true)
             try AtomicFile.write(Data("second".utf8), to: path, mode: 0o600, ignoringUmask: true)
@@ -21,7 +23,8 @@ import Glibc
     }
 
     @Test func aFailedReplaceLeavesTheOldContentAndNoTemporaryFile() async throws {
-        try await withTemporaryFolder { folder in
+        try withTemporaryFolder(prefix: "stratus-fs") { url in
+            let folder = url.path
             // A folder at the destination: the new content is written and flushed, then the
             // rename fails, and what was written must not stay behind.
             let path = folder + "/taken"
@@ -37,7 +40,8 @@ import Glibc
     }
 
     @Test func aFailedCreateLeavesNothing() async throws {
-        try await withTemporaryFolder { (folder) async throws in
+        try withTemporaryFolder(prefix: "stratus-fs") { (url: URL) throws in
+            let folder = url.path
             let missing = folder + "/no-such-folder/file"
             let error = #expect(throws: FileSystemError.self) { try AtomicFile.write(Array("x".utf8), to: missing) }
             #expect(error?.operation == "open")
@@ -47,7 +51,8 @@ import Glibc
     }
 
     @Test func aTemporaryFileNeverOverwritesAnExistingOne() async throws {
-        try await withTemporaryFolder { folder in
+        try withTemporaryFolder(prefix: "stratus-fs") { url in
+            let folder = url.path
             try Data("mine".utf8).write(to: URL(filePath: folder + "/prepared"))
             let error = #expect(throws: FileSystemError.self) {
                 try AtomicFile.writeTemporary(Array("other".utf8), in: folder, named: "prepared")

@@ -1,5 +1,6 @@
 import Foundation
 import StratusFileSystem
+import StratusTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,8 @@ import Glibc
 /// request, and a timed wait that gives up.
 @Suite struct FileLockTests {
     @Test func aHeldLockExcludesOthersUntilReleased() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-fs") { url in
+            let folder = url.path
             let path = folder + "/lock"
             let held = try FileLock.acquire(path)
             let other = try FileDescriptor.open(path, O_RDWR)
@@ -24,7 +26,8 @@ import Glibc
 
     @Test func withLockReleasesWhenTheBodyThrows() async throws {
         struct Failure: Error {}
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-fs") { url in
+            let folder = url.path
             let path = folder + "/lock"
             #expect(throws: Failure.self) { try FileLock.withLock(path) { throw Failure() } }
             let lock = try #require(try await FileLock.acquire(path, timeout: .zero))
@@ -33,7 +36,8 @@ import Glibc
     }
 
     @Test func aWaitEndsWhenTheTaskIsCancelled() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-fs") { url in
+            let folder = url.path
             let path = folder + "/lock"
             let held = try FileLock.acquire(path)
             defer { held.release() }

@@ -1,7 +1,7 @@
-import Synchronization
 import Foundation
 import StratusDigest
 import StratusHTTP
+import StratusTestSupport
 import Testing
 
 @Suite struct HTTPClientBodyTests {
@@ -51,7 +51,8 @@ import Testing
     }
 
     @Test func fileAndFileRangeBodies() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let content = TestServer.content(1_000_000)
         let file = folder.file("upload.bin")
         try content.write(to: file)
@@ -67,7 +68,8 @@ import Testing
     }
 
     @Test func missingFileBodyIsALocalFileError() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let client = try StratusHTTPClient()
         let error = await #expect(throws: StratusHTTPClientError.self) {
             try await client.execute(StratusHTTPRequest(method: .put, url: URL(string: "http://127.0.0.1:1/x")!, body: .file(folder.file("absent"))))
@@ -77,7 +79,8 @@ import Testing
     }
 
     @Test func rangeBeyondTheFileIsRefused() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let file = folder.file("small.bin")
         try TestServer.content(10).write(to: file)
         let client = try StratusHTTPClient()
@@ -127,7 +130,8 @@ import Testing
     }
 
     @Test func largeDownloadToFileWithDigestsAndProgress() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let size = 32 * 1024 * 1024
         let destination = folder.file("big.bin")
         try await TestServer.with(EchoRoutes.router()) { base in
@@ -136,7 +140,7 @@ import Testing
             let response = try await client.execute(
                 StratusHTTPRequest(url: base.appending(path: "bytes/\(size)"), responseDigests: [.sha256, .dropboxContentHash]),
                 into: .unverifiedFile(destination),
-                progress: { reports.append($0.bytesReceived) }
+                progress: { reports.add($0.bytesReceived) }
             )
             await client.shutdown()
             let onDisk = try Data(contentsOf: destination)
@@ -155,7 +159,8 @@ import Testing
     }
 
     @Test func largeUploadFromFile() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let content = TestServer.content(24 * 1024 * 1024)
         let file = folder.file("up.bin")
         try content.write(to: file)
@@ -164,7 +169,7 @@ import Testing
             let reports = ProgressLog()
             let response = try await client.execute(
                 StratusHTTPRequest(method: .put, url: base.appending(path: "echo-digest"), body: .file(file)),
-                progress: { reports.append($0.bytesSent) }
+                progress: { reports.add($0.bytesSent) }
             )
             await client.shutdown()
             #expect(String(decoding: response.body, as: UTF8.self) == "PUT \(content.count) \(Hex.encode(Digest.sha256(content))) length=\(content.count)")
@@ -174,7 +179,8 @@ import Testing
     }
 
     @Test func errorAnswerLeavesTheDestinationUntouched() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let destination = folder.file("keep.txt")
         try Data("old content".utf8).write(to: destination)
         try await TestServer.with(EchoRoutes.router()) { base in
@@ -188,13 +194,6 @@ import Testing
             #expect(try folder.contents() == ["keep.txt"])
         }
     }
-}
-
-/// Collects progress values from the client's thread.
-final class ProgressLog: Sendable {
-    private let storage = Mutex<[Int64]>([])
-    func append(_ value: Int64) { storage.withLock { $0.append(value) } }
-    var values: [Int64] { storage.withLock { $0 } }
 }
 
 @Suite struct HTTPClientConnectionTests {

@@ -1,5 +1,6 @@
 import Foundation
 import StratusHTTP
+import StratusTestSupport
 import Testing
 
 @Suite struct HTTPClientConcurrencyTests {
@@ -13,7 +14,7 @@ import Testing
                 for index in 0..<200 {
                     group.addTask {
                         let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "bytes/\(1000 + index)")))
-                        peak.append(Int64(try threadCount()))
+                        peak.add(Int64(try threadCount()))
                         #expect(response.body == TestServer.content(1000 + index))
                         return response.body.count
                     }

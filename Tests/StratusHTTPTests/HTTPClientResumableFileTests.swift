@@ -4,6 +4,7 @@ import NIOCore
 import StratusDigest
 @testable import StratusHTTP
 import Synchronization
+import StratusTestSupport
 import Testing
 
 /// ``HTTPResponseDestination/resumableFile(_:)``: what arrived before a dropped connection stays,
@@ -49,7 +50,8 @@ import Testing
     private static var whole: Data { TestServer.content(size) }
 
     @Test func aDroppedTransferKeepsItsBytesAndTheNextOneAsksForTheRest() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let file = folder.file("download.part")
         let ranges = RangeLog()
         try await TestServer.with(Self.router(ranges: ranges)) { base in
@@ -79,7 +81,8 @@ import Testing
     }
 
     @Test func aWholeAnswerReplacesWhatTheFileHeld() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let file = folder.file("download.part")
         try Data("stale start".utf8).write(to: file)
         let ranges = RangeLog()
@@ -96,7 +99,8 @@ import Testing
     }
 
     @Test func aFileHoldingAtLeastTheWholeContentIsFetchedAgainFromTheStart() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let file = folder.file("download.part")
         try (Self.whole + Data("extra".utf8)).write(to: file)
         let ranges = RangeLog()
@@ -114,7 +118,8 @@ import Testing
     /// Resumes a download of the first 1000 bytes from `path`, which must be refused as
     /// `invalidResponse` with the file left as it was.
     private static func expectRefusedResume(_ router: Router<BasicRequestContext>, path: String) async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let file = folder.file("download.part")
         let start = Self.whole.prefix(1000)
         try start.write(to: file)
@@ -162,7 +167,8 @@ import Testing
     }
 
     @Test func anErrorAnswerLeavesTheFileAndCarriesItsBody() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let file = folder.file("download.part")
         let start = Self.whole.prefix(1000)
         try start.write(to: file)

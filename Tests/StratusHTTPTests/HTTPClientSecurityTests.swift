@@ -5,11 +5,13 @@ import Logging
 import MockSupport
 import NIOSSL
 import StratusHTTP
+import StratusTestSupport
 import Testing
 
 @Suite struct HTTPClientSecurityTests {
     @Test func trustedCertificateWorksAndUntrustedFails() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let certificates = try MockCertificates.make(in: folder.url)
         let certificate = certificates.caCertificate
         let tls = try certificates.serverConfiguration()

@@ -1,6 +1,7 @@
 import Foundation
 import StratusDigest
 import StratusHTTP
+import StratusTestSupport
 import Testing
 
 @Suite struct HTTPClientStreamingTests {
@@ -24,7 +25,7 @@ import Testing
             let client = try StratusHTTPClient(configuration: configuration)
             let received = ProgressLog()
             let response = try await client.stream(StratusHTTPRequest(url: base.appending(path: "bytes/\(size)"))) {
-                received.append($0.bytesReceived)
+                received.add($0.bytesReceived)
             }
             var iterator = response.body.makeAsyncIterator()
             var total = try await iterator.next()?.count ?? 0
@@ -40,14 +41,15 @@ import Testing
     }
 
     @Test func cancellingADownloadStopsItAndLeavesNoFile() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-http")
+        defer { folder.remove() }
         let destination = folder.file("never.bin")
         try await TestServer.with(EchoRoutes.router()) { base in
             let client = try StratusHTTPClient()
             let started = ProgressLog()
             let task = Task {
                 try await client.execute(StratusHTTPRequest(url: base.appending(path: "slow/100000000")), into: .unverifiedFile(destination)) {
-                    started.append($0.bytesReceived)
+                    started.add($0.bytesReceived)
                 }
             }
             while (started.values.last ?? 0) < 200_000 { try await Task.sleep(for: .milliseconds(5)) }

@@ -48,21 +48,3 @@ enum TestServerError: Error {
     case noPort
 }
 
-/// A folder of its own for one test, removed when the test ends.
-struct TemporaryFolder: ~Copyable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-
-    /// Names of everything in the folder.
-    func contents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}

@@ -4,6 +4,7 @@ import Stratus
 import StratusKeyValue
 import SyncSimulation
 import Synchronization
+import StratusTestSupport
 import Testing
 
 /// Devices with key-value stores on one remote: `local`, or a mock Dropbox started for the test.
@@ -14,9 +15,9 @@ struct KeyValueHarness: Sendable {
 
     /// Runs `body` with a fresh remote of the given kind.
     static func with(_ remote: SimulationRemote, rules: [KeyRule], _ body: @escaping @Sendable (KeyValueHarness) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-kv-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-kv-tests")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         try await remote.withService(folder: folder, faultChance: 0, seed: 0) { service, _ in
             try await body(KeyValueHarness(folder: folder, service: service, rules: rules))
         }

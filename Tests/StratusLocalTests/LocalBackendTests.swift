@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusLocal
+import StratusTestSupport
 import Testing
 
 @Suite struct LocalBackendTests {
@@ -12,7 +13,7 @@ import Testing
     }
 
     @Test func badNumbersAreInvalidConfigurationsNamingTheOption() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         for (option, value) in [("max_versions", "0"), ("max_versions", "many"), ("chunk_size", "-1")] {
             let options = RemoteOptions(remoteName: "saves", typeName: "local", values: ["root": folder.root.path, option: value])
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func theRegistryBuildsAWorkingLocalService() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let registry = ServiceRegistry(backends: [LocalBackend.self])
         let service = try registry.makeService(options: RemoteOptions(

@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusLocal
+import StratusTestSupport
 import Testing
 
 /// Paths a user or a config can spell (`..`, empty components, NUL and other control
@@ -14,7 +15,7 @@ import Testing
 
     @Test(arguments: LocalServiceBadPathTests.refused)
     func refusedWithInvalidPathAndNothingWritten(text: String) async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let data = Data("escaped".utf8)
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func aLeadingSlashIsRelativeToTheStoreRoot() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let name = "stratus-absolute-\(UUID().uuidString).txt"

@@ -1,11 +1,12 @@
 import Foundation
 import Stratus
 import StratusLocal
+import StratusTestSupport
 import Testing
 
 @Suite struct LocalServiceHistoryTests {
     @Test func theVersionCapPrunesTheOldest() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service(maximumVersions: 3)
         let path = try RemotePath("save.json")
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func aDeletedFileKeepsItsVersionsAndCanBeRestored() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let path = try RemotePath("saves/slot.json")
@@ -52,7 +53,7 @@ import Testing
     }
 
     @Test func versionNumbersAreNeverReusedAcrossADelete() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let path = try RemotePath("a.txt")
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func damagedVersionContentIsAnIntegrityMismatchAndLeavesTheDestination() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let uploaded = try await service.upload(from: .bytes(Data("the real content".utf8)), to: try RemotePath("a.txt"))
@@ -83,7 +84,7 @@ import Testing
     }
 
     @Test func aCancelledUploadLeavesNothingInStaging() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let source = folder.file("big.bin")
@@ -109,7 +110,7 @@ import Testing
     }
 
     @Test func staleLeftoversOfACrashAreRemovedOnOpen() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         _ = try folder.service()
         let staging = folder.root.appending(path: ".stratus/staging")
@@ -124,7 +125,7 @@ import Testing
     }
 
     @Test func anAlreadyCancelledDeleteChangesNothing() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let path = try RemotePath("keep.txt")

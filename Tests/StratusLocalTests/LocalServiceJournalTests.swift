@@ -1,12 +1,13 @@
 import Foundation
 import Stratus
 import StratusLocal
+import StratusTestSupport
 import Testing
 
 @Suite struct LocalServiceJournalTests {
     @Test func aTokenFromAnotherRootIsRefused() async throws {
-        let one = try TemporaryFolder()
-        let other = try TemporaryFolder()
+        let one = try TemporaryFolder(prefix: "stratus-local-tests")
+        let other = try TemporaryFolder(prefix: "stratus-local-tests")
         defer {
             one.remove()
             other.remove()
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func aTokenPointingIntoTheMiddleOfAChangeIsRefused() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         _ = try await service.upload(from: .bytes(Data("a".utf8)), to: try RemotePath("a.txt"))
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func pagesFollowThePageSizeAndEndWithoutMore() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service(changePageSize: 2)
         let start = try await service.latestChangeToken()
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func aTornLastLineIsCutOffAndTheJournalGoesOn() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let start = try await service.latestChangeToken()
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func deletesAndRestoresAreReported() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let path = try RemotePath("a.txt")

@@ -1,11 +1,12 @@
 import Foundation
 import Stratus
 import StratusLocal
+import StratusTestSupport
 import Testing
 
 @Suite struct LocalServicePathTests {
     @Test func theStateFolderIsRefusedForEveryCall() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let inside = try RemotePath(".stratus/changes.jsonl")
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func aNameLongerThan255BytesIsRefused() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let error = await expectServiceError(.invalidPath) {
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func filesAreVisibleAtTheirRealPaths() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         _ = try await service.upload(from: .bytes(Data("slot one".utf8)), to: try RemotePath("saves/slot 1.json"))
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func aWriteBelowAFileIsAConflictAndCreatesNoFolder() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         _ = try await service.upload(from: .bytes(Data("file".utf8)), to: try RemotePath("a/file.txt"))
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func aRefusedWriteLeavesNoNewFolderBehind() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         await expectServiceError(.conflict) {
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func filesPutThereByHandAreNotListed() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         _ = try await service.upload(from: .bytes(Data("tracked".utf8)), to: try RemotePath("tracked.txt"))
@@ -89,7 +90,7 @@ import Testing
     }
 
     @Test func aMissingSourceFileIsALocalFileError() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
         let error = await expectServiceError(.localFile) {
@@ -99,7 +100,7 @@ import Testing
     }
 
     @Test func aRootWhoseParentIsMissingIsRefused() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         #expect {
             try LocalService(root: folder.url.appending(path: "missing/root"))

@@ -1,13 +1,14 @@
 import Foundation
 import Stratus
 import StratusLocal
+import StratusTestSupport
 import Testing
 
 /// Two `LocalService` instances on one root stand in for two processes: each call opens the
 /// lock file anew, and `flock` locks of separate opens exclude each other as across processes.
 @Suite struct LocalServiceSharingTests {
     @Test func racingMustMatchWritesFromTwoInstancesNeverBothWin() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let first = try folder.service()
         let second = try folder.service()
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func interleavedWritesSeeEachOthersVersions() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let first = try folder.service()
         let second = try folder.service()
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func aTokenFromOneInstanceWorksInAnother() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let token = try await folder.service().latestChangeToken()
         let writer = try folder.service()

@@ -3,6 +3,7 @@ import MockOAuth
 import Stratus
 import StratusHTTP
 import StratusOAuth
+import StratusTestSupport
 import Testing
 
 @Suite struct CredentialProviderTests {
@@ -181,7 +182,7 @@ import Testing
     }
 
     @Test func aTokenFileOthersCanReadIsRefusedBeforeAnyRequest() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             try await MockHarness.with(.init(flavor: .dropbox)) { mock in
                 let url = folder.appendingPathComponent("token.json")
                 try await FileTokenStore(url: url).save(mock.issueToken(expired: true))
@@ -197,7 +198,7 @@ import Testing
     }
 
     @Test func twoProcessesSharingATokenFileNeverLoseARotatedRefreshToken() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             try await MockHarness.with(.init(flavor: .google, rotatesRefreshTokens: true)) { mock in
                 let url = folder.appendingPathComponent("token.json")
                 let original = mock.issueToken()
@@ -230,7 +231,7 @@ import Testing
     }
 
     @Test func twoProcessesRefreshingAheadOfExpiryRefreshOnce() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             try await MockHarness.with(.init(flavor: .dropbox, rotatesRefreshTokens: true)) { mock in
                 let url = folder.appendingPathComponent("token.json")
                 try await FileTokenStore(url: url).save(mock.issueToken(expired: true))

@@ -1,20 +1,21 @@
 import Foundation
 import Stratus
 import StratusOAuth
+import StratusTestSupport
 import Testing
 
 @Suite struct FileTokenStoreTests {
     let token = OAuthToken(accessToken: "access-SECRET", refreshToken: "refresh-SECRET", expiresAt: Date(timeIntervalSince1970: 1_900_000_000), scopes: ["a"])
 
     @Test func missingFileLoadsAsNothing() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let loaded = try await FileTokenStore(url: folder.appendingPathComponent("none.json")).load()
             #expect(loaded == nil)
         }
     }
 
     @Test func createsTheFileWithMode0600AndReadsItBack() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("nested/deeper/token.json")
             let store = FileTokenStore(url: url)
             try await store.save(token)
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func refusesAFileOthersCanReadAndSaysHowToFixIt() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("token.json")
             let store = FileTokenStore(url: url)
             try await store.save(token)
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func refusesASymbolicLinkAndACorruptFile() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let target = folder.appendingPathComponent("elsewhere.json")
             try await FileTokenStore(url: target).save(token)
             let link = folder.appendingPathComponent("link.json")
@@ -78,7 +79,7 @@ import Testing
     }
 
     @Test func updateWritesOnlyAChangedTokenAndClearRemovesIt() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("token.json")
             let store = FileTokenStore(url: url)
             let first = try await store.update { stored in
@@ -101,7 +102,7 @@ import Testing
     }
 
     @Test func updatesFromTwoStoresOnOneFileNeverInterleave() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("token.json")
             let stores = [FileTokenStore(url: url), FileTokenStore(url: url)]
             try await stores[0].save(OAuthToken(accessToken: "0"))
@@ -126,7 +127,7 @@ import Testing
     /// The holder keeps the lock until the waiter has given up, however slow the machine, so
     /// the waiter can only finish by its own timeout; one that hangs runs into the time limit.
     @Test(.timeLimit(.minutes(1))) func aLockHeldTooLongFailsWithATimeoutInsteadOfHanging() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("token.json")
             let holder = FileTokenStore(url: url)
             let waiter = FileTokenStore(url: url, lockTimeout: .milliseconds(150))

@@ -5,6 +5,7 @@ import MockOAuth
 import Stratus
 import StratusHTTP
 import StratusOAuth
+import StratusTestSupport
 import Testing
 
 @Suite struct LogRedactionTests {
@@ -15,7 +16,7 @@ import Testing
         logger.logLevel = .trace
         let verbose = logger
         let clientSecret = "client-SECRET-\(UUID().uuidString)"
-        let secrets = try await withTemporaryFolder { folder in
+        let secrets = try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             try await MockHarness.with(.init(flavor: flavor, clientSecret: clientSecret, rotatesRefreshTokens: true), httpLogger: verbose) { mock in
                 let client = mock.client(logger: verbose)
                 var secrets = [clientSecret]

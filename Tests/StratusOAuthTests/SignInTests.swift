@@ -3,12 +3,13 @@ import MockOAuth
 import Stratus
 import StratusHTTP
 import StratusOAuth
+import StratusTestSupport
 import Testing
 
 @Suite struct SignInTests {
     @Test(arguments: [MockAuthorizationServer.Flavor.dropbox, .google])
     func fullSignInWithoutABrowserSavesTheTokens(flavor: MockAuthorizationServer.Flavor) async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             try await MockHarness.with(.init(flavor: flavor)) { mock in
                 let client = mock.client()
                 let store = FileTokenStore(url: folder.appendingPathComponent("\(flavor).json"))

@@ -1,17 +1,9 @@
 import Foundation
 import Stratus
 import StratusOAuth
+import StratusTestSupport
 import Synchronization
 import Testing
-
-/// A folder of its own for one test, removed afterwards.
-func withTemporaryFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("stratus-oauth-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    return try await body(folder)
-}
 
 /// The permission bits of a file, such as `0o600`.
 func permissions(of url: URL) throws -> Int {

@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusOAuth
 import Synchronization
+import StratusTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ import Glibc
     let token = OAuthToken(accessToken: "access-SECRET", refreshToken: "refresh-SECRET", scopes: ["a"])
 
     @Test func aFIFOAtThePathIsRefusedWithoutHanging() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("token.json")
             #expect(mkfifo(url.path, 0o600) == 0)
             // Opened without O_NONBLOCK, the read waits for a writer forever: after 5 s a writer
@@ -39,7 +40,7 @@ import Glibc
 
     @Test(.enabled(if: geteuid() == 0, "needs root to give the file to another user"))
     func aFileOwnedBySomeoneElseIsRefused() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let url = folder.appendingPathComponent("token.json")
             let store = FileTokenStore(url: url)
             try await store.save(token)
@@ -52,7 +53,7 @@ import Glibc
     }
 
     @Test func aFolderOthersCanWriteIsRefused() async throws {
-        try await withTemporaryFolder { folder in
+        try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
             let shared = folder.appendingPathComponent("shared")
             try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
             let url = shared.appendingPathComponent("token.json")

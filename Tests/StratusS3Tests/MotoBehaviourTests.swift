@@ -2,17 +2,12 @@ import Foundation
 import Stratus
 import StratusDigest
 @testable import StratusS3
+import StratusTestSupport
 import Testing
 
 /// What the adapter relies on from the server, and its integrity checks, against moto.
 @Suite(.enabled(if: MotoServer.shouldRun, MotoServer.skipReason))
 struct MotoBehaviourTests {
-    func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-s3-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// A raw `PutObject`, bypassing the adapter's own checks.
     func rawPut(_ service: S3Service, key: String, _ data: Data, headers: [(String, String)] = []) async throws {
         _ = try await service.transport.send(
@@ -45,15 +40,14 @@ struct MotoBehaviourTests {
         let path = try RemotePath("bad.bin")
         let lie = Hex.encode(Digest.sha256(Data("something else".utf8)))
         try await rawPut(service, key: service.key(for: path), Data("actual bytes".utf8), headers: [("x-amz-meta-stratus-sha256", lie)])
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-s3")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         let destination = folder.appending(path: "keep.bin")
         try Data("precious".utf8).write(to: destination)
-        do {
+        // Passing would mean: the corrupt download was accepted.
+        await expectServiceError(.integrityMismatch) {
             _ = try await service.download(path, to: destination)
-            Issue.record("the corrupt download was accepted")
-        } catch let error as ServiceError {
-            #expect(error.code == .integrityMismatch)
         }
         #expect(try Data(contentsOf: destination) == Data("precious".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["keep.bin"])
@@ -68,8 +62,9 @@ struct MotoBehaviourTests {
         let described = try await service.metadata(of: path)
         #expect(described.contentHash == nil)
         #expect(described.metadata == ["owner": "someone"])
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-s3")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         _ = try await service.download(path, to: folder.appending(path: "copy.txt"))
         #expect(try Data(contentsOf: folder.appending(path: "copy.txt")) == data)
     }
@@ -103,11 +98,9 @@ struct MotoBehaviourTests {
         configuration.versioning = .required
         let plain = try S3Service(configuration: configuration, credentials: MotoServer.credentials)
         try await MotoServer.createBucket(plain)
-        do {
+        // Passing would mean: an unversioned bucket was accepted with versioning = on.
+        await expectServiceError(.unsupported) {
             _ = try await plain.latestChangeToken()
-            Issue.record("an unversioned bucket was accepted with versioning = on")
-        } catch let error as ServiceError {
-            #expect(error.code == .unsupported)
         }
     }
 
@@ -128,11 +121,9 @@ struct MotoBehaviourTests {
             try await service.upload(from: .bytes(Data("stale".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(first.version)))
         }
         #expect(try await service.metadata(of: path).version == second.version)
-        do {
+        // Passing would mean: versions(of:) worked without versioning.
+        await expectServiceError(.unsupported) {
             _ = try await service.versions(of: path)
-            Issue.record("versions(of:) worked without versioning")
-        } catch let error as ServiceError {
-            #expect(error.code == .unsupported)
         }
     }
 
@@ -169,17 +160,16 @@ struct MotoBehaviourTests {
         let etag = try #require(sent.headers["ETag"])
         _ = try await service.upload(from: .bytes(Data("the winner".utf8)), to: path)
         let body = Data("<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>\(etag)</ETag></Part></CompleteMultipartUpload>".utf8)
-        do {
+        // Passing would mean: CompleteMultipartUpload with If-None-Match: * over an existing key was accepted.
+        await expectServiceError(.conflict) {
             _ = try await service.transport.send(
                 S3Transport.Request(method: .post, key: key, query: [("uploadId", uploadID)], headers: [("If-None-Match", "*")], body: .bytes(body), payloadHash: Hex.encode(Digest.sha256(body)), action: "CompleteMultipartUpload"),
                 repetition: .onlyWhenRefused
             )
-            Issue.record("CompleteMultipartUpload with If-None-Match: * over an existing key was accepted")
-        } catch let error as ServiceError {
-            #expect(error.code == .conflict)
         }
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-s3")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         _ = try await service.download(path, to: folder.appending(path: "x"))
         #expect(try Data(contentsOf: folder.appending(path: "x")) == Data("the winner".utf8))
     }

@@ -3,6 +3,7 @@ import Stratus
 import StratusDigest
 @testable import StratusS3
 import Synchronization
+import StratusTestSupport
 import Testing
 
 /// Multipart uploads against moto: an interrupted upload resumes from the parts S3 already has,
@@ -42,8 +43,7 @@ struct MultipartResumeTests {
     }
 
     func makeFile(_ name: String, size: Int, seed: UInt8) throws -> (URL, Data) {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-s3-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder(prefix: "stratus-s3").url
         var data = Data(count: size)
         for index in 0..<size { data[index] = UInt8(truncatingIfNeeded: index &* 31 &+ Int(seed)) }
         let url = folder.appending(path: name)

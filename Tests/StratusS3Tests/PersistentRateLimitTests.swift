@@ -6,6 +6,7 @@ import Stratus
 import StratusHTTP
 @testable import StratusS3
 import Synchronization
+import StratusTestSupport
 import Testing
 
 /// A proxy in front of moto that answers the requests a rule picks with S3's `SlowDown` (429
@@ -139,9 +140,9 @@ struct PersistentRateLimitTests {
     }
 
     @Test func aDownloadIsAskedAtMostMaximumAttemptsTimes() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "s3-ratelimit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "s3-ratelimit")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         let path = try RemotePath("read.txt")
         let count = try await Self.refusals(refusing: { method, query in method == "GET" && Self.isObjectRequest(query) }, prepare: { service in
             _ = try await service.upload(from: .bytes(Data("read me".utf8)), to: path)
@@ -182,9 +183,9 @@ struct PersistentRateLimitTests {
 
     @Test(arguments: ["3600", "Fri, 01 Jan 2100 00:00:00 GMT"])
     func aDownloadAskedToWaitLongerThanThePolicyAllowsStopsAtOnce(retryAfter: String) async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "s3-ratelimit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "s3-ratelimit")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         let path = try RemotePath("read.txt")
         let count = try await Self.refusals(retryAfter: retryAfter, refusing: { method, query in method == "GET" && Self.isObjectRequest(query) }, prepare: { service in
             _ = try await service.upload(from: .bytes(Data("read me".utf8)), to: path)

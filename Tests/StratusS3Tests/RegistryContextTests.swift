@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusS3
+import StratusTestSupport
 import Testing
 
 /// S3 services built by name from one registry share the registry's HTTP client.
@@ -14,9 +15,9 @@ import Testing
     }
 
     @Test func servicesBuiltByNameShareOneClientPerTrustRootsUntilShutdown() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-registry-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-registry")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         let caFile = folder.appending(path: "ca.pem")
         try Data("not used before a request".utf8).write(to: caFile)
         let configuration = StratusConfiguration(remotes: [

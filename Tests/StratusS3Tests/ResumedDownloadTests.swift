@@ -4,6 +4,7 @@ import Stratus
 import StratusDigest
 @testable import StratusS3
 import Synchronization
+import StratusTestSupport
 import Testing
 
 /// Keeps the messages logged, for tests that check what the adapter did.
@@ -43,9 +44,9 @@ struct ResumedDownloadTests {
         let path = try RemotePath("cut-me/big.bin")
         let uploaded = try await service.upload(from: .bytes(data), to: path)
 
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-s3-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-s3")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         let destination = folder.appending(path: "big.bin")
         let file = try await service.download(path, to: destination)
         #expect(file.version == uploaded.version)

@@ -2,15 +2,16 @@ import Foundation
 import Stratus
 import StratusHTTP
 @testable import StratusS3
+import StratusTestSupport
 import Testing
 
 @Suite("S3 adapter pieces that need no server")
 struct S3UnitTests {
     @Test("credentials: the environment first, then the credentials file's profile")
     func credentialResolution() throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-s3-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-s3")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         let file = folder.appending(path: "credentials")
         try """
         # comment

@@ -3,6 +3,7 @@ import Stratus
 import StratusSync
 import SyncSimulation
 import Synchronization
+import StratusTestSupport
 import Testing
 
 /// The whole-save scenarios of a game, on `local` and a mock Dropbox.
@@ -19,9 +20,9 @@ import Testing
 
     /// Runs `body` with a fresh folder and service of a remote kind.
     private func withRemote(_ remote: SimulationRemote, _ body: @escaping @Sendable (URL, any Service) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-game-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-game")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         try await remote.withService(folder: folder, faultChance: 0, seed: 0) { service, _ in try await body(folder, service) }
     }
 

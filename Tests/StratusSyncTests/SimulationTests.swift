@@ -2,6 +2,7 @@ import Foundation
 import StratusSync
 import SyncSimulation
 import Synchronization
+import StratusTestSupport
 import Testing
 
 /// The multi-device simulation at a small size on `local` and both mocks (with 503s injected
@@ -9,9 +10,9 @@ import Testing
 @Suite struct SimulationTests {
     @Test(arguments: [SimulationRemote.local, .dropbox, .drive])
     func devicesConvergeAndNoWriteIsLost(_ remote: SimulationRemote) async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-sync-sim-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-sync-sim")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         let options = SyncSimulation.Options(devices: 3, rounds: 10, recordsPerType: 4, seed: 42, maximumFileSize: 4_000)
         let box = ReportBox()
         try await remote.withService(folder: folder, faultChance: 0.2, seed: 42) { service, faults in

@@ -4,6 +4,7 @@ import StratusLocal
 import StratusSync
 import SyncSimulation
 import Synchronization
+import StratusTestSupport
 import Testing
 
 /// A per-test folder with one remote (`local`, a mock, or moto's S3) and any number of devices,
@@ -14,7 +15,7 @@ struct SyncHarness: Sendable {
 
     /// A harness on a `local` remote in its own folder (remove it with ``remove()``).
     init() throws {
-        folder = Self.makeFolder()
+        folder = try TemporaryFolder(prefix: "stratus-sync-tests").url
         remote = ObservedService(try LocalService(root: folder.appending(path: "remote", directoryHint: .isDirectory)))
     }
 
@@ -23,16 +24,11 @@ struct SyncHarness: Sendable {
         remote = ObservedService(service)
     }
 
-    private static func makeFolder() -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-sync-tests-\(UUID().uuidString)", directoryHint: .isDirectory)
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// Runs `body` with a harness on a fresh remote of a kind, then removes everything.
     static func with(_ kind: SimulationRemote, _ body: @escaping @Sendable (SyncHarness) async throws -> Void) async throws {
-        let folder = makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-sync-tests")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
         try await kind.withService(folder: folder, faultChance: 0, seed: 0) { service, _ in
             try await body(SyncHarness(folder: folder, service: service))
         }

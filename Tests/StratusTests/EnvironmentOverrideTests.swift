@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusTestSupport
 import Testing
 
 @Suite("StratusConfiguration: environment overrides")
@@ -116,7 +117,7 @@ struct EnvironmentOverrideTests {
 
     @Test("load applies the environment it is given on top of the file")
     func loadAppliesOverrides() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let url = folder.appendingPathComponent("remotes.json")
             try Self.file.save(to: url)
             let configuration = try StratusConfiguration.load(from: url, environment: [

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusTestSupport
 import Testing
 
 @Suite("StratusConfiguration: the file")
@@ -11,7 +12,7 @@ struct StratusConfigurationTests {
 
     @Test("save then load gives back the same configuration, in a new folder, with permissions 0600")
     func roundTrip() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let url = folder.appendingPathComponent("new/stratus/remotes.json")
             try Self.example.save(to: url)
 
@@ -29,7 +30,7 @@ struct StratusConfigurationTests {
 
     @Test("saving over a readable file replaces it with a 0600 file and leaves no temporary file")
     func saveReplaces() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let url = folder.appendingPathComponent("remotes.json")
             try Data("{\"remotes\": {}}".utf8).write(to: url)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
@@ -48,7 +49,7 @@ struct StratusConfigurationTests {
 
     @Test("the saved file is readable JSON in the documented schema")
     func savedSchema() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let url = folder.appendingPathComponent("remotes.json")
             try Self.example.save(to: url)
             let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
@@ -61,7 +62,7 @@ struct StratusConfigurationTests {
 
     @Test("saving through a symbolic link replaces the file it points to and keeps the link")
     func saveThroughSymlink() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let target = folder.appendingPathComponent("dotfiles/remotes.json")
             try StratusConfiguration().save(to: target)
             let link = folder.appendingPathComponent("remotes.json")
@@ -76,7 +77,7 @@ struct StratusConfigurationTests {
 
     @Test("saving where the folder cannot be created is a localFile error naming the folder")
     func saveFailure() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let blocker = folder.appendingPathComponent("not-a-folder")
             try Data("x".utf8).write(to: blocker)
             let url = blocker.appendingPathComponent("remotes.json")
@@ -125,7 +126,7 @@ struct StratusConfigurationTests {
         ]
     )
     func malformed(json: String, expected: String) throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let url = folder.appendingPathComponent("remotes.json")
             try Data(json.utf8).write(to: url)
             let error = try #require(throws: ServiceError.self) {
@@ -139,7 +140,7 @@ struct StratusConfigurationTests {
 
     @Test("a malformed file's error never quotes a value from it")
     func malformedWithoutValues() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let url = folder.appendingPathComponent("remotes.json")
             let json = #"{"remotes": {"cloud": {"type": "dropbox", "options": {"client_secret": "s3cr3t-value" "app_key": 1}}}}"#
             try Data(json.utf8).write(to: url)
@@ -153,7 +154,7 @@ struct StratusConfigurationTests {
 
     @Test("a file given explicitly must exist")
     func explicitMissingFile() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let url = folder.appendingPathComponent("missing.json")
             let error = try #require(throws: ServiceError.self) {
                 try StratusConfiguration.load(from: url, environment: [:])
@@ -166,7 +167,7 @@ struct StratusConfigurationTests {
 
     @Test("a folder in place of the file is an error that names it")
     func folderInsteadOfFile() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let error = try #require(throws: ServiceError.self) {
                 try StratusConfiguration.load(from: folder, environment: [:])
             }
@@ -189,7 +190,7 @@ struct StratusConfigurationTests {
 
     @Test("a missing file at the default location is an empty configuration, plus the environment's remotes")
     func loadDefaultMissing() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let environment = ["HOME": folder.path, "STRATUS_REMOTE_SCRATCH_TYPE": "local", "STRATUS_REMOTE_SCRATCH_ROOT": "/tmp/scratch"]
             let configuration = try StratusConfiguration.loadDefault(environment: environment)
             #expect(configuration == StratusConfiguration(remotes: ["scratch": .init(type: "local", options: ["root": "/tmp/scratch"])]))
@@ -199,7 +200,7 @@ struct StratusConfigurationTests {
 
     @Test("the default location's file is read and the environment applied to it")
     func loadDefaultPresent() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             try Self.example.save(to: folder.appendingPathComponent("stratus/remotes.json"))
             let configuration = try StratusConfiguration.loadDefault(environment: [
                 "XDG_CONFIG_HOME": folder.path,
@@ -212,7 +213,7 @@ struct StratusConfigurationTests {
 
     @Test("a file named by $STRATUS_CONFIG must exist")
     func loadDefaultExplicitMissing() throws {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let url = folder.appendingPathComponent("nope.json")
             let error = try #require(throws: ServiceError.self) {
                 try StratusConfiguration.loadDefault(environment: ["STRATUS_CONFIG": url.path])
@@ -253,7 +254,7 @@ struct StratusConfigurationTests {
     }
 
     private func load(_ json: String) throws -> StratusConfiguration {
-        try withTemporaryDirectory { folder in
+        try withTemporaryFolder(prefix: "StratusTests") { folder in
             let url = folder.appendingPathComponent("remotes.json")
             try Data(json.utf8).write(to: url)
             return try StratusConfiguration.load(from: url, environment: [:])
