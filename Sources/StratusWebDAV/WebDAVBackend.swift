@@ -19,7 +19,7 @@ public enum WebDAVBackend: ServiceBackend {
         BackendOption("password_file", summary: "A file whose first line is the password."),
         BackendOption("password_command", summary: "A shell command that prints the password, such as 'pass show cloud'."),
         BackendOption("vendor", summary: "'generic' (any RFC 4918 server; default), 'nextcloud' (versions, propagated folder ETags) or 'owncloud'."),
-        BackendOption("locking", summary: "'true' (default) to take WebDAV locks around writes, so preconditions are atomic among Stratus writers; 'false' for class 1 servers (best effort)."),
+        BackendOption("locking", summary: "'true' (default) to take WebDAV locks around writes, which narrows the window in which Stratus writers can race; 'false' for class 1 servers."),
         BackendOption("dead_properties", summary: "'true' (default) when the server keeps dead properties (hash records and custom metadata); 'false' for servers that refuse PROPPATCH, such as rclone."),
         BackendOption("etag_hash", summary: "'md5' when the server's file ETags are content MD5s (rclone serve webdav --etag-hash MD5); used as the content hash when dead properties are off."),
         BackendOption("max_name_length", summary: "The longest file or folder name in UTF-8 bytes (default 250: Apache cannot keep properties of longer names, and Nextcloud allows no longer ones)."),

@@ -29,8 +29,8 @@ public struct WebDAVConfiguration: Sendable {
     /// The server software.
     public var vendor: Vendor
     /// Whether writes take a WebDAV write lock (class 2) on the adapter's lock resource for the
-    /// path, which makes preconditions atomic against other Stratus writers. Turn it off for a
-    /// class 1 server; preconditions are then best effort.
+    /// path, which narrows the window in which Stratus writers race (preconditions stay best
+    /// effort: a racing test still saw two winners on Apache). Turn it off for a class 1 server.
     public var usesLocks: Bool
     /// Whether the server keeps dead properties (PROPPATCH), where the adapter keeps the content
     /// hash, a version token and custom metadata.

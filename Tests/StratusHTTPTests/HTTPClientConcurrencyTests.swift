@@ -25,8 +25,11 @@ import Testing
             #expect(bodies.count == 200)
             let expectedTotal: Int = (0..<200).reduce(0) { $0 + 1000 + $1 }
             #expect(bodies.reduce(0, +) == expectedTotal)
-            // The client adds one thread; the test's own tasks run on the fixed-size pool.
-            #expect((peak.values.max() ?? 0) <= Int64(threadsBefore + 4))
+            // The client adds one thread; the test's own tasks run on the fixed-size pool. The
+            // count is the whole process's, and tests running beside this one (servers started
+            // as child processes among them) add a few threads of their own: a thread per
+            // request would add 200.
+            #expect((peak.values.max() ?? 0) <= Int64(threadsBefore + 32))
         }
     }
 }

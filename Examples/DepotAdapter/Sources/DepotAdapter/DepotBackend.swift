@@ -23,14 +23,22 @@ public enum DepotBackend: ServiceBackend {
         BackendOption.allowInsecureHTTP,
     ]
 
-    /// Builds a ``DepotService`` from a remote's options.
+    /// Builds a ``DepotService`` from a remote's options, with an HTTP client of its own.
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming a missing or bad
     ///   option, or an `http` URL without `allow_insecure_http`.
     public static func makeService(options: RemoteOptions) throws -> any Service {
+        try makeService(options: options, context: BackendContext())
+    }
+
+    /// Builds a ``DepotService`` from a remote's options, sharing the registry's HTTP client
+    /// (one per process and trust roots) and logging where the app asked.
+    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming a missing or bad
+    ///   option, or an `http` URL without `allow_insecure_http`.
+    public static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service {
         guard let url = try options.url("url") else {
             throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)': the option 'url' is required.")
         }
         let configuration = DepotConfiguration(baseURL: url, apiKey: try options.requiredString("api_key"))
-        return try DepotService(configuration: configuration, http: StratusHTTPClient.forRemote(options))
+        return try DepotService(configuration: configuration, http: context.sharedHTTPClient(for: options))
     }
 }

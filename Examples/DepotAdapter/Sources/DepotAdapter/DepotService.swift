@@ -35,14 +35,16 @@ public final class DepotService: Service {
     public var capabilities: ServiceCapabilities {
         ServiceCapabilities(
             hashAlgorithm: .sha256,
-            // One PUT carries the whole file: there are no chunks, so the chunk is the file.
+            // One PUT carries the whole file: there is no chunked upload, and a larger file is
+            // refused with `payloadTooLarge` before anything is sent.
             largestSingleUpload: configuration.maximumUploadSize,
             chunkSize: configuration.maximumUploadSize,
             conditionalWrites: .atomic,
             supportsVersions: false,
             changeFeed: .native,
             supportsCustomMetadata: false,
-            pathRules: PathRules(isCaseSensitive: true, maximumComponentLength: 255)
+            pathRules: PathRules(isCaseSensitive: true, maximumComponentLength: 255),
+            supportsChunkedUpload: false
         )
     }
 
