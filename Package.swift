@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Every Stratus target builds in the Swift 6 language mode (strict concurrency is part of it).
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -73,13 +73,19 @@ let package = Package(
             dependencies: ["StratusFileSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "StratusDigest", dependencies: ["Stratus", "COpenSSL", "StratusFileSystem"], swiftSettings: strict),
+        .target(
+            name: "StratusDigest", dependencies: ["Stratus", "COpenSSL", "StratusFileSystem"], swiftSettings: strict),
         .target(
             name: "StratusHTTP",
-            dependencies: ["CCurl", "Stratus", "StratusDigest", "StratusFileSystem", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CCurl", "Stratus", "StratusDigest", "StratusFileSystem",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
-        .target(name: "StratusLocal", dependencies: ["Stratus", "StratusDigest", "StratusFileSystem"], swiftSettings: strict),
+        .target(
+            name: "StratusLocal", dependencies: ["Stratus", "StratusDigest", "StratusFileSystem"], swiftSettings: strict
+        ),
         .target(name: "StratusContract", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
         // The public kit for adapter authors: the plumbing every HTTP adapter shares.
         .target(
@@ -165,13 +171,17 @@ let package = Package(
         ),
         .target(
             name: "MockDropbox",
-            dependencies: ["MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             path: "Mocks/MockDropbox",
             swiftSettings: strict
         ),
         .target(
             name: "MockDrive",
-            dependencies: ["MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             path: "Mocks/MockDrive",
             swiftSettings: strict
         ),
@@ -183,11 +193,14 @@ let package = Package(
         ),
         .target(name: "MotoSupport", path: "Mocks/MotoSupport", swiftSettings: strict),
         // Launchers of the real WebDAV servers the tests run against (Apache, rclone, WsgiDAV).
-        .target(name: "WebDAVServers", dependencies: ["StratusDigest"], path: "Mocks/WebDAVServers", exclude: ["wsgidav-server.py"], swiftSettings: strict),
+        .target(
+            name: "WebDAVServers", dependencies: ["StratusDigest"], path: "Mocks/WebDAVServers",
+            exclude: ["wsgidav-server.py"], swiftSettings: strict),
         .target(
             name: "FaultMatrix",
             dependencies: [
-                "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusWebDAV",
+                "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox", "StratusDrive",
+                "StratusWebDAV",
                 "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -228,7 +241,8 @@ let package = Package(
         .executableTarget(
             name: "StratusCLI",
             dependencies: [
-                "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3", "StratusWebDAV",
+                "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3",
+                "StratusWebDAV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/CLI",
@@ -237,7 +251,8 @@ let package = Package(
         .executableTarget(
             name: "SaveSync",
             dependencies: [
-                "Stratus", "StratusSync", "StratusKeyValue", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3", "StratusWebDAV",
+                "Stratus", "StratusSync", "StratusKeyValue", "StratusLocal", "StratusDropbox", "StratusDrive",
+                "StratusS3", "StratusWebDAV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/SaveSync",
@@ -261,7 +276,10 @@ let package = Package(
         ),
         .target(
             name: "SyncSimulation",
-            dependencies: ["Stratus", "StratusDigest", "StratusSync", "StratusLocal", "StratusS3", "FaultMatrix", "MockSupport", "MotoSupport"],
+            dependencies: [
+                "Stratus", "StratusDigest", "StratusSync", "StratusLocal", "StratusS3", "FaultMatrix", "MockSupport",
+                "MotoSupport",
+            ],
             path: "Examples/SyncSimulation",
             swiftSettings: strict
         ),
@@ -284,10 +302,14 @@ let package = Package(
         // Tests (Swift Testing).
         // Shared test helpers (regular targets so every test target can depend on them):
         // the plain one needs only the core; the mock one adds the mock servers.
-        .target(name: "StratusTestSupport", dependencies: ["Stratus"], path: "Tests/StratusTestSupport", swiftSettings: strict),
+        .target(
+            name: "StratusTestSupport", dependencies: ["Stratus"], path: "Tests/StratusTestSupport",
+            swiftSettings: strict),
         .target(
             name: "StratusMockTestSupport",
-            dependencies: ["StratusTestSupport", "MockSupport", "MockOAuth", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "StratusTestSupport", "MockSupport", "MockOAuth", .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             path: "Tests/StratusMockTestSupport",
             swiftSettings: strict
         ),
@@ -309,10 +331,15 @@ let package = Package(
             dependencies: ["StratusTestSupport", "Stratus", .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .testTarget(name: "StratusFileSystemTests", dependencies: ["StratusTestSupport", "StratusFileSystem"], swiftSettings: strict),
+        .testTarget(
+            name: "StratusFileSystemTests", dependencies: ["StratusTestSupport", "StratusFileSystem"],
+            swiftSettings: strict),
         .testTarget(
             name: "StratusAdapterKitTests",
-            dependencies: ["StratusTestSupport", "StratusAdapterKit", "StratusFileSystem", "Stratus", "StratusHTTP", "StratusDigest"],
+            dependencies: [
+                "StratusTestSupport", "StratusAdapterKit", "StratusFileSystem", "Stratus", "StratusHTTP",
+                "StratusDigest",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -337,7 +364,8 @@ let package = Package(
             name: "StratusDropboxTests",
             dependencies: [
                 "StratusTestSupport", "StratusMockTestSupport",
-                "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth", "StratusAdapterKit",
+                "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth",
+                "StratusAdapterKit",
                 "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -357,7 +385,7 @@ let package = Package(
             dependencies: ["StratusTestSupport", "Stratus", "StratusLocal", "StratusContract"],
             swiftSettings: strict
         ),
-            .testTarget(
+        .testTarget(
             name: "MockDriveTests",
             dependencies: [
                 "StratusTestSupport", "StratusMockTestSupport",
@@ -370,7 +398,8 @@ let package = Package(
             name: "StratusDriveTests",
             dependencies: [
                 "StratusTestSupport", "StratusMockTestSupport",
-                "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth", "StratusAdapterKit",
+                "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth",
+                "StratusAdapterKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
@@ -378,7 +407,9 @@ let package = Package(
         .testTarget(
             name: "StratusS3Tests",
             dependencies: [
-                "StratusTestSupport", "StratusS3", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "MockSupport", "MotoSupport",
+                "StratusTestSupport", "StratusS3", "StratusAdapterKit", "StratusContract", "StratusDigest",
+                "StratusHTTP", "Stratus",
+                "MockSupport", "MotoSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -396,7 +427,8 @@ let package = Package(
             name: "StratusCLITests",
             dependencies: [
                 "StratusTestSupport", "StratusMockTestSupport",
-                "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", "MockDrive", "MockOAuth", "MockSupport",
+                "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", "MockDrive", "MockOAuth",
+                "MockSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
@@ -410,7 +442,9 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusKeyValueTests",
-            dependencies: ["StratusTestSupport", "StratusKeyValue", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation"],
+            dependencies: [
+                "StratusTestSupport", "StratusKeyValue", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation",
+            ],
             swiftSettings: strict
         ),
     ]

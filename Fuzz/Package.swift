@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "StratusFuzz",
     dependencies: [
-        .package(name: "Stratus", path: ".."),
+        .package(name: "Stratus", path: "..")
     ],
     targets: [
         .target(name: "CFuzzerDriver"),
@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "StratusDropbox", package: "Stratus"),
                 .product(name: "StratusDrive", package: "Stratus"),
                 .product(name: "StratusS3", package: "Stratus"),
+                .product(name: "StratusAdapterKit", package: "Stratus"),
                 .product(name: "StratusOAuth", package: "Stratus"),
                 .product(name: "MockSupport", package: "Stratus"),
                 .product(name: "MockDropbox", package: "Stratus"),

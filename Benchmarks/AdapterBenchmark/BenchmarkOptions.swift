@@ -41,7 +41,9 @@ struct BenchmarkOptions: Sendable {
         }
         func number(_ option: String) throws -> Int {
             let text = try value(option)
-            guard let number = Int(text), number > 0 else { throw BenchmarkFailure("\(option) needs a positive number, not '\(text)'") }
+            guard let number = Int(text), number > 0 else {
+                throw BenchmarkFailure("\(option) needs a positive number, not '\(text)'")
+            }
             return number
         }
         while let argument = remaining.popFirst() {

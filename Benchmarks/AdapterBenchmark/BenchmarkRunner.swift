@@ -10,7 +10,8 @@ struct BenchmarkRunner {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let mock = try MeasuredProcess.resolve(options.mockExecutable)
         let machine = MachineInfo.describe()
-        let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-adapter-benchmark-\(UUID().uuidString)")
+        let workspace = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stratus-adapter-benchmark-\(UUID().uuidString)")
         let logs = workspace.appendingPathComponent("logs")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: workspace) }
@@ -24,19 +25,23 @@ struct BenchmarkRunner {
             try SourceFile.write(to: cappedSource, size: ProviderRun.dropboxSingleRequestLimit)
             capped = cappedSource
         }
-        try PythonScripts.dropbox.write(to: workspace.appendingPathComponent("dropbox_sdk.py"), atomically: true, encoding: .utf8)
-        try PythonScripts.drive.write(to: workspace.appendingPathComponent("drive_sdk.py"), atomically: true, encoding: .utf8)
+        try PythonScripts.dropbox.write(
+            to: workspace.appendingPathComponent("dropbox_sdk.py"), atomically: true, encoding: .utf8)
+        try PythonScripts.drive.write(
+            to: workspace.appendingPathComponent("drive_sdk.py"), atomically: true, encoding: .utf8)
 
         var table = ResultTable()
         var mockMemory: [String] = []
         for provider in Provider.allCases {
             try Task.checkCancellation()
             Progress.say("starting stratus-mock \(provider.rawValue)\(provider.servesTLS ? " --tls" : "")")
-            let server = try await MockProcess(provider, executable: mock,
-                                               dataDirectory: workspace.appendingPathComponent("mock-\(provider.rawValue)"), logFolder: logs)
+            let server = try await MockProcess(
+                provider, executable: mock,
+                dataDirectory: workspace.appendingPathComponent("mock-\(provider.rawValue)"), logFolder: logs)
             defer { server.stop() }
-            let run = ProviderRun(options: options, executable: executable, workspace: workspace,
-                                  processes: MeasuredProcess(logFolder: logs), mock: server)
+            let run = ProviderRun(
+                options: options, executable: executable, workspace: workspace,
+                processes: MeasuredProcess(logFolder: logs), mock: server)
             table.rows += try await run.measureAll(source: source, cappedSource: capped)
             if let kib = server.peakRSSKiB { mockMemory.append("\(provider.rawValue) \(kib / 1024) MiB") }
         }

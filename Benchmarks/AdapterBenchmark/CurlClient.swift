@@ -24,23 +24,32 @@ struct CurlClient {
         case .drive:
             url = "\(endpoint.baseURL)/upload/drive/v3/files?uploadType=media"
         }
-        return await run(common + headers + ["-X", "POST", "--upload-file", source.path, "--output", "/dev/null", url], label: label)
+        return await run(
+            common + headers + ["-X", "POST", "--upload-file", source.path, "--output", "/dev/null", url], label: label)
     }
 
     /// - Parameter target: Dropbox: the path; Drive: the file id.
-    func download(_ target: String, to destination: URL, label: String) async -> Result<ProcessOutcome, BenchmarkFailure> {
-        let arguments: [String] = switch endpoint.provider {
-        case .dropbox:
-            ["-X", "POST", "--header", "Dropbox-API-Arg: {\"path\":\"\(target)\"}", "\(endpoint.baseURL)/2/files/download"]
-        case .drive:
-            ["\(endpoint.baseURL)/drive/v3/files/\(target)?alt=media"]
-        }
+    func download(_ target: String, to destination: URL, label: String) async -> Result<
+        ProcessOutcome, BenchmarkFailure
+    > {
+        let arguments: [String] =
+            switch endpoint.provider {
+            case .dropbox:
+                [
+                    "-X", "POST", "--header", "Dropbox-API-Arg: {\"path\":\"\(target)\"}",
+                    "\(endpoint.baseURL)/2/files/download",
+                ]
+            case .drive:
+                ["\(endpoint.baseURL)/drive/v3/files/\(target)?alt=media"]
+            }
         return await run(common + ["--output", destination.path] + arguments, label: label)
     }
 
     private func run(_ arguments: [String], label: String) async -> Result<ProcessOutcome, BenchmarkFailure> {
         do {
-            return .success(try await processes.run("curl", arguments, label: "\(endpoint.provider.rawValue)-curl-\(label)").checked("curl"))
+            return .success(
+                try await processes.run("curl", arguments, label: "\(endpoint.provider.rawValue)-curl-\(label)")
+                    .checked("curl"))
         } catch {
             Progress.say("  curl \(label) failed: \(error)")
             return .failure(error as? BenchmarkFailure ?? BenchmarkFailure("\(error)"))

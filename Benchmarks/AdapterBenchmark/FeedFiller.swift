@@ -18,8 +18,11 @@ struct FeedFiller {
             for _ in 0..<concurrency {
                 group.addTask {
                     while let index = next.take(below: count) {
-                        let response = try await http.execute(try request(index: index, parent: parent, content: content))
-                        guard response.isSuccess else { throw BenchmarkFailure("a feed file's upload answered \(response.status)") }
+                        let response = try await http.execute(
+                            try request(index: index, parent: parent, content: content))
+                        guard response.isSuccess else {
+                            throw BenchmarkFailure("a feed file's upload answered \(response.status)")
+                        }
                     }
                 }
             }
@@ -33,26 +36,34 @@ struct FeedFiller {
         switch endpoint.provider {
         case .dropbox:
             let argument = "{\"path\":\"/feed/\(index).bin\",\"mode\":\"overwrite\"}"
-            return StratusHTTPRequest(method: .post, url: try url("/2/files/upload"), headers: StratusHTTPHeaders([
-                authorization, ("Dropbox-API-Arg", argument), ("Content-Type", "application/octet-stream"),
-            ]), body: .bytes(content))
+            return StratusHTTPRequest(
+                method: .post, url: try url("/2/files/upload"),
+                headers: StratusHTTPHeaders([
+                    authorization, ("Dropbox-API-Arg", argument), ("Content-Type", "application/octet-stream"),
+                ]), body: .bytes(content))
         case .drive:
             let boundary = "stratus-feed-boundary"
             var body = Data("--\(boundary)\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n".utf8)
             body += Data("{\"name\":\"\(index).bin\",\"parents\":[\"\(parent)\"]}\r\n".utf8)
             body += Data("--\(boundary)\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
             body += content + Data("\r\n--\(boundary)--\r\n".utf8)
-            return StratusHTTPRequest(method: .post, url: try url("/upload/drive/v3/files?uploadType=multipart&fields=id"), headers: StratusHTTPHeaders([
-                authorization, ("Content-Type", "multipart/related; boundary=\(boundary)"),
-            ]), body: .bytes(body))
+            return StratusHTTPRequest(
+                method: .post, url: try url("/upload/drive/v3/files?uploadType=multipart&fields=id"),
+                headers: StratusHTTPHeaders([
+                    authorization, ("Content-Type", "multipart/related; boundary=\(boundary)"),
+                ]), body: .bytes(body))
         }
     }
 
     private func parentFolder(of fileID: String) async throws -> String {
-        let response = try await http.execute(StratusHTTPRequest(url: try url("/drive/v3/files/\(fileID)?fields=parents"),
-                                                          headers: StratusHTTPHeaders([authorization])))
+        let response = try await http.execute(
+            StratusHTTPRequest(
+                url: try url("/drive/v3/files/\(fileID)?fields=parents"),
+                headers: StratusHTTPHeaders([authorization])))
         struct Parents: Decodable { var parents: [String] }
-        guard response.isSuccess, let parent = try? JSONDecoder().decode(Parents.self, from: response.body).parents.first else {
+        guard response.isSuccess,
+            let parent = try? JSONDecoder().decode(Parents.self, from: response.body).parents.first
+        else {
             throw BenchmarkFailure("cannot find the folder of file \(fileID) (\(response.status))")
         }
         return parent

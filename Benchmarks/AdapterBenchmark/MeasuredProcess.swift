@@ -25,8 +25,10 @@ struct ProcessOutcome: Sendable {
 struct MeasuredProcess {
     let logFolder: URL
 
-    func run(_ program: String, _ arguments: [String], environment extra: [String: String] = [:],
-             removing removed: [String] = [], label: String) async throws -> ProcessOutcome {
+    func run(
+        _ program: String, _ arguments: [String], environment extra: [String: String] = [:],
+        removing removed: [String] = [], label: String
+    ) async throws -> ProcessOutcome {
         let outputURL = logFolder.appendingPathComponent("\(label).out")
         let errorURL = logFolder.appendingPathComponent("\(label).err")
         guard FileManager.default.createFile(atPath: outputURL.path, contents: nil) else {

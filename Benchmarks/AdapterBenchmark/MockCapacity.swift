@@ -25,7 +25,9 @@ struct MockCapacity {
                             for try await piece in response.body { received += Int64(piece.count) }
                         } else {
                             let response = try await http.execute(request)
-                            guard response.isSuccess else { throw BenchmarkFailure("\(request) answered \(response.status)") }
+                            guard response.isSuccess else {
+                                throw BenchmarkFailure("\(request) answered \(response.status)")
+                            }
                             received += Int64(response.body.count)
                         }
                     }
@@ -43,12 +45,21 @@ struct MockCapacity {
         let (method, address, headers, body): (StratusHTTPMethod, String, StratusHTTPHeaders, HTTPRequestBody) =
             switch (endpoint.provider, pulling) {
             case (.dropbox, false):
-                (.post, "\(base)/2/files/get_metadata", StratusHTTPHeaders([authorization, ("Content-Type", "application/json")]),
-                 .bytes(Data(argument.utf8)))
+                (
+                    .post, "\(base)/2/files/get_metadata",
+                    StratusHTTPHeaders([authorization, ("Content-Type", "application/json")]),
+                    .bytes(Data(argument.utf8))
+                )
             case (.dropbox, true):
-                (.post, "\(base)/2/files/download", StratusHTTPHeaders([authorization, ("Dropbox-API-Arg", argument)]), .empty)
+                (
+                    .post, "\(base)/2/files/download",
+                    StratusHTTPHeaders([authorization, ("Dropbox-API-Arg", argument)]), .empty
+                )
             case (.drive, false):
-                (.get, "\(base)/drive/v3/files/\(target)?fields=id,name,size", StratusHTTPHeaders([authorization]), .empty)
+                (
+                    .get, "\(base)/drive/v3/files/\(target)?fields=id,name,size", StratusHTTPHeaders([authorization]),
+                    .empty
+                )
             case (.drive, true):
                 (.get, "\(base)/drive/v3/files/\(target)?alt=media", StratusHTTPHeaders([authorization]), .empty)
             }

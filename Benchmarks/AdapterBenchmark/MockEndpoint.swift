@@ -18,7 +18,9 @@ struct MockEndpoint: Sendable {
     static func fromEnvironment() throws -> MockEndpoint {
         let environment = ProcessInfo.processInfo.environment
         guard let provider = environment["BENCH_PROVIDER"].flatMap(Provider.init(rawValue:)),
-              let base = environment["BENCH_BASE"], let token = environment["BENCH_TOKEN"], let ca = environment["BENCH_CA"] else {
+            let base = environment["BENCH_BASE"], let token = environment["BENCH_TOKEN"],
+            let ca = environment["BENCH_CA"]
+        else {
             throw BenchmarkFailure("a child needs BENCH_PROVIDER, BENCH_BASE, BENCH_TOKEN and BENCH_CA")
         }
         return MockEndpoint(provider: provider, baseURL: base, accessToken: token, caFile: ca)

@@ -18,7 +18,8 @@ final class MockProcess {
         let handle = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [provider.rawValue, "--port", "0", "--token-ttl", "86400", "--data-dir", dataDirectory.path]
+        process.arguments =
+            [provider.rawValue, "--port", "0", "--token-ttl", "86400", "--data-dir", dataDirectory.path]
             + (provider.servesTLS ? ["--tls"] : [])
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = handle
@@ -42,7 +43,8 @@ final class MockProcess {
         }
         let ca = value(after: "CA certificate:")
         guard let base = value(after: "listening on "), let token = value(after: "access token:"),
-              ca != nil || !provider.servesTLS else {
+            ca != nil || !provider.servesTLS
+        else {
             if process.isRunning { process.terminate() }
             throw BenchmarkFailure("stratus-mock \(provider.rawValue) did not start:\n\(banner)")
         }

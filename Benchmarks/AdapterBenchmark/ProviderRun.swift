@@ -30,73 +30,103 @@ struct ProviderRun {
         let uploadFigure = rate(stratusUpload, bytes: sizeBytes)
         switch provider {
         case .dropbox where sizeBytes > Self.dropboxSingleRequestLimit:
-            rows.append(ResultRow(workload: "\(title): upload \(size) MiB (Stratus: upload session; curl: one request cannot exceed 150 MiB)",
-                                  kind: .rate(unit: "MB/s"), stratus: uploadFigure, peerName: "curl", peer: nil,
-                                  ratioGoal: nil, memoryGoalMiB: 64))
+            rows.append(
+                ResultRow(
+                    workload:
+                        "\(title): upload \(size) MiB (Stratus: upload session; curl: one request cannot exceed 150 MiB)",
+                    kind: .rate(unit: "MB/s"), stratus: uploadFigure, peerName: "curl", peer: nil,
+                    ratioGoal: nil, memoryGoalMiB: 64))
             if let cappedSource {
                 let capped = Self.dropboxSingleRequestLimit
                 Progress.say("\(title): upload 150 MiB with Stratus and with curl")
-                let ours = rate(await stratus(["upload", cappedSource.path, "capped.bin"], label: "upload-capped"), bytes: capped)
+                let ours = rate(
+                    await stratus(["upload", cappedSource.path, "capped.bin"], label: "upload-capped"), bytes: capped)
                 let theirs = rate(await curl.upload(cappedSource, label: "upload-capped"), bytes: capped)
-                rows.append(ResultRow(workload: "\(title): upload 150 MiB", kind: .rate(unit: "MB/s"), stratus: ours,
-                                      peerName: "curl", peer: theirs, ratioGoal: 0.9, memoryGoalMiB: 64))
+                rows.append(
+                    ResultRow(
+                        workload: "\(title): upload 150 MiB", kind: .rate(unit: "MB/s"), stratus: ours,
+                        peerName: "curl", peer: theirs, ratioGoal: 0.9, memoryGoalMiB: 64))
             }
         default:
             Progress.say("\(title): upload \(size) MiB with curl")
             let theirs = rate(await curl.upload(source, label: "upload"), bytes: sizeBytes)
-            rows.append(ResultRow(workload: "\(title): upload \(size) MiB", kind: .rate(unit: "MB/s"), stratus: uploadFigure,
-                                  peerName: "curl", peer: theirs, ratioGoal: 0.9, memoryGoalMiB: 64))
+            rows.append(
+                ResultRow(
+                    workload: "\(title): upload \(size) MiB", kind: .rate(unit: "MB/s"), stratus: uploadFigure,
+                    peerName: "curl", peer: theirs, ratioGoal: 0.9, memoryGoalMiB: 64))
         }
 
         Progress.say("\(title): download \(size) MiB with Stratus and with curl")
         let destination = workspace.appendingPathComponent("download.bin")
-        let ours = rate(await checkedSize(await stratus(["download", "big.bin", destination.path], label: "download"),
-                                          file: destination, expected: sizeBytes), bytes: sizeBytes)
+        let ours = rate(
+            await checkedSize(
+                await stratus(["download", "big.bin", destination.path], label: "download"),
+                file: destination, expected: sizeBytes), bytes: sizeBytes)
         let theirs: Result<Figure, BenchmarkFailure>
         if let target = provider == .dropbox ? "/big.bin" : bigID {
-            theirs = rate(await checkedSize(await curl.download(target, to: destination, label: "download"),
-                                            file: destination, expected: sizeBytes), bytes: sizeBytes)
+            theirs = rate(
+                await checkedSize(
+                    await curl.download(target, to: destination, label: "download"),
+                    file: destination, expected: sizeBytes), bytes: sizeBytes)
         } else {
             theirs = .failure(BenchmarkFailure("no file to download: Stratus's upload failed"))
         }
-        rows.append(ResultRow(workload: "\(title): download \(size) MiB", kind: .rate(unit: "MB/s"), stratus: ours,
-                              peerName: "curl", peer: theirs, ratioGoal: 0.9, memoryGoalMiB: 64))
+        rows.append(
+            ResultRow(
+                workload: "\(title): download \(size) MiB", kind: .rate(unit: "MB/s"), stratus: ours,
+                peerName: "curl", peer: theirs, ratioGoal: 0.9, memoryGoalMiB: 64))
 
         // 2. Many small files.
-        let files = options.files, kib = options.fileBytes / 1024
+        let files = options.files
+        let kib = options.fileBytes / 1024
         Progress.say("\(title): \(files) uploads of \(kib) KiB with Stratus (\(options.concurrency) at once)")
-        let smallOurs = perSecond(await stratus(["small", String(files), String(options.concurrency), "small-stratus", String(options.fileBytes)],
-                                                label: "small"))
+        let smallOurs = perSecond(
+            await stratus(
+                ["small", String(files), String(options.concurrency), "small-stratus", String(options.fileBytes)],
+                label: "small"))
         Progress.say("\(title): \(files) uploads of \(kib) KiB with the Python SDK (\(threadsText))")
-        let smallTheirs = perSecond(await python(["small", String(files), String(options.sdkThreads), "small-sdk", String(options.fileBytes)],
-                                                 label: "small"))
-        rows.append(ResultRow(workload: "\(title): \(files) uploads of \(kib) KiB (Stratus \(options.concurrency) at once; SDK \(threadsText))",
-                              kind: .rate(unit: "files/s"), stratus: smallOurs, peerName: sdkName, peer: smallTheirs,
-                              ratioGoal: 5, memoryGoalMiB: nil))
+        let smallTheirs = perSecond(
+            await python(
+                ["small", String(files), String(options.sdkThreads), "small-sdk", String(options.fileBytes)],
+                label: "small"))
+        rows.append(
+            ResultRow(
+                workload:
+                    "\(title): \(files) uploads of \(kib) KiB (Stratus \(options.concurrency) at once; SDK \(threadsText))",
+                kind: .rate(unit: "files/s"), stratus: smallOurs, peerName: sdkName, peer: smallTheirs,
+                ratioGoal: 5, memoryGoalMiB: nil))
 
         // 3. The change feed.
         rows.append(await changeFeed(anchor: bigID ?? "missing"))
 
         // 4. What the mock itself sustains.
         let target = provider == .dropbox ? "/big.bin" : (bigID ?? "missing")
-        let requests = 5000, clients = 16
+        let requests = 5000
+        let clients = 16
         Progress.say("\(title): mock capacity, \(requests) metadata requests \(clients) at once")
         let rpc = perSecond(await stratus(["rpc", String(requests), String(clients), target], label: "capacity-rpc"))
-        rows.append(ResultRow(workload: "\(title) mock: \(requests) metadata requests, \(clients) at once (bare StratusHTTPClient)",
-                              kind: .rate(unit: "req/s"), stratus: rpc, peerName: "", peer: nil))
+        rows.append(
+            ResultRow(
+                workload: "\(title) mock: \(requests) metadata requests, \(clients) at once (bare StratusHTTPClient)",
+                kind: .rate(unit: "req/s"), stratus: rpc, peerName: "", peer: nil))
         let pulls = 4
         Progress.say("\(title): mock capacity, \(pulls) downloads of \(size) MiB at once")
-        let pull = rate(await stratus(["pull", String(pulls), String(pulls), target], label: "capacity-pull"),
-                        bytes: Int64(pulls) * sizeBytes)
-        rows.append(ResultRow(workload: "\(title) mock: \(pulls) downloads of \(size) MiB at once, bodies discarded (bare StratusHTTPClient)",
-                              kind: .rate(unit: "MB/s"), stratus: pull, peerName: "", peer: nil))
+        let pull = rate(
+            await stratus(["pull", String(pulls), String(pulls), target], label: "capacity-pull"),
+            bytes: Int64(pulls) * sizeBytes)
+        rows.append(
+            ResultRow(
+                workload:
+                    "\(title) mock: \(pulls) downloads of \(size) MiB at once, bodies discarded (bare StratusHTTPClient)",
+                kind: .rate(unit: "MB/s"), stratus: pull, peerName: "", peer: nil))
         return rows
     }
 
     private func changeFeed(anchor: String) async -> ResultRow {
         let entries = options.feedEntries
-        var row = ResultRow(workload: "\(title): read a change feed of \(entries) new files", kind: .duration,
-                            stratus: nil, peerName: sdkName, peer: nil)
+        var row = ResultRow(
+            workload: "\(title): read a change feed of \(entries) new files", kind: .duration,
+            stratus: nil, peerName: sdkName, peer: nil)
         do {
             let token = try await stratus(["token"], label: "feed-token").get().report.fields["token"] ?? ""
             // The provider's own cursor is the token's last part ("v1:<issued>:<cursor>").
@@ -104,7 +134,9 @@ struct ProviderRun {
             guard parts.count == 3 else { throw BenchmarkFailure("unexpected change token shape") }
             Progress.say("\(title): filling the change feed with \(entries) files (bare HTTP client, 32 at once)")
             let fill = try await stratus(["fill", String(entries), "32", anchor], label: "feed-fill").get().report
-            Progress.say("\(title): filled in \(String(format: "%.1f", fill.seconds ?? 0)) s; reading it with Stratus and with the SDK")
+            Progress.say(
+                "\(title): filled in \(String(format: "%.1f", fill.seconds ?? 0)) s; reading it with Stratus and with the SDK"
+            )
             let ours = await stratus(["feed", token], label: "feed")
             let theirs = await python(["feed", String(parts[2])], label: "feed")
             row.stratus = duration(ours)
@@ -124,8 +156,10 @@ struct ProviderRun {
 
     private func stratus(_ arguments: [String], label: String) async -> Result<ProcessOutcome, BenchmarkFailure> {
         await attempt("Stratus \(arguments[0])") {
-            try await processes.run(executable, ["child"] + arguments, environment: endpoint.environment,
-                                    label: "\(provider.rawValue)-stratus-\(label)").checked("the Stratus child")
+            try await processes.run(
+                executable, ["child"] + arguments, environment: endpoint.environment,
+                label: "\(provider.rawValue)-stratus-\(label)"
+            ).checked("the Stratus child")
         }
     }
 
@@ -134,13 +168,17 @@ struct ProviderRun {
         let script = workspace.appendingPathComponent("\(provider.rawValue)_sdk.py").path
         return await attempt("\(sdkName) \(arguments[0])") {
             // requests lets these override the CA the session is given; as on a machine without them.
-            try await processes.run(interpreter, [script] + arguments, environment: endpoint.environment,
-                                    removing: ["REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"],
-                                    label: "\(provider.rawValue)-sdk-\(label)").checked(sdkName)
+            try await processes.run(
+                interpreter, [script] + arguments, environment: endpoint.environment,
+                removing: ["REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"],
+                label: "\(provider.rawValue)-sdk-\(label)"
+            ).checked(sdkName)
         }
     }
 
-    private func attempt(_ what: String, _ body: () async throws -> ProcessOutcome) async -> Result<ProcessOutcome, BenchmarkFailure> {
+    private func attempt(_ what: String, _ body: () async throws -> ProcessOutcome) async -> Result<
+        ProcessOutcome, BenchmarkFailure
+    > {
         do {
             return .success(try await body())
         } catch {
@@ -150,12 +188,15 @@ struct ProviderRun {
     }
 
     /// Fails unless the downloaded file has the expected size; removes it either way.
-    private func checkedSize(_ outcome: Result<ProcessOutcome, BenchmarkFailure>, file: URL, expected: Int64) async -> Result<ProcessOutcome, BenchmarkFailure> {
+    private func checkedSize(_ outcome: Result<ProcessOutcome, BenchmarkFailure>, file: URL, expected: Int64) async
+        -> Result<ProcessOutcome, BenchmarkFailure>
+    {
         defer { try? FileManager.default.removeItem(at: file) }
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
         guard case .success = outcome else { return outcome }
         guard size == expected else {
-            return .failure(BenchmarkFailure("the downloaded file has \(size.map(String.init) ?? "no") bytes, not \(expected)"))
+            return .failure(
+                BenchmarkFailure("the downloaded file has \(size.map(String.init) ?? "no") bytes, not \(expected)"))
         }
         return outcome
     }

@@ -41,10 +41,11 @@ struct ResultTable {
             var ratioText = "—"
             var goals: [String] = []
             if case .success(let ours)? = row.stratus, case .success(let theirs)? = row.peer {
-                let ratio: Double = switch row.kind {
-                case .rate: ours.value / theirs.value
-                case .duration: theirs.value / ours.value
-                }
+                let ratio: Double =
+                    switch row.kind {
+                    case .rate: ours.value / theirs.value
+                    case .duration: theirs.value / ours.value
+                    }
                 ratioText = String(format: ratio >= 10 ? "%.0f×" : "%.2f×", ratio)
                 if let goal = row.ratioGoal {
                     goals.append("≥ \(String(format: "%g", goal))×: \(ratio >= goal ? "met" : "**not met**")")
@@ -61,9 +62,13 @@ struct ResultTable {
             }
             let stratusRSS = memory(row.stratus)
             let peerRSS = memory(row.peer)
-            lines.append("| \(row.workload) | \(stratus) | \(peer) | \(ratioText) | \(goals.isEmpty ? "—" : goals.joined(separator: "; ")) | \(stratusRSS) | \(peerRSS) |")
+            lines.append(
+                "| \(row.workload) | \(stratus) | \(peer) | \(ratioText) | \(goals.isEmpty ? "—" : goals.joined(separator: "; ")) | \(stratusRSS) | \(peerRSS) |"
+            )
             if case .failure(let failure)? = row.stratus { failures.append("\(row.workload), Stratus: \(failure)") }
-            if case .failure(let failure)? = row.peer { failures.append("\(row.workload), \(row.peerName): \(failure)") }
+            if case .failure(let failure)? = row.peer {
+                failures.append("\(row.workload), \(row.peerName): \(failure)")
+            }
         }
         lines += [""] + notes
         if !failures.isEmpty {
@@ -78,7 +83,8 @@ struct ResultTable {
         case .failure: return "FAILED"
         case .success(let figure):
             switch kind {
-            case .rate(let unit): return String(format: figure.value >= 100 ? "%.0f" : "%.1f", figure.value) + " " + unit
+            case .rate(let unit):
+                return String(format: figure.value >= 100 ? "%.0f" : "%.1f", figure.value) + " " + unit
             case .duration: return String(format: "%.2f s", figure.value)
             }
         }

@@ -22,14 +22,18 @@ enum StratusChild {
         var fields: [(String, String)]
         switch (arguments.first ?? "", arguments.count) {
         case ("upload", 3):
-            let file = try await service.upload(from: .file(URL(fileURLWithPath: arguments[1])), to: RemotePath(arguments[2]))
+            let file = try await service.upload(
+                from: .file(URL(fileURLWithPath: arguments[1])), to: RemotePath(arguments[2]))
             fields = [("bytes", String(file.size)), ("id", file.id)]
         case ("download", 3):
             let file = try await service.download(try RemotePath(arguments[1]), to: URL(fileURLWithPath: arguments[2]))
             fields = [("bytes", String(file.size))]
         case ("small", 5):
-            let count = try integer(arguments[1]), concurrency = try integer(arguments[2]), size = try integer(arguments[4])
-            try await uploadSmallFiles(service, count: count, concurrency: concurrency, folder: arguments[3], size: size)
+            let count = try integer(arguments[1])
+            let concurrency = try integer(arguments[2])
+            let size = try integer(arguments[4])
+            try await uploadSmallFiles(
+                service, count: count, concurrency: concurrency, folder: arguments[3], size: size)
             fields = [("count", String(count))]
         case ("token", 1):
             fields = [("token", try await service.latestChangeToken().rawValue)]
@@ -46,11 +50,14 @@ enum StratusChild {
             }
             fields = [("count", String(count)), ("pages", String(pages))]
         case ("fill", 4):
-            let count = try integer(arguments[1]), concurrency = try integer(arguments[2])
-            try await FeedFiller(endpoint: endpoint, http: http).fill(count: count, concurrency: concurrency, anchor: arguments[3])
+            let count = try integer(arguments[1])
+            let concurrency = try integer(arguments[2])
+            try await FeedFiller(endpoint: endpoint, http: http).fill(
+                count: count, concurrency: concurrency, anchor: arguments[3])
             fields = [("count", String(count))]
         case ("rpc", 4), ("pull", 4):
-            let count = try integer(arguments[1]), concurrency = try integer(arguments[2])
+            let count = try integer(arguments[1])
+            let concurrency = try integer(arguments[2])
             let bytes = try await MockCapacity(endpoint: endpoint, http: http)
                 .run(pulling: arguments[0] == "pull", count: count, concurrency: concurrency, target: arguments[3])
             fields = [("count", String(count)), ("bytes", String(bytes))]
@@ -64,7 +71,9 @@ enum StratusChild {
     }
 
     /// `count` uploads of `size` bytes each to FOLDER/i.bin, `concurrency` at a time.
-    private static func uploadSmallFiles(_ service: any Service, count: Int, concurrency: Int, folder: String, size: Int) async throws {
+    private static func uploadSmallFiles(
+        _ service: any Service, count: Int, concurrency: Int, folder: String, size: Int
+    ) async throws {
         let content = Data((0..<size).map { UInt8($0 % 251) })
         let next = Counter()
         try await withThrowingTaskGroup(of: Void.self) { group in

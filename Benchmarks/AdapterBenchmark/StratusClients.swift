@@ -24,11 +24,13 @@ enum StratusClients {
         switch endpoint.provider {
         case .dropbox:
             let configuration = try DropboxConfiguration(apiURL: base, contentURL: base, notifyURL: base)
-            return try DropboxService(configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
+            return try DropboxService(
+                configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
         case .drive:
             let configuration = try DriveConfiguration(
                 apiURL: base, uploadURL: base, root: .folder(driveRootFolder), pageSize: 1000)
-            return try DriveService(configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
+            return try DriveService(
+                configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
         }
     }
 }

@@ -50,7 +50,9 @@ struct BenchmarkOptions {
         }
     }
 
-    private static func positiveInteger(after option: String, in remaining: inout ArraySlice<String>) throws(ParseError) -> Int {
+    private static func positiveInteger(after option: String, in remaining: inout ArraySlice<String>) throws(ParseError)
+        -> Int
+    {
         guard let text = remaining.popFirst() else {
             throw ParseError(message: "\(option) needs a value")
         }

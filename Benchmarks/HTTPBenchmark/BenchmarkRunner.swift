@@ -30,7 +30,9 @@ struct BenchmarkRunner {
                 for workload in Workload.allCases {
                     for tool in Tool.allCases {
                         try Task.checkCancellation()
-                        progress("round \(round)/\(options.rounds): \(ResultTable.describe(workload, options)) with \(tool.rawValue)")
+                        progress(
+                            "round \(round)/\(options.rounds): \(ResultTable.describe(workload, options)) with \(tool.rawValue)"
+                        )
                         let outcome = try await measurer.measure(workload, with: tool, round: round)
                         if case .failed(let reason) = outcome { progress("  failed: \(reason)") }
                         results.record(outcome, workload: workload, tool: tool)

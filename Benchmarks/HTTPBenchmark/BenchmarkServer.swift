@@ -27,7 +27,8 @@ enum BenchmarkServer {
             defer { group.cancelAll() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0,
-                  let url = URL(string: "http://127.0.0.1:\(port)") else {
+                let url = URL(string: "http://127.0.0.1:\(port)")
+            else {
                 throw BenchmarkError("the loopback server did not start")
             }
             return try await body(url)

@@ -66,7 +66,8 @@ struct ChildCommand: Sendable {
         switch workload {
         case .download(let url, let destination): return [name, url.absoluteString, destination.path]
         case .upload(let url, let source): return [name, url.absoluteString, source.path]
-        case .gets(let url, let count, let concurrency): return [name, url.absoluteString, String(count), String(concurrency)]
+        case .gets(let url, let count, let concurrency):
+            return [name, url.absoluteString, String(count), String(concurrency)]
         }
     }
 

@@ -36,7 +36,8 @@ enum ChildProcess {
     /// Runs `program` (looked up on `PATH` unless it contains a slash) to its end.
     /// - Parameters:
     ///   - logFolder: Where `<label>.out` and `<label>.err` are written.
-    static func run(_ program: String, _ arguments: [String], label: String, logFolder: URL) async throws -> ChildResult {
+    static func run(_ program: String, _ arguments: [String], label: String, logFolder: URL) async throws -> ChildResult
+    {
         let outputFile = logFolder.appendingPathComponent("\(label).out")
         let errorFile = logFolder.appendingPathComponent("\(label).err")
         var actions = posix_spawn_file_actions_t()

@@ -34,8 +34,9 @@ struct ChildReport: Sendable {
             fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
         }
         guard let seconds = fields["seconds"].flatMap(Double.init),
-              let bytes = fields["bytes"].flatMap({ Int64($0) }),
-              let requests = fields["requests"].flatMap({ Int($0) }) else {
+            let bytes = fields["bytes"].flatMap({ Int64($0) }),
+            let requests = fields["requests"].flatMap({ Int($0) })
+        else {
             throw BenchmarkError("the child process printed no complete report:\n\(output)")
         }
         self.init(seconds: seconds, bytes: bytes, requests: requests, sha256: fields["sha256"])

@@ -11,14 +11,18 @@ enum CurlCommands {
     /// turn it off too (`expectContinueThreshold: nil`), as the benchmark server never answers
     /// `100 Continue`.
     static func upload(_ source: URL, to url: URL) -> [String] {
-        ["-q", "--silent", "--show-error", "--fail", "--upload-file", source.path, "--header", "Expect:",
-         "--output", "/dev/null", url.absoluteString]
+        [
+            "-q", "--silent", "--show-error", "--fail", "--upload-file", source.path, "--header", "Expect:",
+            "--output", "/dev/null", url.absoluteString,
+        ]
     }
 
     /// One curl process for all the GETs: `--parallel` with the URLs in a config file.
     static func gets(configFile: URL, concurrency: Int) -> [String] {
-        ["-q", "--silent", "--show-error", "--fail", "--parallel", "--parallel-max", String(concurrency),
-         "--config", configFile.path]
+        [
+            "-q", "--silent", "--show-error", "--fail", "--parallel", "--parallel-max", String(concurrency),
+            "--config", configFile.path,
+        ]
     }
 
     /// Writes the config file for ``gets(configFile:concurrency:)``: the URL `count` times, each

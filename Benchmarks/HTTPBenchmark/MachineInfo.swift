@@ -17,15 +17,19 @@ struct MachineInfo {
     static func collect(logFolder: URL) async throws -> MachineInfo {
         let curl = try await ChildProcess.run("curl", ["--version"], label: "curl-version", logFolder: logFolder)
         guard curl.succeeded, let curlTool = firstLine(curl.standardOutput) else {
-            throw BenchmarkError("`curl --version` failed (\(curl.failureDescription)); the benchmark needs the curl tool on PATH")
+            throw BenchmarkError(
+                "`curl --version` failed (\(curl.failureDescription)); the benchmark needs the curl tool on PATH")
         }
         let swift = try? await ChildProcess.run("swift", ["--version"], label: "swift-version", logFolder: logFolder)
-        let swiftVersion = swift.flatMap { $0.succeeded ? firstLine($0.standardOutput) ?? firstLine($0.standardError) : nil }
+        let swiftVersion = swift.flatMap {
+            $0.succeeded ? firstLine($0.standardOutput) ?? firstLine($0.standardError) : nil
+        }
         return MachineInfo(
             processors: ProcessInfo.processInfo.activeProcessorCount,
             cpuModel: cpuModel() ?? "unknown",
             memoryGiB: Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824,
-            kernel: firstLine((try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? "") ?? "unknown",
+            kernel: firstLine((try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? "")
+                ?? "unknown",
             loadAverage: loadAverage() ?? "unknown",
             libcurl: StratusHTTPClient.curlVersion,
             curlTool: curlTool,

@@ -13,7 +13,8 @@ struct ResultTable {
         switch workload {
         case .download: "download \(options.sizeMiB) MiB to a file"
         case .upload: "upload \(options.sizeMiB) MiB from a file"
-        case .gets: "\(options.requests) GETs of \(BenchmarkOptions.smallBodyBytes / 1024) KiB, \(options.concurrency) at once"
+        case .gets:
+            "\(options.requests) GETs of \(BenchmarkOptions.smallBodyBytes / 1024) KiB, \(options.concurrency) at once"
         }
     }
 
@@ -60,7 +61,9 @@ struct ResultTable {
 
     private func throughputTable() -> [String] {
         let goal = String(format: "%.2f", Self.throughputGoal)
-        var rows = [["throughput"] + Tool.allCases.map(\.rawValue) + ["Stratus/curl", "goal ≥ \(goal)", "Stratus/URLSession"]]
+        var rows = [
+            ["throughput"] + Tool.allCases.map(\.rawValue) + ["Stratus/curl", "goal ≥ \(goal)", "Stratus/URLSession"]
+        ]
         for figure in Figure.allCases {
             var row = [describe(figure)]
             for tool in Tool.allCases {
@@ -81,7 +84,8 @@ struct ResultTable {
         for workload in Workload.allCases {
             var row = [Self.describe(workload, options)]
             for tool in Tool.allCases {
-                row.append(results.peakRSSKiB(workload, tool).map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "—")
+                row.append(
+                    results.peakRSSKiB(workload, tool).map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "—")
             }
             if workload.isLargeTransfer, let stratusKiB = results.peakRSSKiB(workload, .stratus) {
                 row.append(Double(stratusKiB) / 1024 <= Self.peakRSSGoalMiB ? "met" : "MISSED")
@@ -101,7 +105,9 @@ struct ResultTable {
             for tool in Tool.allCases {
                 row.append(results.leastCPUSeconds(workload, tool).map { String(format: "%.2f s", $0) } ?? "—")
             }
-            if let stratus = results.leastCPUSeconds(workload, .stratus), let curl = results.leastCPUSeconds(workload, .curl), curl > 0 {
+            if let stratus = results.leastCPUSeconds(workload, .stratus),
+                let curl = results.leastCPUSeconds(workload, .curl), curl > 0
+            {
                 row.append(String(format: "%.2f", stratus / curl))
             } else {
                 row.append("—")

@@ -7,10 +7,12 @@ struct StratusWorkloads: WorkloadClient {
     func download(from url: URL, to destination: URL) async throws -> ChildReport {
         let start = ContinuousClock.now
         let client = try StratusHTTPClient()
-        let response = try await execute(client, StratusHTTPRequest(url: url, responseDigests: [.sha256]), into: .unverifiedFile(destination))
+        let response = try await execute(
+            client, StratusHTTPRequest(url: url, responseDigests: [.sha256]), into: .unverifiedFile(destination))
         await client.shutdown()
         let seconds = (ContinuousClock.now - start).seconds
-        return ChildReport(seconds: seconds, bytes: response.bodyLength, requests: 1, sha256: response.bodyDigests[.sha256])
+        return ChildReport(
+            seconds: seconds, bytes: response.bodyLength, requests: 1, sha256: response.bodyDigests[.sha256])
     }
 
     func upload(_ source: URL, to url: URL) async throws -> ChildReport {
@@ -36,7 +38,8 @@ struct StratusWorkloads: WorkloadClient {
                 group.addTask {
                     var received: Int64 = 0
                     while tickets.take() != nil {
-                        let response = try await execute(client, StratusHTTPRequest(url: url), into: .memory(limit: 1 << 20))
+                        let response = try await execute(
+                            client, StratusHTTPRequest(url: url), into: .memory(limit: 1 << 20))
                         received += Int64(response.body.count)
                     }
                     return received
@@ -50,7 +53,9 @@ struct StratusWorkloads: WorkloadClient {
     }
 
     /// Sends a request and insists on a 2xx answer.
-    private func execute(_ client: StratusHTTPClient, _ request: StratusHTTPRequest, into destination: HTTPResponseDestination) async throws -> StratusHTTPResponse {
+    private func execute(
+        _ client: StratusHTTPClient, _ request: StratusHTTPRequest, into destination: HTTPResponseDestination
+    ) async throws -> StratusHTTPResponse {
         let response = try await client.execute(request, into: destination)
         guard response.isSuccess else {
             throw BenchmarkError("\(request) answered \(response.status)")

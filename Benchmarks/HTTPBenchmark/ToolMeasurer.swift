@@ -33,17 +33,20 @@ struct ToolMeasurer {
         let url = baseURL.appendingPathComponent("download/\(options.sizeBytes)")
         let destination = workspace.file("download-\(token).bin")
         defer { try? FileManager.default.removeItem(at: destination) }
-        var (measurement, report) = try await execute(tool, label: "download-\(token)",
+        var (measurement, report) = try await execute(
+            tool, label: "download-\(token)",
             curl: CurlCommands.download(url, to: destination),
             child: .download(url: url, destination: destination))
         measurement.flushSeconds = try FileFlush.seconds(toFlush: destination)
 
         let size = (try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value
         guard size == options.sizeBytes else {
-            throw BenchmarkError("the downloaded file has \(size.map(String.init) ?? "no") bytes, not \(options.sizeBytes)")
+            throw BenchmarkError(
+                "the downloaded file has \(size.map(String.init) ?? "no") bytes, not \(options.sizeBytes)")
         }
         if tool == .stratus, report?.sha256 != expectedDigest {
-            throw BenchmarkError("StratusHTTP's in-flight SHA-256 \(report?.sha256 ?? "(none)") is not the expected \(expectedDigest)")
+            throw BenchmarkError(
+                "StratusHTTP's in-flight SHA-256 \(report?.sha256 ?? "(none)") is not the expected \(expectedDigest)")
         }
         let fileDigest = try PatternContent.sha256Hex(ofFileAt: destination)
         guard fileDigest == expectedDigest else {
@@ -55,7 +58,8 @@ struct ToolMeasurer {
 
     private func upload(with tool: Tool, token: String) async throws -> Measurement {
         let url = baseURL.appendingPathComponent("upload/\(token)")
-        var (measurement, _) = try await execute(tool, label: "upload-\(token)",
+        var (measurement, _) = try await execute(
+            tool, label: "upload-\(token)",
             curl: CurlCommands.upload(source, to: url),
             child: .upload(url: url, source: source))
         let received = counters.uploadedBytes(token: token)
@@ -70,7 +74,8 @@ struct ToolMeasurer {
         let url = baseURL.appendingPathComponent("small/\(token)")
         let configFile = workspace.file("curl-gets-\(token).conf")
         try CurlCommands.writeGetsConfig(to: configFile, url: url, count: options.requests)
-        var (measurement, report) = try await execute(tool, label: "gets-\(token)",
+        var (measurement, report) = try await execute(
+            tool, label: "gets-\(token)",
             curl: CurlCommands.gets(configFile: configFile, concurrency: options.concurrency),
             child: .gets(url: url, count: options.requests, concurrency: options.concurrency))
         let served = counters.smallRequests(token: token)
@@ -89,7 +94,9 @@ struct ToolMeasurer {
     /// Runs the curl tool, or this executable as a child for a Swift client.
     /// - Returns: The measurement (curl: wall time and sampled peak memory; Swift clients: the
     ///   child's own timing and VmHWM; both: the process's CPU time) and the child's report.
-    private func execute(_ tool: Tool, label: String, curl: [String], child workload: ClientWorkload) async throws -> (Measurement, ChildReport?) {
+    private func execute(_ tool: Tool, label: String, curl: [String], child workload: ClientWorkload) async throws -> (
+        Measurement, ChildReport?
+    ) {
         let client: SwiftClient
         switch tool {
         case .curl:
@@ -103,8 +110,11 @@ struct ToolMeasurer {
         case .stratus: client = .stratus
         }
         let command = ChildCommand(client: client, workload: workload)
-        let result = try await ChildProcess.run(executable, command.arguments, label: "\(client.rawValue)-\(label)", logFolder: logs)
-        guard result.succeeded else { throw BenchmarkError("the child process failed with \(result.failureDescription)") }
+        let result = try await ChildProcess.run(
+            executable, command.arguments, label: "\(client.rawValue)-\(label)", logFolder: logs)
+        guard result.succeeded else {
+            throw BenchmarkError("the child process failed with \(result.failureDescription)")
+        }
         let report = try ChildReport(parsing: result.standardOutput)
         let measurement = Measurement(
             seconds: report.seconds, bytes: report.bytes, requests: report.requests, cpuSeconds: result.cpuSeconds,

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The workloads over Foundation's `URLSession` (FoundationNetworking on Linux), one session per

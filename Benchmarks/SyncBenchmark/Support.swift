@@ -30,11 +30,15 @@ struct BenchmarkOptions {
             }
         }
         if remotes.isEmpty { remotes = mockExecutable == nil ? ["local"] : ["local", "dropbox"] }
-        guard files <= records, changes <= records, records > 0 else { throw BenchmarkFailure("need files ≤ records, changes ≤ records") }
+        guard files <= records, changes <= records, records > 0 else {
+            throw BenchmarkFailure("need files ≤ records, changes ≤ records")
+        }
     }
 
     private static func number(_ text: String, _ name: String) throws -> Int {
-        guard let value = Int(text), value > 0 else { throw BenchmarkFailure("\(name) takes a positive number, not \(text)") }
+        guard let value = Int(text), value > 0 else {
+            throw BenchmarkFailure("\(name) takes a positive number, not \(text)")
+        }
         return value
     }
 }
@@ -54,7 +58,9 @@ struct Measured {
         let clock = ContinuousClock.now
         try await body()
         let elapsed = ContinuousClock.now - clock
-        return Measured(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cpuSeconds: CPUTime.now() - cpu)
+        return Measured(
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            cpuSeconds: CPUTime.now() - cpu)
     }
 
     static func run(_ body: () throws -> Void) throws -> Measured {
@@ -62,13 +68,16 @@ struct Measured {
         let clock = ContinuousClock.now
         try body()
         let elapsed = ContinuousClock.now - clock
-        return Measured(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cpuSeconds: CPUTime.now() - cpu)
+        return Measured(
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            cpuSeconds: CPUTime.now() - cpu)
     }
 
     func row(remote: String, phase: String, records: Int, items: Int, bytes: Int64, requests: Int) -> String {
         let perSecond = { (count: Double) in String(format: "%.0f", count / seconds) }
         let megabytes = bytes > 0 ? String(format: "%.1f", Double(bytes) / 1e6 / seconds) : "—"
-        return "| \(remote) | \(phase) | \(String(format: "%.2f s", seconds)) | \(records > 0 ? perSecond(Double(records)) : "—") | \(perSecond(Double(items))) | \(megabytes) | \(requests > 0 ? String(requests) : "—") | \(String(format: "%.2f", cpuSeconds)) |"
+        return
+            "| \(remote) | \(phase) | \(String(format: "%.2f s", seconds)) | \(records > 0 ? perSecond(Double(records)) : "—") | \(perSecond(Double(items))) | \(megabytes) | \(requests > 0 ? String(requests) : "—") | \(String(format: "%.2f", cpuSeconds)) |"
     }
 }
 
@@ -77,7 +86,8 @@ enum CPUTime {
     static func now() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+            usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 }
 
@@ -95,7 +105,9 @@ enum PeakMemory {
 /// The machine's load when the run started.
 enum MachineLoad {
     static func describe() -> String {
-        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+        let load =
+            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(
+                separator: " ") ?? "?"
         return "\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load)."
     }
 }
@@ -153,7 +165,10 @@ final class RemoteEndpoint {
             let handle = try FileHandle(forWritingTo: log)
             let process = Process()
             process.executableURL = URL(filePath: mock)
-            process.arguments = ["dropbox", "--port", "0", "--token-ttl", "86400", "--data-dir", folder.appending(path: "mock-data").path]
+            process.arguments = [
+                "dropbox", "--port", "0", "--token-ttl", "86400", "--data-dir",
+                folder.appending(path: "mock-data").path,
+            ]
             process.standardOutput = handle
             process.standardError = handle
             process.standardInput = FileHandle.nullDevice
@@ -165,11 +180,15 @@ final class RemoteEndpoint {
             }
             func value(after label: String) -> String? {
                 for line in banner.split(separator: "\n") {
-                    if let range = line.range(of: label) { return line[range.upperBound...].split(separator: " ").first.map(String.init) }
+                    if let range = line.range(of: label) {
+                        return line[range.upperBound...].split(separator: " ").first.map(String.init)
+                    }
                 }
                 return nil
             }
-            guard let base = value(after: "listening on ").flatMap(URL.init(string:)), let token = value(after: "access token:") else {
+            guard let base = value(after: "listening on ").flatMap(URL.init(string:)),
+                let token = value(after: "access token:")
+            else {
                 process.terminate()
                 throw BenchmarkFailure("stratus-mock did not start:\n\(banner)")
             }
@@ -182,7 +201,8 @@ final class RemoteEndpoint {
     func makeService(root: String) throws -> any Service {
         if let baseURL, let token {
             return try DropboxService(
-                configuration: DropboxConfiguration(apiURL: baseURL, contentURL: baseURL, notifyURL: baseURL, root: "/\(root)"),
+                configuration: DropboxConfiguration(
+                    apiURL: baseURL, contentURL: baseURL, notifyURL: baseURL, root: "/\(root)"),
                 credentials: .accessToken(token)
             )
         }

@@ -25,8 +25,10 @@ struct SyncBenchmark {
 
     func run() async throws -> Result {
         let configuration = SyncConfiguration(maximumConcurrentTransfers: options.concurrency)
-        let writer = try SyncStore(folder: folder.appending(path: "device-a"), service: service, configuration: configuration)
-        let reader = try SyncStore(folder: folder.appending(path: "device-b"), service: service, configuration: configuration)
+        let writer = try SyncStore(
+            folder: folder.appending(path: "device-a"), service: service, configuration: configuration)
+        let reader = try SyncStore(
+            folder: folder.appending(path: "device-b"), service: service, configuration: configuration)
         let payload = String(repeating: "x", count: 960)
 
         // Local writes: one transaction per 1,000 records.
@@ -36,13 +38,18 @@ struct SyncBenchmark {
                 var batch = SyncBatch()
                 for index in start..<min(start + 1000, options.records) {
                     let files = index < options.files ? ["save": inputs.urls[index]] : nil
-                    try batch.save(Value(name: "record \(index)", level: index, payload: payload), as: RecordKey(type: "save", id: "r\(index)"), files: files)
+                    try batch.save(
+                        Value(name: "record \(index)", level: index, payload: payload),
+                        as: RecordKey(type: "save", id: "r\(index)"), files: files)
                 }
                 try writer.write(batch)
                 start += 1000
             }
         }
-        print(row("local writes (\(options.records / 1000 + 1) transactions)", local, records: options.records, items: options.records, bytes: 0, requests: 0))
+        print(
+            row(
+                "local writes (\(options.records / 1000 + 1) transactions)", local, records: options.records,
+                items: options.records, bytes: 0, requests: 0))
 
         service.resetCounts()
         var report = SyncReport()
@@ -50,35 +57,48 @@ struct SyncBenchmark {
         try check(report, pushed: options.records)
         let items = options.records + options.files
         let bytes = Int64(options.records) * 1024 + Int64(options.files) * Int64(options.fileKiB) * 1024
-        print(row("first push", push, records: options.records, items: items, bytes: bytes, requests: service.totalCalls))
+        print(
+            row("first push", push, records: options.records, items: items, bytes: bytes, requests: service.totalCalls))
 
         service.resetCounts()
         let pull = try await Measured.run { report = try await reader.sync() }
         guard report.pulled.count == options.records, report.isClean else {
-            throw BenchmarkFailure("the second device pulled \(report.pulled.count) of \(options.records): \(report.failures.prefix(3))")
+            throw BenchmarkFailure(
+                "the second device pulled \(report.pulled.count) of \(options.records): \(report.failures.prefix(3))")
         }
-        print(row("second device's first pull", pull, records: options.records, items: items, bytes: bytes, requests: service.totalCalls))
+        print(
+            row(
+                "second device's first pull", pull, records: options.records, items: items, bytes: bytes,
+                requests: service.totalCalls))
 
         // Incremental: the writer changes `changes` records (a tenth with a new file).
         var batch = SyncBatch()
         for index in 0..<options.changes {
             let target = (index * 97) % options.records
             let files = index % 10 == 0 ? ["save": inputs.urls[(index + 1) % inputs.urls.count]] : nil
-            try batch.save(Value(name: "changed \(index)", level: -index, payload: payload), as: RecordKey(type: "save", id: "r\(target)"), files: files)
+            try batch.save(
+                Value(name: "changed \(index)", level: -index, payload: payload),
+                as: RecordKey(type: "save", id: "r\(target)"), files: files)
         }
         try writer.write(batch)
         service.resetCounts()
         let incremental = try await Measured.run { report = try await writer.sync() }
         try check(report, pushed: options.changes)
         let writerRequests = service.totalCalls
-        print(row("incremental push of \(options.changes) changes", incremental, records: options.changes, items: options.changes, bytes: Int64(options.changes) * 1024, requests: writerRequests))
+        print(
+            row(
+                "incremental push of \(options.changes) changes", incremental, records: options.changes,
+                items: options.changes, bytes: Int64(options.changes) * 1024, requests: writerRequests))
         service.resetCounts()
         let incrementalPull = try await Measured.run { report = try await reader.sync() }
         guard report.pulled.count == options.changes else {
             throw BenchmarkFailure("the reader pulled \(report.pulled.count) of \(options.changes) changes")
         }
         let readerRequests = service.totalCalls
-        print(row("incremental pull of \(options.changes) changes", incrementalPull, records: options.changes, items: options.changes, bytes: Int64(options.changes) * 1024, requests: readerRequests))
+        print(
+            row(
+                "incremental pull of \(options.changes) changes", incrementalPull, records: options.changes,
+                items: options.changes, bytes: Int64(options.changes) * 1024, requests: readerRequests))
         return Result(
             firstPushItemsPerSecond: Double(items) / push.seconds,
             incrementalRequests: writerRequests,
@@ -92,7 +112,9 @@ struct SyncBenchmark {
         }
     }
 
-    private func row(_ phase: String, _ measured: Measured, records: Int, items: Int, bytes: Int64, requests: Int) -> String {
+    private func row(_ phase: String, _ measured: Measured, records: Int, items: Int, bytes: Int64, requests: Int)
+        -> String
+    {
         measured.row(remote: remote, phase: phase, records: records, items: items, bytes: bytes, requests: requests)
     }
 }
@@ -112,9 +134,11 @@ enum DirectUpload {
         }
     }
 
-    static func run(service: ObservedService, inputs: InputFiles, records: Int, concurrency: Int) async throws -> Result {
+    static func run(service: ObservedService, inputs: InputFiles, records: Int, concurrency: Int) async throws -> Result
+    {
         let document = Data(String(repeating: "y", count: 1024).utf8)
-        let jobs: [(UploadSource, String)] = (0..<records).map { (.bytes(document), "records/r\($0).json") }
+        let jobs: [(UploadSource, String)] =
+            (0..<records).map { (.bytes(document), "records/r\($0).json") }
             + inputs.urls.enumerated().map { (.file($1), "files/f\($0)") }
         let measured = try await Measured.run {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -123,7 +147,10 @@ enum DirectUpload {
                     let (source, path) = jobs[next]
                     next += 1
                     let remotePath = try RemotePath(path)
-                    group.addTask { _ = try await service.upload(from: source, to: remotePath, options: UploadOptions(precondition: .mustNotExist)) }
+                    group.addTask {
+                        _ = try await service.upload(
+                            from: source, to: remotePath, options: UploadOptions(precondition: .mustNotExist))
+                    }
                 }
                 while next < min(concurrency, jobs.count) { try start() }
                 while try await group.next() != nil {

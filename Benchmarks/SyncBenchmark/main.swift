@@ -17,7 +17,9 @@ defer { try? FileManager.default.removeItem(at: work) }
 
 print("# StratusSync benchmark")
 print("")
-print("\(options.records) records of ~1 KiB, \(options.files) of them with a \(options.fileKiB) KiB file; \(options.changes) changes for the incremental sync; \(options.concurrency) transfers at once. \(MachineLoad.describe())")
+print(
+    "\(options.records) records of ~1 KiB, \(options.files) of them with a \(options.fileKiB) KiB file; \(options.changes) changes for the incremental sync; \(options.concurrency) transfers at once. \(MachineLoad.describe())"
+)
 print("")
 print("| remote | phase | time | records/s | items/s | MB/s | requests | CPU s (user+sys) |")
 print("|---|---|--:|--:|--:|--:|--:|--:|")
@@ -29,14 +31,21 @@ for remote in options.remotes {
     let endpoint = try await RemoteEndpoint.start(remote, folder: folder, mock: options.mockExecutable)
     defer { endpoint.stop() }
     let service = ObservedService(try endpoint.makeService(root: "sync"))
-    let result = try await SyncBenchmark(options: options, inputs: inputs, service: service, folder: folder, remote: remote).run()
+    let result = try await SyncBenchmark(
+        options: options, inputs: inputs, service: service, folder: folder, remote: remote
+    ).run()
     let peer = ObservedService(try endpoint.makeService(root: "peer"))
-    let direct = try await DirectUpload.run(service: peer, inputs: inputs, records: options.records, concurrency: options.concurrency)
+    let direct = try await DirectUpload.run(
+        service: peer, inputs: inputs, records: options.records, concurrency: options.concurrency)
     print(direct.row(remote: remote, phase: "peer: direct uploads of the same items"))
     let ratio = result.firstPushItemsPerSecond / direct.itemsPerSecond
-    ratios.append("\(remote): first push \(String(format: "%.0f", result.firstPushItemsPerSecond)) items/s vs direct uploads \(String(format: "%.0f", direct.itemsPerSecond)) items/s = \(String(format: "%.2f", ratio))× (goal ≥ 0.50×: \(ratio >= 0.5 ? "met" : "not met")); incremental sync of \(options.changes) changes: \(result.incrementalRequests) requests for the writer and \(result.incrementalPullRequests) for the reader (O(changes): \(result.incrementalRequests + result.incrementalPullRequests <= 12 * options.changes + 20 ? "yes" : "no"))")
+    ratios.append(
+        "\(remote): first push \(String(format: "%.0f", result.firstPushItemsPerSecond)) items/s vs direct uploads \(String(format: "%.0f", direct.itemsPerSecond)) items/s = \(String(format: "%.2f", ratio))× (goal ≥ 0.50×: \(ratio >= 0.5 ? "met" : "not met")); incremental sync of \(options.changes) changes: \(result.incrementalRequests) requests for the writer and \(result.incrementalPullRequests) for the reader (O(changes): \(result.incrementalRequests + result.incrementalPullRequests <= 12 * options.changes + 20 ? "yes" : "no"))"
+    )
 }
 print("")
 for line in ratios { print("- " + line) }
 let peak = PeakMemory.mebibytes()
-print("- peak RSS of the benchmark process (all remotes, Stratus and its SQLite): \(String(format: "%.1f", peak)) MiB (goal ≤ 128 MiB: \(peak <= 128 ? "met" : "not met"))")
+print(
+    "- peak RSS of the benchmark process (all remotes, Stratus and its SQLite): \(String(format: "%.1f", peak)) MiB (goal ≤ 128 MiB: \(peak <= 128 ? "met" : "not met"))"
+)

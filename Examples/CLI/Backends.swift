@@ -12,7 +12,9 @@ import StratusWebDAV
 /// in ``registry`` (and one case in ``signInProfile(for:)`` when it uses OAuth).
 enum Backends {
     /// Every backend the tool can build by type name.
-    static let registry = ServiceRegistry(backends: [LocalBackend.self, DropboxBackend.self, DriveBackend.self, S3Backend.self, WebDAVBackend.self])
+    static let registry = ServiceRegistry(backends: [
+        LocalBackend.self, DropboxBackend.self, DriveBackend.self, S3Backend.self, WebDAVBackend.self,
+    ])
 
     /// How `stratus login` signs in to a remote: the OAuth profile and where the token goes.
     struct SignInProfile {
@@ -30,23 +32,27 @@ enum Backends {
             let appKey = try options.requiredString("app_key")
             let store = try options.requiredString("token_store")
             let secret = options.string("app_secret").flatMap { $0.isEmpty ? nil : $0 }
-            let provider: OAuthProvider = if let apiURL = try options.url("api_url") {
-                .dropbox(clientID: appKey, clientSecret: secret, baseURL: apiURL)
-            } else {
-                .dropbox(clientID: appKey, clientSecret: secret)
-            }
+            let provider: OAuthProvider =
+                if let apiURL = try options.url("api_url") {
+                    .dropbox(clientID: appKey, clientSecret: secret, baseURL: apiURL)
+                } else {
+                    .dropbox(clientID: appKey, clientSecret: secret)
+                }
             return SignInProfile(provider: provider, tokenStore: expandedFile(store), scopes: [])
         case DriveBackend.typeName:
             let clientID = try options.requiredString("client_id")
             let store = try options.requiredString("token_store")
             let secret = options.string("client_secret").flatMap { $0.isEmpty ? nil : $0 }
-            let provider: OAuthProvider = if let oauthURL = try options.url("oauth_url") ?? options.url("api_url") {
-                .google(clientID: clientID, clientSecret: secret, baseURL: oauthURL)
-            } else {
-                .google(clientID: clientID, clientSecret: secret)
-            }
+            let provider: OAuthProvider =
+                if let oauthURL = try options.url("oauth_url") ?? options.url("api_url") {
+                    .google(clientID: clientID, clientSecret: secret, baseURL: oauthURL)
+                } else {
+                    .google(clientID: clientID, clientSecret: secret)
+                }
             // The hidden app folder, and files the app itself created in My Drive.
-            let scopes = ["https://www.googleapis.com/auth/drive.appdata", "https://www.googleapis.com/auth/drive.file"]
+            let scopes = [
+                "https://www.googleapis.com/auth/drive.appdata", "https://www.googleapis.com/auth/drive.file",
+            ]
             return SignInProfile(provider: provider, tokenStore: expandedFile(store), scopes: scopes)
         default:
             return nil

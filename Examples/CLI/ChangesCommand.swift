@@ -23,7 +23,9 @@ struct ChangesCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds between polls with --follow.") var interval: Double = 2
 
     func validate() throws {
-        guard interval > 0, interval <= 3600 else { throw ValidationError("--interval must be between 0 and 3600 seconds.") }
+        guard interval > 0, interval <= 3600 else {
+            throw ValidationError("--interval must be between 0 and 3600 seconds.")
+        }
     }
 
     func run() async throws {

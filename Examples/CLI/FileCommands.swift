@@ -14,8 +14,10 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let service = try global.service(named: folder.remote)
-        let files = try await global.explained(remote: folder.remote, path: folder.path) { try await service.list(folder.path) }
-            .sorted { $0.path < $1.path }
+        let files = try await global.explained(remote: folder.remote, path: folder.path) {
+            try await service.list(folder.path)
+        }
+        .sorted { $0.path < $1.path }
         if global.json {
             try Output.json(["files": files.map(FileDocument.init)])
             return
@@ -35,7 +37,9 @@ struct StatCommand: AsyncParsableCommand {
 
     func run() async throws {
         let service = try global.service(named: location.remote)
-        let file = try await global.explained(remote: location.remote, path: location.path) { try await service.metadata(of: location.path) }
+        let file = try await global.explained(remote: location.remote, path: location.path) {
+            try await service.metadata(of: location.path)
+        }
         if global.json {
             try Output.json(["file": FileDocument(file)])
             return
@@ -67,7 +71,9 @@ struct RemoveCommand: AsyncParsableCommand {
     func run() async throws {
         let service = try global.service(named: location.remote)
         let precondition: WritePrecondition = ifVersion.map { .mustMatch(VersionID($0)) } ?? WritePrecondition.none
-        try await global.explained(remote: location.remote, path: location.path) { try await service.delete(location.path, precondition: precondition) }
+        try await global.explained(remote: location.remote, path: location.path) {
+            try await service.delete(location.path, precondition: precondition)
+        }
         if global.json {
             try Output.json(["deleted": location.path.string])
         } else {

@@ -4,10 +4,12 @@ import Stratus
 
 /// The options every `stratus` command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "The configuration file (default: $STRATUS_CONFIG, else $XDG_CONFIG_HOME/stratus/remotes.json, else ~/.config/stratus/remotes.json).",
-        valueName: "path"
-    ))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The configuration file (default: $STRATUS_CONFIG, else $XDG_CONFIG_HOME/stratus/remotes.json, else ~/.config/stratus/remotes.json).",
+            valueName: "path"
+        ))
     var config: String?
 
     @Flag(name: .long, help: "Print one JSON document with stable keys instead of text.")
@@ -72,13 +74,15 @@ struct GlobalOptions: ParsableArguments {
 
     /// The failure for a remote name the configuration does not have, saying how to add it.
     func unknownRemote(_ remote: String, in configuration: StratusConfiguration) -> CLIFailure {
-        let known = configuration.remoteNames.isEmpty
+        let known =
+            configuration.remoteNames.isEmpty
             ? "no remotes are configured"
             : "configured remotes: " + configuration.remoteNames.joined(separator: ", ")
         return CLIFailure(
             .configuration, kind: "invalidConfiguration",
             "There is no remote named '\(remote)' in \(configFile.path); \(known).",
-            next: "Add it with `stratus remote add \(remote) --type TYPE --option KEY=VALUE` (types: \(Backends.registry.typeNames.joined(separator: ", "))), or define it with \(RemoteOptions.environmentName(remote: remote, option: "type"))."
+            next:
+                "Add it with `stratus remote add \(remote) --type TYPE --option KEY=VALUE` (types: \(Backends.registry.typeNames.joined(separator: ", "))), or define it with \(RemoteOptions.environmentName(remote: remote, option: "type"))."
         )
     }
 }

@@ -14,17 +14,22 @@ struct VersionsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let service = try global.service(named: location.remote)
-        let versions = try await global.explained(remote: location.remote, path: location.path) { try await service.versions(of: location.path) }
+        let versions = try await global.explained(remote: location.remote, path: location.path) {
+            try await service.versions(of: location.path)
+        }
         if global.json {
-            try Output.json(VersionsDocument(
-                path: location.path.string,
-                versions: versions.enumerated().map { VersionDocument($1, current: $0 == 0) }
-            ))
+            try Output.json(
+                VersionsDocument(
+                    path: location.path.string,
+                    versions: versions.enumerated().map { VersionDocument($1, current: $0 == 0) }
+                ))
             return
         }
         for (index, version) in versions.enumerated() {
             let label = index == 0 ? "\tcurrent" : ""
-            Output.line("\(version.id)\t\(version.size)\t\(Output.date(version.modified))\t\(Output.short(version.contentHash))\(label)")
+            Output.line(
+                "\(version.id)\t\(version.size)\t\(Output.date(version.modified))\t\(Output.short(version.contentHash))\(label)"
+            )
         }
     }
 
@@ -53,7 +58,8 @@ struct RestoreCommand: AsyncParsableCommand {
         if global.json {
             try Output.json(["file": FileDocument(restored)])
         } else {
-            Output.line("Restored \(location) to the content of version \(version); it is now version \(restored.version).")
+            Output.line(
+                "Restored \(location) to the content of version \(version); it is now version \(restored.version).")
         }
     }
 }

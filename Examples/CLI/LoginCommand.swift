@@ -34,8 +34,9 @@ struct LoginCommand: AsyncParsableCommand {
         }
         guard let profile else {
             let type = configuration.remotes[name]?.type ?? "?"
-            throw CLIFailure(.usage, "Remote '\(name)' has type \(type), which does not sign in.",
-                             next: "Use it directly, such as `stratus ls \(name):`.")
+            throw CLIFailure(
+                .usage, "Remote '\(name)' has type \(type), which does not sign in.",
+                next: "Use it directly, such as `stratus ls \(name):`.")
         }
         let http: StratusHTTPClient
         do {
@@ -43,12 +44,15 @@ struct LoginCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure(.other, "The HTTP client could not start: \(error)")
         }
-        let client = OAuthClient(provider: profile.provider, http: http, signInHint: "Run `stratus login \(name)` again.")
+        let client = OAuthClient(
+            provider: profile.provider, http: http, signInHint: "Run `stratus login \(name)` again.")
         let store = FileTokenStore(url: profile.tokenStore)
         do {
             try await global.explained(remote: name) {
-                let token = try await client.signIn(scopes: profile.scopes, port: port, timeout: .seconds(timeout)) { url in
-                    Output.note("To sign in to \(profile.provider.name) for remote '\(name)', open this URL in a browser:")
+                let token = try await client.signIn(scopes: profile.scopes, port: port, timeout: .seconds(timeout)) {
+                    url in
+                    Output.note(
+                        "To sign in to \(profile.provider.name) for remote '\(name)', open this URL in a browser:")
                     Output.note("  \(url.absoluteString)")
                     Output.note("Waiting for the browser (up to \(timeout) s)...")
                 }
@@ -109,7 +113,8 @@ struct LogoutCommand: AsyncParsableCommand {
         if global.json {
             try Output.json(["signed_out": name])
         } else {
-            Output.line("Signed out of remote '\(name)': the grant is revoked and \(profile.tokenStore.path) holds no token.")
+            Output.line(
+                "Signed out of remote '\(name)': the grant is revoked and \(profile.tokenStore.path) holds no token.")
         }
     }
 }

@@ -130,6 +130,8 @@ struct ErrorDocument: Encodable {
     var error: Body
 
     init(_ failure: CLIFailure) {
-        error = Body(kind: failure.kind, message: failure.message, nextStep: failure.nextStep, exitStatus: failure.status.rawValue)
+        error = Body(
+            kind: failure.kind, message: failure.message, nextStep: failure.nextStep,
+            exitStatus: failure.status.rawValue)
     }
 }

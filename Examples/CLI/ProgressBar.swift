@@ -3,11 +3,11 @@ import Stratus
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A one-line progress bar on standard error (bytes, rate, time left), drawn only when standard
@@ -63,7 +63,8 @@ final class ProgressBar: Sendable {
         if let fraction = progress.fractionCompleted {
             let width = 24
             let filled = Int(min(Double(width), max(0, fraction.isFinite ? fraction * Double(width) : 0)))
-            parts.append("[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]")
+            parts.append(
+                "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]")
             parts.append(String(format: "%3.0f%%", fraction * 100))
         }
         let total = progress.totalBytes.map { " / " + Self.bytes($0) } ?? ""

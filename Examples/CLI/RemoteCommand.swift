@@ -69,7 +69,10 @@ struct RemoteAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let backend = Backends.registry.backend(forType: type) else {
-            throw CLIFailure(.configuration, "There is no remote type '\(type)'; known types: \(Backends.registry.typeNames.joined(separator: ", ")).")
+            throw CLIFailure(
+                .configuration,
+                "There is no remote type '\(type)'; known types: \(Backends.registry.typeNames.joined(separator: ", "))."
+            )
         }
         if helpOptions {
             for option in backend.options {
@@ -80,21 +83,27 @@ struct RemoteAddCommand: AsyncParsableCommand {
         var values: [String: String] = [:]
         for pair in option {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                throw CLIFailure(.usage, "'--option \(pair)' is not key=value.", next: "Write it as --option root=/path/to/folder.")
+                throw CLIFailure(
+                    .usage, "'--option \(pair)' is not key=value.", next: "Write it as --option root=/path/to/folder.")
             }
             values[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
         let checked: RemoteOptions
         do {
-            checked = try Backends.registry.validatedOptions(RemoteOptions(remoteName: name, typeName: type, values: values))
+            checked = try Backends.registry.validatedOptions(
+                RemoteOptions(remoteName: name, typeName: type, values: values))
         } catch let error as ServiceError {
-            throw CLIFailure(.configuration, kind: "\(error.code)", error.message,
-                             next: "See the options of type \(backend.typeName) with `stratus remote add \(name) --type \(backend.typeName) --help-options`.")
+            throw CLIFailure(
+                .configuration, kind: "\(error.code)", error.message,
+                next:
+                    "See the options of type \(backend.typeName) with `stratus remote add \(name) --type \(backend.typeName) --help-options`."
+            )
         }
         var file = try global.fileConfiguration()
         if file.remotes[name] != nil, !replace {
-            throw CLIFailure(.conflict, "A remote named '\(name)' already exists in \(global.configFile.path).",
-                             next: "Pass --replace to replace it, or choose another name.")
+            throw CLIFailure(
+                .conflict, "A remote named '\(name)' already exists in \(global.configFile.path).",
+                next: "Pass --replace to replace it, or choose another name.")
         }
         let remote = StratusConfiguration.Remote(type: checked.typeName, options: checked.values)
         file.remotes[name] = remote
@@ -118,7 +127,8 @@ extension Backends {
 }
 
 struct RemoteListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the remotes (secrets redacted).")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the remotes (secrets redacted).")
 
     @OptionGroup var global: GlobalOptions
 
@@ -131,7 +141,9 @@ struct RemoteListCommand: AsyncParsableCommand {
         if global.json {
             try Output.json(ListDocument(config: global.configFile.path, remotes: documents))
         } else if documents.isEmpty {
-            Output.line("No remotes in \(global.configFile.path). Add one with `stratus remote add NAME --type local --option root=DIR`.")
+            Output.line(
+                "No remotes in \(global.configFile.path). Add one with `stratus remote add NAME --type local --option root=DIR`."
+            )
         } else {
             for document in documents { Output.line(document.line) }
         }
@@ -144,7 +156,8 @@ struct RemoteListCommand: AsyncParsableCommand {
 }
 
 struct RemoteShowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a remote's type and options (secrets redacted).")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show a remote's type and options (secrets redacted).")
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The remote's name.") var name: String
@@ -154,11 +167,13 @@ struct RemoteShowCommand: AsyncParsableCommand {
         guard let remote = effective.remotes[name] else {
             throw global.unknownRemote(name, in: effective)
         }
-        let document = RemoteDocument(name: name, remote: remote, fileRemote: try global.fileConfiguration().remotes[name])
+        let document = RemoteDocument(
+            name: name, remote: remote, fileRemote: try global.fileConfiguration().remotes[name])
         // Checked like a command that uses it would, so a bad option shows here first.
         let problem: String?
         do {
-            _ = try Backends.registry.validatedOptions(RemoteOptions(remoteName: name, typeName: remote.type, values: remote.options))
+            _ = try Backends.registry.validatedOptions(
+                RemoteOptions(remoteName: name, typeName: remote.type, values: remote.options))
             problem = nil
         } catch let error as ServiceError {
             problem = error.message
@@ -187,7 +202,8 @@ struct RemoteShowCommand: AsyncParsableCommand {
 }
 
 struct RemoteRemoveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a remote from the configuration file (its files are left alone).")
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a remote from the configuration file (its files are left alone).")
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The remote's name.") var name: String
@@ -195,9 +211,12 @@ struct RemoteRemoveCommand: AsyncParsableCommand {
     func run() async throws {
         var file = try global.fileConfiguration()
         guard file.remotes.removeValue(forKey: name) != nil else {
-            let known = file.remoteNames.isEmpty ? "it has no remotes" : "its remotes: " + file.remoteNames.joined(separator: ", ")
-            throw CLIFailure(.notFound, "There is no remote named '\(name)' in \(global.configFile.path); \(known).",
-                             next: "See them with `stratus remote list`.")
+            let known =
+                file.remoteNames.isEmpty
+                ? "it has no remotes" : "its remotes: " + file.remoteNames.joined(separator: ", ")
+            throw CLIFailure(
+                .notFound, "There is no remote named '\(name)' in \(global.configFile.path); \(known).",
+                next: "See them with `stratus remote list`.")
         }
         try global.explained(remote: name) { try file.save(to: global.configFile) }
         if global.json {

@@ -12,7 +12,9 @@ struct RemoteLocation: CustomStringConvertible {
     /// - Throws: `ValidationError` saying what a location looks like, or why the path is invalid.
     static func parse(_ argument: String) throws -> RemoteLocation {
         guard let colon = argument.firstIndex(of: ":"), colon != argument.startIndex else {
-            throw ValidationError("'\(argument)' is not a remote location; write NAME:path, such as saves:slot-1.json (NAME: alone is the remote's root).")
+            throw ValidationError(
+                "'\(argument)' is not a remote location; write NAME:path, such as saves:slot-1.json (NAME: alone is the remote's root)."
+            )
         }
         let name = String(argument[..<colon])
         var text = Substring(argument[argument.index(after: colon)...])

@@ -18,7 +18,8 @@ struct PutCommand: AsyncParsableCommand {
     @Argument(help: "The local file.") var local: String
     @Argument(help: "Where to put it, as NAME:path.", transform: RemoteLocation.parse) var destination: RemoteLocation
     @Flag(name: .long, help: "Write only if no file is at the path.") var ifAbsent = false
-    @Option(name: .long, help: ArgumentHelp("Write only if the file's current version is this one.", valueName: "version"))
+    @Option(
+        name: .long, help: ArgumentHelp("Write only if the file's current version is this one.", valueName: "version"))
     var ifVersion: String?
     @Option(name: .long, help: ArgumentHelp("Metadata to attach, repeatable.", valueName: "key=value"))
     var meta: [String] = []
@@ -33,20 +34,22 @@ struct PutCommand: AsyncParsableCommand {
         let file = URL(filePath: NSString(string: local).expandingTildeInPath)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), !isFolder.boolValue else {
-            throw CLIFailure(.localFile, "There is no local file at \(file.path)\(isFolder.boolValue ? " (it is a folder)" : "").",
-                             next: "Give the path of a file to upload.")
+            throw CLIFailure(
+                .localFile, "There is no local file at \(file.path)\(isFolder.boolValue ? " (it is a folder)" : "").",
+                next: "Give the path of a file to upload.")
         }
         var path = destination.path
         if destination.namesFolder {
             path = try global.explained { try path.appending(file.lastPathComponent) }
         }
-        let precondition: WritePrecondition = if ifAbsent {
-            .mustNotExist
-        } else if let ifVersion {
-            .mustMatch(VersionID(ifVersion))
-        } else {
-            WritePrecondition.none
-        }
+        let precondition: WritePrecondition =
+            if ifAbsent {
+                .mustNotExist
+            } else if let ifVersion {
+                .mustMatch(VersionID(ifVersion))
+            } else {
+                WritePrecondition.none
+            }
         var metadata: [String: String]?
         for pair in meta {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
@@ -67,7 +70,9 @@ struct PutCommand: AsyncParsableCommand {
         if global.json {
             try Output.json(["file": FileDocument(written)])
         } else {
-            Output.line("Uploaded \(file.lastPathComponent) to \(destination.remote):\(written.path): version \(written.version), \(written.size) bytes, \(Output.short(written.contentHash)).")
+            Output.line(
+                "Uploaded \(file.lastPathComponent) to \(destination.remote):\(written.path): version \(written.version), \(written.size) bytes, \(Output.short(written.contentHash))."
+            )
         }
     }
 }
@@ -83,12 +88,15 @@ struct GetCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The remote file, as NAME:path.", transform: RemoteLocation.parse) var source: RemoteLocation
     @Argument(help: "The local file or folder.") var local: String
-    @Option(name: .long, help: ArgumentHelp("An old version to download (see `stratus versions`).", valueName: "version"))
+    @Option(
+        name: .long, help: ArgumentHelp("An old version to download (see `stratus versions`).", valueName: "version"))
     var version: String?
 
     func run() async throws {
         guard !source.path.isRoot else {
-            throw CLIFailure(.usage, "'\(source)' is the remote's root, not a file.", next: "Name a file, such as \(source.remote):slot-1.json.")
+            throw CLIFailure(
+                .usage, "'\(source)' is the remote's root, not a file.",
+                next: "Name a file, such as \(source.remote):slot-1.json.")
         }
         var destination = URL(filePath: NSString(string: local).expandingTildeInPath)
         var isFolder: ObjCBool = false
@@ -107,7 +115,9 @@ struct GetCommand: AsyncParsableCommand {
         if global.json {
             try Output.json(GetDocument(file: FileDocument(read), local: destination.path))
         } else {
-            Output.line("Downloaded \(source) (version \(read.version), \(read.size) bytes, hash checked) to \(destination.path).")
+            Output.line(
+                "Downloaded \(source) (version \(read.version), \(read.size) bytes, hash checked) to \(destination.path)."
+            )
         }
     }
 

@@ -45,10 +45,14 @@ struct Demo {
         say("")
         say("level   A (offline)   B (online)   merged")
         for level in merged.levels.keys.sorted() {
-            say("\(level.padding(toLength: 8, withPad: " ", startingAt: 0))\(cell(aOffline, level))\(cell(bSave, level))\(GameSave.stars(merged.levels[level]?.stars ?? 0)) \(merged.levels[level]?.score ?? 0)")
+            say(
+                "\(level.padding(toLength: 8, withPad: " ", startingAt: 0))\(cell(aOffline, level))\(cell(bSave, level))\(GameSave.stars(merged.levels[level]?.stars ?? 0)) \(merged.levels[level]?.score ?? 0)"
+            )
         }
         say("")
-        say("progress, merged key by key: \(deviceA.progressSummary) (the highest level wins; each device's coins add up)")
+        say(
+            "progress, merged key by key: \(deviceA.progressSummary) (the highest level wins; each device's coins add up)"
+        )
 
         step(5, "B syncs and gets the merge")
         try await sync(deviceB)
@@ -67,7 +71,8 @@ struct Demo {
         }
         say("B's pre-merge save comes back, thumbnail and all, with store.restore(slot, to: \"\(bVersion.id)\")")
 
-        print("""
+        print(
+            """
 
             Summary
               conflict detected: yes — A's offline save met B's newer one; neither overwrote the other
@@ -79,7 +84,9 @@ struct Demo {
     @discardableResult
     private func sync(_ device: Device) async throws -> SyncReport {
         let report = try await device.sync()
-        say("— \(device.name) syncs: \(report.pushed.count) pushed, \(report.pulled.count) pulled, \(report.resolved.count) conflicts merged")
+        say(
+            "— \(device.name) syncs: \(report.pushed.count) pushed, \(report.pulled.count) pulled, \(report.resolved.count) conflicts merged"
+        )
         return report
     }
 

@@ -21,11 +21,13 @@ struct Device {
         let bestOfBoth = ConflictPolicy.merge(GameSave.self) { _, local, remote in local.merged(with: remote) }
         saves = try SyncStore(
             folder: folder.appending(path: "saves"), service: service,
-            configuration: SyncConfiguration(remoteFolder: remoteFolder, deviceName: name, policies: ["save": bestOfBoth])
+            configuration: SyncConfiguration(
+                remoteFolder: remoteFolder, deviceName: name, policies: ["save": bestOfBoth])
         )
         progress = try KeyValueStore(
             folder: folder.appending(path: "progress"), service: service,
-            configuration: KeyValueConfiguration(rules: [.key("highestLevel", .highest)], remoteFolder: remoteFolder + "-progress", deviceName: name)
+            configuration: KeyValueConfiguration(
+                rules: [.key("highestLevel", .highest)], remoteFolder: remoteFolder + "-progress", deviceName: name)
         )
     }
 

@@ -14,15 +14,18 @@ struct RemoteChoice: ParsableArguments {
     @Option(name: .long, help: "A remote type to use without configuration: local, dropbox, ...")
     var type: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "An option for --type, repeatable. STRATUS_REMOTE_SAVE_SYNC_<OPTION> variables work too.",
-        valueName: "key=value"
-    ))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "An option for --type, repeatable. STRATUS_REMOTE_SAVE_SYNC_<OPTION> variables work too.",
+            valueName: "key=value"
+        ))
     var option: [String] = []
 
     func validate() throws {
         if remote != nil, type != nil {
-            throw ValidationError("Choose the remote with --remote NAME or with --type TYPE --option key=value, not both.")
+            throw ValidationError(
+                "Choose the remote with --remote NAME or with --type TYPE --option key=value, not both.")
         }
         if type == nil, !option.isEmpty {
             throw ValidationError("--option needs --type (or put the options in the configuration and use --remote).")
@@ -35,13 +38,17 @@ struct RemoteChoice: ParsableArguments {
     func makeService(defaultRoot: URL) throws -> (service: any Service, label: String) {
         let environment = ProcessInfo.processInfo.environment
         if let remote {
-            let configuration = if let config {
-                try StratusConfiguration.load(from: URL(filePath: NSString(string: config).expandingTildeInPath))
-            } else {
-                try StratusConfiguration.loadDefault()
-            }
+            let configuration =
+                if let config {
+                    try StratusConfiguration.load(from: URL(filePath: NSString(string: config).expandingTildeInPath))
+                } else {
+                    try StratusConfiguration.loadDefault()
+                }
             let type = configuration.remotes[remote]?.type ?? "?"
-            return (try Backends.registry.makeService(named: remote, in: configuration), "the configured remote '\(remote)' (\(type))")
+            return (
+                try Backends.registry.makeService(named: remote, in: configuration),
+                "the configured remote '\(remote)' (\(type))"
+            )
         }
         let type = self.type ?? "local"
         var values: [String: String] = [:]

@@ -6,7 +6,8 @@ import Stratus
 struct SaveSyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus-save-sync",
-        abstract: "Sync a game's save and progress between devices through any Stratus remote, without ever losing progress.",
+        abstract:
+            "Sync a game's save and progress between devices through any Stratus remote, without ever losing progress.",
         discussion: """
             `demo` plays the whole story on two devices. By hand: `play` records a level on a \
             device, `sync` syncs it, `status` shows where it stands. Each device is a folder \
@@ -23,7 +24,8 @@ struct SaveSyncCommand: AsyncParsableCommand {
 /// `~/.local/state/stratus-save-sync`.
 func defaultStateFolder() -> URL {
     let environment = ProcessInfo.processInfo.environment
-    let base = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? URL(filePath: $0) : nil }
+    let base =
+        environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? URL(filePath: $0) : nil }
         ?? FileManager.default.homeDirectoryForCurrentUser.appending(path: ".local/state")
     return base.appending(path: "stratus-save-sync")
 }
@@ -50,12 +52,14 @@ struct DemoCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var remote: RemoteChoice
-    @Option(name: .long, help: "Keep the devices (and the default local remote) in this folder instead of a temporary one.")
+    @Option(
+        name: .long, help: "Keep the devices (and the default local remote) in this folder instead of a temporary one.")
     var work: String?
 
     func run() async throws {
         let keep = work.map { URL(filePath: NSString(string: $0).expandingTildeInPath) }
-        let folder = keep ?? FileManager.default.temporaryDirectory.appending(path: "stratus-save-sync-\(UUID().uuidString)")
+        let folder =
+            keep ?? FileManager.default.temporaryDirectory.appending(path: "stratus-save-sync-\(UUID().uuidString)")
         defer { if keep == nil { try? FileManager.default.removeItem(at: folder) } }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let (service, label) = try remote.makeService(defaultRoot: folder.appending(path: "cloud"))
@@ -64,21 +68,29 @@ struct DemoCommand: AsyncParsableCommand {
         let remoteFolder = "stratus-save-sync-demo/\(run)"
         let demo = Demo(
             remoteLabel: label,
-            deviceA: try Device(name: "A", folder: folder.appending(path: "device-A-\(run)"), service: service, remoteFolder: remoteFolder),
-            deviceB: try Device(name: "B", folder: folder.appending(path: "device-B-\(run)"), service: service, remoteFolder: remoteFolder)
+            deviceA: try Device(
+                name: "A", folder: folder.appending(path: "device-A-\(run)"), service: service,
+                remoteFolder: remoteFolder),
+            deviceB: try Device(
+                name: "B", folder: folder.appending(path: "device-B-\(run)"), service: service,
+                remoteFolder: remoteFolder)
         )
         try await demo.run()
         if !remote.isDefault {
-            print("\nThe demo's data stays on the remote in \(remoteFolder) (with its versions); delete it when you like.")
+            print(
+                "\nThe demo's data stays on the remote in \(remoteFolder) (with its versions); delete it when you like."
+            )
         }
-        print(keep == nil
-            ? "\nThe demo ran in a temporary folder, now removed; pass --work DIR to keep the devices and the remote."
-            : "\nThe devices and the remote are in \(folder.path).")
+        print(
+            keep == nil
+                ? "\nThe demo ran in a temporary folder, now removed; pass --work DIR to keep the devices and the remote."
+                : "\nThe devices and the remote are in \(folder.path).")
     }
 }
 
 struct SyncCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "sync", abstract: "Sync one device's save and progress with the remote.")
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Sync one device's save and progress with the remote.")
 
     @OptionGroup var options: DeviceOptions
 
@@ -93,7 +105,8 @@ struct SyncCommand: AsyncParsableCommand {
 }
 
 struct StatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show a device's save and whether it has progress to push.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show a device's save and whether it has progress to push.")
 
     @OptionGroup var options: DeviceOptions
 
@@ -103,7 +116,8 @@ struct StatusCommand: AsyncParsableCommand {
 }
 
 struct PlayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "play", abstract: "Record a level's result on a device (the best result stays).")
+    static let configuration = CommandConfiguration(
+        commandName: "play", abstract: "Record a level's result on a device (the best result stays).")
 
     @OptionGroup var options: DeviceOptions
     @Option(name: .long, help: "The level, such as 1-2.") var level: String

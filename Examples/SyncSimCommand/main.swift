@@ -3,8 +3,8 @@ import Foundation
 import Stratus
 import StratusLocal
 import StratusSync
-import Synchronization
 import SyncSimulation
+import Synchronization
 
 /// `stratus-sync-sim`: the multi-device simulation of StratusSync, and the child process the
 /// crash tests kill.
@@ -35,24 +35,35 @@ struct Run: AsyncParsableCommand {
     @Option(help: "How many seeds to run, from --seed on.") var runs = 1
 
     mutating func run() async throws {
-        let chosen = remotes.isEmpty ? SimulationRemote.allCases : try remotes.map { name in
-            guard let remote = SimulationRemote(rawValue: name) else { throw ValidationError("Unknown remote \(name); use local, dropbox or drive.") }
-            return remote
-        }
+        let chosen =
+            remotes.isEmpty
+            ? SimulationRemote.allCases
+            : try remotes.map { name in
+                guard let remote = SimulationRemote(rawValue: name) else {
+                    throw ValidationError("Unknown remote \(name); use local, dropbox or drive.")
+                }
+                return remote
+            }
         var failed = false
         for remote in chosen {
             for offset in 0..<UInt64(max(1, runs)) {
-                let options = SyncSimulation.Options(devices: devices, rounds: rounds, recordsPerType: records, seed: seed &+ offset)
-                let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-sync-sim-\(UUID().uuidString)")
+                let options = SyncSimulation.Options(
+                    devices: devices, rounds: rounds, recordsPerType: records, seed: seed &+ offset)
+                let folder = FileManager.default.temporaryDirectory.appending(
+                    path: "stratus-sync-sim-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let started = ContinuousClock.now
                 let result = ResultBox()
-                try await remote.withService(folder: folder, faultChance: faults, seed: options.seed) { service, faultSwitch in
-                    result.report = try await SyncSimulation.run(service: service, folder: folder, options: options, faults: faultSwitch)
+                try await remote.withService(folder: folder, faultChance: faults, seed: options.seed) {
+                    service, faultSwitch in
+                    result.report = try await SyncSimulation.run(
+                        service: service, folder: folder, options: options, faults: faultSwitch)
                 }
                 guard let report = result.report else { continue }
-                print("== \(remote.rawValue), seed \(options.seed): \(devices) devices, \(rounds) rounds, \(records) records per type, faults \(remote == .local ? 0 : faults) (\(ContinuousClock.now - started))")
+                print(
+                    "== \(remote.rawValue), seed \(options.seed): \(devices) devices, \(rounds) rounds, \(records) records per type, faults \(remote == .local ? 0 : faults) (\(ContinuousClock.now - started))"
+                )
                 print(report)
                 failed = failed || !report.problems.isEmpty
             }
@@ -89,9 +100,13 @@ struct CrashChild: AsyncParsableCommand {
         configuration.checkpoint = { reached in
             if reached == point { kill(getpid(), SIGKILL) }
         }
-        let syncStore = try SyncStore(folder: URL(filePath: store), service: LocalService(root: URL(filePath: remote)), configuration: configuration)
+        let syncStore = try SyncStore(
+            folder: URL(filePath: store), service: LocalService(root: URL(filePath: remote)),
+            configuration: configuration)
         let report = try await syncStore.sync()
-        print("checkpoint \(at) was not reached; sync finished: \(report.pushed.count) pushed, \(report.pulled.count) pulled")
+        print(
+            "checkpoint \(at) was not reached; sync finished: \(report.pushed.count) pushed, \(report.pulled.count) pulled"
+        )
         throw ExitCode(3)
     }
 }

@@ -56,14 +56,18 @@ public final class ObservedService: Service {
     }
 
     /// Counts an `upload` call, runs the ``beforeUpload(_:)`` hook, then passes it to the base service.
-    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws
+        -> RemoteFile
+    {
         count("upload")
         if let before = hook.withLock({ $0 }) { try await before(path, options) }
         return try await base.upload(from: source, to: path, options: options)
     }
 
     /// Counts a `download` call and passes it to the base service.
-    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions)
+        async throws -> RemoteFile
+    {
         count("download")
         return try await base.download(path, version: version, to: destination, options: options)
     }

@@ -36,11 +36,14 @@ final class SimulatedDevice {
         name = "device-\(index)"
         inputs = folder.appending(path: "\(name)-inputs", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
-        let higherLevel = ConflictPolicy.merge(Value.self) { _, local, remote in local.level >= remote.level ? local : remote }
+        let higherLevel = ConflictPolicy.merge(Value.self) { _, local, remote in
+            local.level >= remote.level ? local : remote
+        }
         store = try SyncStore(
             folder: folder.appending(path: name, directoryHint: .isDirectory),
             service: service,
-            configuration: SyncConfiguration(deviceName: name, policies: ["score": higherLevel, "profile": .newest], maximumConcurrentTransfers: 4)
+            configuration: SyncConfiguration(
+                deviceName: name, policies: ["score": higherLevel, "profile": .newest], maximumConcurrentTransfers: 4)
         )
     }
 
@@ -49,7 +52,9 @@ final class SimulatedDevice {
     }
 
     /// One random action: an edit (sometimes with new file content) or a delete.
-    func act(round: Int, options: SyncSimulation.Options, random: inout SeededGenerator, report: inout SyncSimulation.Report) throws {
+    func act(
+        round: Int, options: SyncSimulation.Options, random: inout SeededGenerator, report: inout SyncSimulation.Report
+    ) throws {
         let type = Self.types[Int.random(in: 0..<Self.types.count, using: &random)]
         let key = try RecordKey(type: type, id: "r\(Int.random(in: 0..<options.recordsPerType, using: &random))")
         if try store.conflicts().contains(where: { $0.key == key }) {
@@ -110,7 +115,8 @@ final class SimulatedDevice {
             for key in result.pushed { settle(key) }
             report.recordFailures += result.failures.count
             report.conflictsResolvedByPolicies += result.resolved.count
-            return !result.pulled.isEmpty || !result.pushed.isEmpty || !result.resolved.isEmpty || !result.failures.isEmpty
+            return !result.pulled.isEmpty || !result.pushed.isEmpty || !result.resolved.isEmpty
+                || !result.failures.isEmpty
         case .failure:
             report.failedSyncs += 1
             return true
@@ -136,7 +142,8 @@ final class SimulatedDevice {
             default:
                 counter += 1
                 let write = "\(name)-w\(counter)"
-                try store.resolve(conflict.key, with: .merged(JSONValue(encoding: Value(write: write, level: 0)), files: nil))
+                try store.resolve(
+                    conflict.key, with: .merged(JSONValue(encoding: Value(write: write, level: 0)), files: nil))
                 settle(conflict.key)
                 pending[conflict.key] = write
             }
@@ -156,7 +163,8 @@ final class SimulatedDevice {
         var result: [RecordKey: String] = [:]
         for type in Self.types {
             for record in try store.records(ofType: type) {
-                let files = record.files.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.sha256)" }.joined(separator: ",")
+                let files = record.files.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.sha256)" }.joined(
+                    separator: ",")
                 let value = String(decoding: try Self.canonical.encode(record.value), as: UTF8.self)
                 result[record.key] = "\(value) \(files)"
             }

@@ -57,7 +57,8 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
             }
         case .s3:
             let endpoint = try await Self.moto.value
-            let bucket = "stratus-sync-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+            let bucket =
+                "stratus-sync-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
             try await MotoLauncher.createBucket(bucket, at: endpoint)
             let service = try S3Service(
                 configuration: S3Configuration(
@@ -71,7 +72,9 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
         }
     }
 
-    private static func faultSwitch(_ faults: FaultInjector, chance: Double, seed: UInt64) -> SyncSimulation.FaultSwitch? {
+    private static func faultSwitch(_ faults: FaultInjector, chance: Double, seed: UInt64) -> SyncSimulation
+        .FaultSwitch?
+    {
         guard chance > 0 else { return nil }
         return { on in
             if on {

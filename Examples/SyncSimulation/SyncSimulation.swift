@@ -54,7 +54,9 @@ public enum SyncSimulation {
     ///   - options: The size and seed.
     ///   - faults: Turns faults on for the random phase and off for the quiet phase.
     /// - Returns: What was done and checked; ``Report/problems`` lists every broken promise.
-    public static func run(service: any Service, folder: URL, options: Options, faults: FaultSwitch? = nil) async throws -> Report {
+    public static func run(service: any Service, folder: URL, options: Options, faults: FaultSwitch? = nil) async throws
+        -> Report
+    {
         var random = SeededGenerator(seed: options.seed)
         var report = Report()
         let devices = try (0..<options.devices).map { index in
@@ -112,20 +114,26 @@ public enum SyncSimulation {
         for device in devices.dropFirst() {
             let other = try device.snapshot()
             if other != reference {
-                let differing = Set(reference.keys).symmetricDifference(other.keys).union(reference.keys.filter { reference[$0] != other[$0] })
-                report.problems.append("\(device.name) differs from \(first.name) on \(differing.sorted().prefix(5).map(\.description))")
+                let differing = Set(reference.keys).symmetricDifference(other.keys).union(
+                    reference.keys.filter { reference[$0] != other[$0] })
+                report.problems.append(
+                    "\(device.name) differs from \(first.name) on \(differing.sorted().prefix(5).map(\.description))")
             }
         }
         report.recordsCompared = reference.count * devices.count
         for device in devices {
-            if try device.store.pendingChangeCount() != 0 { report.problems.append("\(device.name) still has changes to push.") }
+            if try device.store.pendingChangeCount() != 0 {
+                report.problems.append("\(device.name) still has changes to push.")
+            }
             if try !device.store.conflicts().isEmpty { report.problems.append("\(device.name) still has conflicts.") }
             // Every local file matches its hash.
             for type in SimulatedDevice.types {
                 for record in try device.store.records(ofType: type) {
                     for file in record.files.values {
                         let hash = try Digest.hash(fileAt: file.url, algorithms: [.sha256])[.sha256]
-                        if hash != file.sha256 { report.problems.append("\(device.name): a file of \(record.key) does not match its hash.") }
+                        if hash != file.sha256 {
+                            report.problems.append("\(device.name): a file of \(record.key) does not match its hash.")
+                        }
                         report.filesVerified += 1
                     }
                 }
@@ -151,7 +159,9 @@ public enum SyncSimulation {
             var seen = Set<String>()
             for device in devices {
                 if let current = try device.store.record(key) { seen.insert(SimulatedDevice.write(of: current)) }
-                for archived in try device.store.archived(key) where !archived.isDeleted { seen.insert(SimulatedDevice.write(of: archived)) }
+                for archived in try device.store.archived(key) where !archived.isDeleted {
+                    seen.insert(SimulatedDevice.write(of: archived))
+                }
             }
             let missing = writes.subtracting(seen)
             var history = Set<String>()
@@ -166,7 +176,8 @@ public enum SyncSimulation {
                 } else if history.contains(write) {
                     report.writesInHistory += 1
                 } else {
-                    report.problems.append("The write \(write) of \(key) is lost: not current, not archived, not in the history.")
+                    report.problems.append(
+                        "The write \(write) of \(key) is lost: not current, not archived, not in the history.")
                 }
             }
         }

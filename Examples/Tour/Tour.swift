@@ -28,7 +28,9 @@ struct Tour {
 
         step(2, "Read the change feed")
         let page = try await service.changes(since: start)
-        say("\(page.changes.count) \(page.changes.count == 1 ? "change" : "changes") since the token taken at the start:")
+        say(
+            "\(page.changes.count) \(page.changes.count == 1 ? "change" : "changes") since the token taken at the start:"
+        )
         for change in page.changes {
             say("  \(describe(change))")
         }
@@ -44,11 +46,15 @@ struct Tour {
         let oldCopy = workFolder.appending(path: "slot-1.version-\(first.version).json")
         let downloaded = try await service.download(save, version: first.version, to: oldCopy)
         say("version \(downloaded.version) → \(oldCopy.path)")
-        say("hash checked on arrival (\(short(downloaded.contentHash))); it holds \(try String(contentsOf: oldCopy, encoding: .utf8))")
+        say(
+            "hash checked on arrival (\(short(downloaded.contentHash))); it holds \(try String(contentsOf: oldCopy, encoding: .utf8))"
+        )
 
         step(6, "Restore the old version")
         let restored = try await service.restore(save, to: first.version)
-        say("version \(first.version)'s content is current again, as new version \(restored.version); nothing was lost:")
+        say(
+            "version \(first.version)'s content is current again, as new version \(restored.version); nothing was lost:"
+        )
         try await printHistory()
 
         step(7, "A write based on a stale version is refused")
@@ -58,7 +64,8 @@ struct Tour {
                 from: .bytes(saveFile(level: 0, coins: 0)), to: save,
                 options: UploadOptions(precondition: .mustMatch(second.version))
             )
-            throw TourFailure(message: "the stale write was accepted as version \(unexpected.version); it should have been refused")
+            throw TourFailure(
+                message: "the stale write was accepted as version \(unexpected.version); it should have been refused")
         } catch let error as ServiceError where error.code == .conflict {
             say("refused with \(error.code): \(error.message)")
         }

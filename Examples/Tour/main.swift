@@ -19,7 +19,8 @@ if arguments.wantsHelp {
     exit(0)
 }
 
-let scratch = FileManager.default.temporaryDirectory.appending(path: "stratus-tour-\(UUID().uuidString)", directoryHint: .isDirectory)
+let scratch = FileManager.default.temporaryDirectory.appending(
+    path: "stratus-tour-\(UUID().uuidString)", directoryHint: .isDirectory)
 let root = arguments.root ?? scratch.appending(path: "cloud", directoryHint: .isDirectory)
 let workFolder = scratch.appending(path: "local", directoryHint: .isDirectory)
 defer { try? FileManager.default.removeItem(at: scratch) }
@@ -28,15 +29,20 @@ do {
     try FileManager.default.createDirectory(at: workFolder, withIntermediateDirectories: true)
     // Built by name, as an app would from its configuration file.
     let registry = ServiceRegistry(backends: [LocalBackend.self])
-    let service = try registry.makeService(options: RemoteOptions(
-        remoteName: "tour", typeName: "local", values: ["root": root.path]
-    ))
+    let service = try registry.makeService(
+        options: RemoteOptions(
+            remoteName: "tour", typeName: "local", values: ["root": root.path]
+        ))
     print("Stratus tour: a 'local' remote at \(root.path)")
     try await Tour(service: service, workFolder: workFolder).run()
     if arguments.root == nil {
-        print("\nDone. The tour ran in a temporary folder, now removed; pass --root DIR to keep the files and look around.")
+        print(
+            "\nDone. The tour ran in a temporary folder, now removed; pass --root DIR to keep the files and look around."
+        )
     } else {
-        print("\nDone. The save file is at \(root.path)/saves/slot-1.json; versions and the change journal are in \(root.path)/.stratus.")
+        print(
+            "\nDone. The save file is at \(root.path)/saves/slot-1.json; versions and the change journal are in \(root.path)/.stratus."
+        )
     }
 } catch {
     try? FileManager.default.removeItem(at: scratch)

@@ -26,12 +26,19 @@ struct CellRun {
             let size = cell.operation == .smallUpload ? harness.smallSize : harness.chunkedSize
             let local = try Self.content(size: size, seed: 1, in: folder, name: "content.bin")
             let hash = try Self.hash(local, algorithm)
-            let clean = try await requests { _ = try await service.upload(from: .file(local), to: try RemotePath("clean/file.bin"), options: UploadOptions()) }
+            let clean = try await requests {
+                _ = try await service.upload(
+                    from: .file(local), to: try RemotePath("clean/file.bin"), options: UploadOptions())
+            }
             let faulted = try await faultedRequests(sendsBody: true, bodySize: size) {
                 let file = try await service.upload(from: .file(local), to: path, options: UploadOptions())
-                try expect(file.contentHash?.value == hash, "the upload reports hash \(file.contentHash?.value ?? "none"), not \(hash)")
+                try expect(
+                    file.contentHash?.value == hash,
+                    "the upload reports hash \(file.contentHash?.value ?? "none"), not \(hash)")
             }
-            try expect(try await service.metadata(of: path).contentHash?.value == hash, "the remote file does not have the content's hash")
+            try expect(
+                try await service.metadata(of: path).contentHash?.value == hash,
+                "the remote file does not have the content's hash")
             let listed = try await service.list(try RemotePath("cell")).map(\.path)
             try expect(listed == [path], "the folder holds \(listed), not just \(path)")
             let versions = try await service.versions(of: path)
@@ -45,12 +52,15 @@ struct CellRun {
             let downloads = folder.appending(path: "downloads")
             try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
             let destination = downloads.appending(path: "file.bin")
-            let clean = try await requests { _ = try await service.download(path, version: nil, to: destination, options: DownloadOptions()) }
+            let clean = try await requests {
+                _ = try await service.download(path, version: nil, to: destination, options: DownloadOptions())
+            }
             try FileManager.default.removeItem(at: destination)
             let faulted = try await faultedRequests(sendsBody: false, bodySize: 2 * 1_048_576) {
                 _ = try await service.download(path, version: nil, to: destination, options: DownloadOptions())
             }
-            try expect(try Self.hash(destination, algorithm) == hash, "the downloaded file does not have the content's hash")
+            try expect(
+                try Self.hash(destination, algorithm) == hash, "the downloaded file does not have the content's hash")
             let left = try FileManager.default.contentsOfDirectory(atPath: downloads.path)
             try expect(left == ["file.bin"], "the download folder holds \(left)")
             if cell.fault == .droppedMidBody {
@@ -58,7 +68,9 @@ struct CellRun {
                 let counter = routeCounter
                 let ranges = harness.requestLog.entries(where: { counter.matches(method: $0.method, path: $0.path) })
                     .compactMap { $0.header("Range") }
-                try expect(ranges.contains { $0.hasPrefix("bytes=") && $0 != "bytes=0-" }, "the retry did not continue with Range (ranges sent: \(ranges))")
+                try expect(
+                    ranges.contains { $0.hasPrefix("bytes=") && $0 != "bytes=0-" },
+                    "the retry did not continue with Range (ranges sent: \(ranges))")
             }
             return faulted - clean
 
@@ -83,9 +95,13 @@ struct CellRun {
             let second = try await service.upload(from: .bytes(Data("second".utf8)), to: path, options: UploadOptions())
             let clean = try await requests { _ = try await service.versions(of: path) }
             var versions: [FileVersion] = []
-            let faulted = try await faultedRequests(sendsBody: false, bodySize: 64) { versions = try await service.versions(of: path) }
+            let faulted = try await faultedRequests(sendsBody: false, bodySize: 64) {
+                versions = try await service.versions(of: path)
+            }
             try expect(versions.map(\.id) == [second.version, first.version], "versions are \(versions.map(\.id))")
-            try expect(versions.map(\.contentHash) == [second.contentHash, first.contentHash], "version hashes do not match the uploads")
+            try expect(
+                versions.map(\.contentHash) == [second.contentHash, first.contentHash],
+                "version hashes do not match the uploads")
             return faulted - clean
 
         case .restore:
@@ -95,7 +111,9 @@ struct CellRun {
                 let restored = try await service.restore(path, to: first.version)
                 try expect(restored.contentHash == first.contentHash, "the restore reports other content")
             }
-            try expect(try await service.metadata(of: path).contentHash == first.contentHash, "the file does not hold the old content")
+            try expect(
+                try await service.metadata(of: path).contentHash == first.contentHash,
+                "the file does not hold the old content")
             let count = try await service.versions(of: path).count
             try expect(count == 3, "the file has \(count) versions, not 3: a restore was repeated or lost")
             return faulted - 1
@@ -134,7 +152,9 @@ struct CellRun {
     /// The requests an operation sends to the cell's route with the fault injected once
     /// (counted by the fault rule as they arrive, so an answer held back still counts); the
     /// fault must have been injected.
-    private func faultedRequests(sendsBody: Bool, bodySize: Int, _ operation: () async throws -> Void) async throws -> Int {
+    private func faultedRequests(sendsBody: Bool, bodySize: Int, _ operation: () async throws -> Void) async throws
+        -> Int
+    {
         let id = harness.faults.add(cell.fault.rule(route: route, sendsBody: sendsBody, bodySize: bodySize))
         try await operation()
         let rule = harness.faults.rules.first { $0.id == id }

@@ -35,32 +35,34 @@ public struct DriveMatrixProvider: MatrixProvider {
                     singleUploadLimit: 64 * 1024,
                     retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
                 ),
-                credentials: mock.refreshingCredentials(.google(
-                    clientID: authorization.configuration.clientID,
-                    clientSecret: authorization.configuration.clientSecret,
-                    baseURL: url
-                )),
+                credentials: mock.refreshingCredentials(
+                    .google(
+                        clientID: authorization.configuration.clientID,
+                        clientSecret: authorization.configuration.clientSecret,
+                        baseURL: url
+                    )),
                 http: mock.http
             )
-            try await body(MatrixHarness(
-                service: service,
-                faults: server.faults,
-                requestLog: server.requestLog,
-                smallSize: 48 * 1024,
-                chunkedSize: 1_300_000,
-                keepsVersionsOfDeletedFiles: false,
-                route: { operation in
-                    switch operation {
-                    case .smallUpload: ("/upload/drive/v3/files", "POST")
-                    case .chunkedUpload: ("/upload/drive/v3/files", "PUT")
-                    case .download: ("/drive/v3/files/*", "GET")
-                    case .changeFeed: ("/drive/v3/changes", "GET")
-                    case .versions: ("/drive/v3/files/*/revisions", "GET")
-                    case .restore: ("/upload/drive/v3/files/*", "PATCH")
-                    case .delete: ("/drive/v3/files/*", "DELETE")
+            try await body(
+                MatrixHarness(
+                    service: service,
+                    faults: server.faults,
+                    requestLog: server.requestLog,
+                    smallSize: 48 * 1024,
+                    chunkedSize: 1_300_000,
+                    keepsVersionsOfDeletedFiles: false,
+                    route: { operation in
+                        switch operation {
+                        case .smallUpload: ("/upload/drive/v3/files", "POST")
+                        case .chunkedUpload: ("/upload/drive/v3/files", "PUT")
+                        case .download: ("/drive/v3/files/*", "GET")
+                        case .changeFeed: ("/drive/v3/changes", "GET")
+                        case .versions: ("/drive/v3/files/*/revisions", "GET")
+                        case .restore: ("/upload/drive/v3/files/*", "PATCH")
+                        case .delete: ("/drive/v3/files/*", "DELETE")
+                        }
                     }
-                }
-            ))
+                ))
         }
     }
 }

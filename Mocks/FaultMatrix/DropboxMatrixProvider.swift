@@ -36,33 +36,36 @@ public struct DropboxMatrixProvider: MatrixProvider {
                     singleUploadLimit: 64 * 1024,
                     retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
                 ),
-                credentials: mock.refreshingCredentials(.dropbox(
-                    clientID: authorization.configuration.clientID,
-                    clientSecret: authorization.configuration.clientSecret,
-                    baseURL: url
-                )),
+                credentials: mock.refreshingCredentials(
+                    .dropbox(
+                        clientID: authorization.configuration.clientID,
+                        clientSecret: authorization.configuration.clientSecret,
+                        baseURL: url
+                    )),
                 http: mock.http
             )
-            try await body(MatrixHarness(
-                service: service,
-                faults: server.faults,
-                requestLog: server.requestLog,
-                smallSize: 48 * 1024,
-                chunkedSize: 9 * 1_048_576,
-                keepsVersionsOfDeletedFiles: true,
-                route: { operation in
-                    let path = switch operation {
-                    case .smallUpload: "/2/files/upload"
-                    case .chunkedUpload: "/2/files/upload_session/append_v2"
-                    case .download: "/2/files/download"
-                    case .changeFeed: "/2/files/list_folder/continue"
-                    case .versions: "/2/files/list_revisions"
-                    case .restore: "/2/files/restore"
-                    case .delete: "/2/files/delete_v2"
+            try await body(
+                MatrixHarness(
+                    service: service,
+                    faults: server.faults,
+                    requestLog: server.requestLog,
+                    smallSize: 48 * 1024,
+                    chunkedSize: 9 * 1_048_576,
+                    keepsVersionsOfDeletedFiles: true,
+                    route: { operation in
+                        let path =
+                            switch operation {
+                            case .smallUpload: "/2/files/upload"
+                            case .chunkedUpload: "/2/files/upload_session/append_v2"
+                            case .download: "/2/files/download"
+                            case .changeFeed: "/2/files/list_folder/continue"
+                            case .versions: "/2/files/list_revisions"
+                            case .restore: "/2/files/restore"
+                            case .delete: "/2/files/delete_v2"
+                            }
+                        return (path, "POST")
                     }
-                    return (path, "POST")
-                }
-            ))
+                ))
         }
     }
 }

@@ -30,7 +30,9 @@ public enum LoadRun {
                     let index = min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)
                     return String(format: "%.1f", sorted[max(0, index)] * 1000)
                 }
-                lines.append("| \(name) | \(calls[name] ?? 0) | \(percentile(0.5)) | \(percentile(0.9)) | \(percentile(0.99)) | \(percentile(1.0)) |")
+                lines.append(
+                    "| \(name) | \(calls[name] ?? 0) | \(percentile(0.5)) | \(percentile(0.9)) | \(percentile(0.99)) | \(percentile(1.0)) |"
+                )
             }
             return lines.joined(separator: "\n")
         }
@@ -38,7 +40,9 @@ public enum LoadRun {
 
     /// Runs `clients` clients for `duration` against a fresh mock of a provider, with
     /// `faultShare` of the operations' requests answered 503 once.
-    public static func run(provider: some MatrixProvider, clients: Int, duration: Duration, faultShare: Double) async throws -> Report {
+    public static func run(provider: some MatrixProvider, clients: Int, duration: Duration, faultShare: Double)
+        async throws -> Report
+    {
         let report = Recorder()
         try await provider.withHarness { harness in
             harness.faults.add(FaultRule(route: "*", times: 0, probability: faultShare, seed: 42, fault: .status(503)))
@@ -66,7 +70,9 @@ public enum LoadRun {
         }
     }
 
-    private static func runClient(_ client: Int, harness: MatrixHarness, until deadline: ContinuousClock.Instant, report: Recorder) async {
+    private static func runClient(
+        _ client: Int, harness: MatrixHarness, until deadline: ContinuousClock.Instant, report: Recorder
+    ) async {
         let service = harness.service
         let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-load-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -82,7 +88,10 @@ public enum LoadRun {
                 ("latestChangeToken", { token = try await service.latestChangeToken() }),
                 ("upload", { _ = try await service.upload(from: .bytes(content), to: path, options: UploadOptions()) }),
                 ("metadata", { _ = try await service.metadata(of: path) }),
-                ("download", { _ = try await service.download(path, version: nil, to: destination, options: DownloadOptions()) }),
+                (
+                    "download",
+                    { _ = try await service.download(path, version: nil, to: destination, options: DownloadOptions()) }
+                ),
                 ("list", { _ = try await service.list(try RemotePath("load/client-\(client)")) }),
                 ("versions", { _ = try await service.versions(of: path) }),
                 ("changes", { if let token { _ = try await service.changes(since: token) } }),
@@ -99,7 +108,11 @@ public enum LoadRun {
                 } catch {
                     report.state.withLock {
                         $0.calls[name, default: 0] += 1
-                        if $0.failures.count < 20 { $0.failures.append("\(name) by client \(client): \(error)") } else { $0.failures.append("") }
+                        if $0.failures.count < 20 {
+                            $0.failures.append("\(name) by client \(client): \(error)")
+                        } else {
+                            $0.failures.append("")
+                        }
                     }
                 }
             }

@@ -19,14 +19,16 @@ public enum MatrixFault: String, CaseIterable, Sendable, Hashable {
     ///     so a dropped connection cuts the request rather than the answer.
     ///   - bodySize: The size of that content, or of the answer's body for a download.
     func rule(route: (path: String, method: String), sendsBody: Bool, bodySize: Int) -> FaultRule {
-        let fault: Fault = switch self {
-        case .serverError: .status(503)
-        case .rateLimited: .status(429, retryAfter: 1)
-        case .droppedMidBody: sendsBody ? .dropAfterRequestBytes(max(1, bodySize / 3)) : .dropAfterResponseBytes(max(8, bodySize / 2))
-        case .tokenExpired: .expireTokens
-        case .stall: .delay(milliseconds: 4_000)
-        case .corruptedBody: .corruptBody
-        }
+        let fault: Fault =
+            switch self {
+            case .serverError: .status(503)
+            case .rateLimited: .status(429, retryAfter: 1)
+            case .droppedMidBody:
+                sendsBody ? .dropAfterRequestBytes(max(1, bodySize / 3)) : .dropAfterResponseBytes(max(8, bodySize / 2))
+            case .tokenExpired: .expireTokens
+            case .stall: .delay(milliseconds: 4_000)
+            case .corruptedBody: .corruptBody
+            }
         return FaultRule(route: route.path, method: route.method, times: 1, fault: fault)
     }
 }

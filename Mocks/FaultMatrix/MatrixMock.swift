@@ -23,10 +23,12 @@ struct MatrixMock {
         makeServer: (MatrixMock) throws -> (Server, Router<BasicRequestContext>),
         serve: @Sendable (MatrixMock, Server, URL) async throws -> Void
     ) async throws {
-        let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-matrix-\(flavor)-\(UUID().uuidString)")
+        let storage = FileManager.default.temporaryDirectory.appending(
+            path: "stratus-matrix-\(flavor)-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
         let http = try StratusHTTPClient(configuration: .init(timeouts: .init(stall: MatrixFault.clientStallTimeout)))
-        let mock = MatrixMock(storage: storage, authorization: MockAuthorizationServer(configuration: .init(flavor: flavor)), http: http)
+        let mock = MatrixMock(
+            storage: storage, authorization: MockAuthorizationServer(configuration: .init(flavor: flavor)), http: http)
         do {
             let (server, router) = try makeServer(mock)
             try await MockServer.withRunning(router) { url in try await serve(mock, server, url) }

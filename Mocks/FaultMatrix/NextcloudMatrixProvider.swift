@@ -36,24 +36,25 @@ public struct NextcloudMatrixProvider: MatrixProvider {
                 ),
                 http: mock.http
             )
-            try await body(MatrixHarness(
-                service: service,
-                faults: server.faults,
-                requestLog: server.requestLog,
-                smallSize: 48 * 1024,
-                chunkedSize: 1_300_000,
-                keepsVersionsOfDeletedFiles: false,
-                route: { operation in
-                    switch operation {
-                    case .smallUpload, .chunkedUpload: ("/remote.php/dav/files/*/file.bin", "PUT")
-                    case .download: ("/remote.php/dav/files/*/file.bin", "GET")
-                    case .changeFeed: ("/remote.php/dav/files/*/.stratus/journal/", "PROPFIND")
-                    case .versions: ("/remote.php/dav/versions/*", "PROPFIND")
-                    case .restore: ("/remote.php/dav/versions/*", "MOVE")
-                    case .delete: ("/remote.php/dav/files/*/cell/file.bin", "DELETE")
+            try await body(
+                MatrixHarness(
+                    service: service,
+                    faults: server.faults,
+                    requestLog: server.requestLog,
+                    smallSize: 48 * 1024,
+                    chunkedSize: 1_300_000,
+                    keepsVersionsOfDeletedFiles: false,
+                    route: { operation in
+                        switch operation {
+                        case .smallUpload, .chunkedUpload: ("/remote.php/dav/files/*/file.bin", "PUT")
+                        case .download: ("/remote.php/dav/files/*/file.bin", "GET")
+                        case .changeFeed: ("/remote.php/dav/files/*/.stratus/journal/", "PROPFIND")
+                        case .versions: ("/remote.php/dav/versions/*", "PROPFIND")
+                        case .restore: ("/remote.php/dav/versions/*", "MOVE")
+                        case .delete: ("/remote.php/dav/files/*/cell/file.bin", "DELETE")
+                        }
                     }
-                }
-            ))
+                ))
         }
     }
 

@@ -21,7 +21,8 @@ while let argument = arguments.popFirst() {
         only = arguments.popFirst()
     case "--load":
         guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
-            FileHandle.standardError.write(Data("stratus-fault-matrix: --load needs a positive number of seconds\n".utf8))
+            FileHandle.standardError.write(
+                Data("stratus-fault-matrix: --load needs a positive number of seconds\n".utf8))
             exit(2)
         }
         loadSeconds = value
@@ -32,7 +33,8 @@ while let argument = arguments.popFirst() {
         }
         loadClients = value
     case "-h", "--help":
-        print("""
+        print(
+            """
             Usage: stratus-fault-matrix [--concurrency N] [--only TEXT]
                    stratus-fault-matrix --load SECONDS [--clients N]
 
@@ -54,9 +56,12 @@ if let loadSeconds {
     var failed = false
     let providers: [any MatrixProvider] = [DropboxMatrixProvider(), DriveMatrixProvider()]
     for provider in providers {
-        let report = try await LoadRun.run(provider: provider, clients: loadClients, duration: .seconds(loadSeconds), faultShare: 0.01)
+        let report = try await LoadRun.run(
+            provider: provider, clients: loadClients, duration: .seconds(loadSeconds), faultShare: 0.01)
         let total = report.calls.values.reduce(0, +)
-        print("\n\(provider.name): \(loadClients) clients for \(report.duration): \(total) calls, \(report.failures.count) failed, \(report.injected) faults injected\n")
+        print(
+            "\n\(provider.name): \(loadClients) clients for \(report.duration): \(total) calls, \(report.failures.count) failed, \(report.injected) faults injected\n"
+        )
         print(report.table)
         for failure in report.failures where !failure.isEmpty { print("FAIL \(failure)") }
         failed = failed || !report.failures.isEmpty

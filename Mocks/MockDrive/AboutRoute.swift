@@ -6,9 +6,11 @@ extension MockDriveServer {
     func about(_ request: Request) throws -> Response {
         let query = DriveQueryParameters(request)
         guard let fields = query["fields"], !fields.isEmpty else {
-            throw DriveFailure(DriveErrorBody(
-                code: 400, reason: "required", message: "The 'fields' parameter is required for this method.", location: "fields"
-            ))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 400, reason: "required", message: "The 'fields' parameter is required for this method.",
+                    location: "fields"
+                ))
         }
         let (usage, trash) = store.withState { state in
             var usage: Int64 = 0
@@ -37,9 +39,15 @@ extension MockDriveServer {
             "maxImportSizes": [String: Any](),
         ]
         let schema = FieldSchema.leaves(
-            ["kind", "user", "storageQuota", "maxUploadSize", "appInstalled", "canCreateDrives", "importFormats",
-             "exportFormats", "folderColorPalette", "maxImportSizes", "driveThemes", "canCreateTeamDrives", "teamDriveThemes"],
-            open: ["user", "storageQuota", "importFormats", "exportFormats", "maxImportSizes", "driveThemes", "teamDriveThemes"]
+            [
+                "kind", "user", "storageQuota", "maxUploadSize", "appInstalled", "canCreateDrives", "importFormats",
+                "exportFormats", "folderColorPalette", "maxImportSizes", "driveThemes", "canCreateTeamDrives",
+                "teamDriveThemes",
+            ],
+            open: [
+                "user", "storageQuota", "importFormats", "exportFormats", "maxImportSizes", "driveThemes",
+                "teamDriveThemes",
+            ]
         )
         return try answer(about, query: query, schema: schema, defaultFields: fields)
     }

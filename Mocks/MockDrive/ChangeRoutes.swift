@@ -32,7 +32,8 @@ extension MockDriveServer {
         let fileFields = DriveNode.nestedFields(DriveNode.nestedFields(mask, "changes"), "file")
         let list: [String: Any] = try store.withState { state throws(DriveFailure) in
             guard token <= state.nextSequence else { throw DriveFailure(.invalidParameter("pageToken")) }
-            let (page, nextToken) = state.changePage(from: token, pageSize: pageSize, spaces: spaces, includeRemoved: includeRemoved)
+            let (page, nextToken) = state.changePage(
+                from: token, pageSize: pageSize, spaces: spaces, includeRemoved: includeRemoved)
             let changes: [[String: Any]] = page.map { record in
                 var change: [String: Any] = [
                     "kind": "drive#change", "type": "file", "changeType": "file", "fileId": record.fileID,

@@ -34,7 +34,10 @@ public struct DriveErrorBody: Sendable, Hashable {
         ///   - message: The message.
         ///   - location: Where the fault is.
         ///   - locationType: The kind of location.
-        public init(domain: String = "global", reason: String, message: String, location: String? = nil, locationType: String? = nil) {
+        public init(
+            domain: String = "global", reason: String, message: String, location: String? = nil,
+            locationType: String? = nil
+        ) {
             self.domain = domain
             self.reason = reason
             self.message = message
@@ -77,11 +80,18 @@ public struct DriveErrorBody: Sendable, Hashable {
     ///   - domain: The domain; `global` by default.
     ///   - location: Where the fault is.
     ///   - locationType: The kind of location; `parameter` when a location is given.
-    public init(code: Int, reason: String, message: String, domain: String = "global", location: String? = nil, locationType: String? = nil) {
-        self.init(code: code, errors: [Item(
-            domain: domain, reason: reason, message: message, location: location,
-            locationType: locationType ?? (location == nil ? nil : "parameter")
-        )])
+    public init(
+        code: Int, reason: String, message: String, domain: String = "global", location: String? = nil,
+        locationType: String? = nil
+    ) {
+        self.init(
+            code: code,
+            errors: [
+                Item(
+                    domain: domain, reason: reason, message: message, location: location,
+                    locationType: locationType ?? (location == nil ? nil : "parameter")
+                )
+            ])
     }
 
     /// The canonical status name Google front ends put in `status` for an HTTP code.
@@ -148,9 +158,16 @@ extension DriveErrorBody {
     public static func invalidCredentials() -> DriveErrorBody {
         DriveErrorBody(
             code: 401,
-            message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
-            errors: [Item(reason: "authError", message: "Invalid Credentials", location: "Authorization", locationType: "header")],
-            headers: [NamedValue("WWW-Authenticate", "Bearer realm=\"https://accounts.google.com/\", error=\"invalid_token\"")]
+            message:
+                "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+            errors: [
+                Item(
+                    reason: "authError", message: "Invalid Credentials", location: "Authorization",
+                    locationType: "header")
+            ],
+            headers: [
+                NamedValue("WWW-Authenticate", "Bearer realm=\"https://accounts.google.com/\", error=\"invalid_token\"")
+            ]
         )
     }
 
@@ -158,8 +175,11 @@ extension DriveErrorBody {
     public static func loginRequired() -> DriveErrorBody {
         DriveErrorBody(
             code: 401,
-            message: "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
-            errors: [Item(reason: "required", message: "Login Required.", location: "Authorization", locationType: "header")],
+            message:
+                "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+            errors: [
+                Item(reason: "required", message: "Login Required.", location: "Authorization", locationType: "header")
+            ],
             headers: [NamedValue("WWW-Authenticate", "Bearer realm=\"https://accounts.google.com/\"")]
         )
     }
@@ -170,7 +190,10 @@ extension DriveErrorBody {
             code: 403,
             message: "Request had insufficient authentication scopes.",
             errors: [Item(reason: "insufficientPermissions", message: "Insufficient Permission")],
-            headers: [NamedValue("WWW-Authenticate", "Bearer realm=\"https://accounts.google.com/\", error=\"insufficient_scope\"")]
+            headers: [
+                NamedValue(
+                    "WWW-Authenticate", "Bearer realm=\"https://accounts.google.com/\", error=\"insufficient_scope\"")
+            ]
         )
     }
 
@@ -196,7 +219,8 @@ extension DriveErrorBody {
 
     /// 403 `userRateLimitExceeded` (domain `usageLimits`), which clients retry with backoff.
     public static func userRateLimitExceeded() -> DriveErrorBody {
-        DriveErrorBody(code: 403, reason: "userRateLimitExceeded", message: "User Rate Limit Exceeded", domain: "usageLimits")
+        DriveErrorBody(
+            code: 403, reason: "userRateLimitExceeded", message: "User Rate Limit Exceeded", domain: "usageLimits")
     }
 
     /// `rateLimitExceeded` (domain `usageLimits`), 403 or 429.

@@ -19,7 +19,8 @@ struct DriveFailure: Error {
         } catch let error as HTTPError {
             let code = Int(error.status.code)
             let reason = code == 413 ? "uploadTooLarge" : "badRequest"
-            return DriveErrorBody(code: code, reason: reason, message: error.body ?? error.status.reasonPhrase).response()
+            return DriveErrorBody(code: code, reason: reason, message: error.body ?? error.status.reasonPhrase)
+                .response()
         }
     }
 }

@@ -18,15 +18,16 @@ enum DriveFaultAnswers {
     /// 401 `authError`, 404 `notFound`, 400 `badRequest`, 500 `internalError`, other 5xx
     /// `backendError`.
     static func response(status: Int, retryAfter: Int?) -> Response {
-        let body: DriveErrorBody = switch status {
-        case 403: .userRateLimitExceeded()
-        case 429: .rateLimitExceeded(code: 429)
-        case 401: .invalidCredentials()
-        case 404: .fileNotFound("injected")
-        case 400: .badRequest("Injected fault.")
-        case 500: .internalError()
-        default: .backendError(code: status)
-        }
+        let body: DriveErrorBody =
+            switch status {
+            case 403: .userRateLimitExceeded()
+            case 429: .rateLimitExceeded(code: 429)
+            case 401: .invalidCredentials()
+            case 404: .fileNotFound("injected")
+            case 400: .badRequest("Injected fault.")
+            case 500: .internalError()
+            default: .backendError(code: status)
+            }
         return body.response()
     }
 }

@@ -98,8 +98,8 @@ struct DriveNode: Sendable {
     /// The user every file belongs to.
     static var user: [String: Any] {
         [
-        "kind": "drive#user", "displayName": "Stratus Mock", "emailAddress": "stratus-mock@example.com",
-        "me": true, "permissionId": "00000000000000000001",
+            "kind": "drive#user", "displayName": "Stratus Mock", "emailAddress": "stratus-mock@example.com",
+            "me": true, "permissionId": "00000000000000000001",
         ]
     }
 

@@ -104,13 +104,15 @@ indirect enum DriveQuery: Sendable {
             case .notEqual: return actual != text
             case .contains:
                 if field == "fullText", let description = subject.node.description,
-                   description.localizedCaseInsensitiveContains(text) {
+                    description.localizedCaseInsensitiveContains(text)
+                {
                     return true
                 }
                 return actual.localizedCaseInsensitiveContains(text)
             default: return false
             }
-        case ("modifiedTime", .string(let text)), ("createdTime", .string(let text)), ("viewedByMeTime", .string(let text)):
+        case ("modifiedTime", .string(let text)), ("createdTime", .string(let text)),
+            ("viewedByMeTime", .string(let text)):
             guard let date = DriveTime.parse(text) else { return false }
             let actual = field == "createdTime" ? subject.node.createdTime : subject.node.modifiedTime
             switch op {
@@ -167,7 +169,9 @@ indirect enum DriveQuery: Sendable {
                 tokens.append(.string(value))
             } else if character.isLetter || character == "_" {
                 let start = index
-                while index < characters.count, characters[index].isLetter || characters[index].isNumber || characters[index] == "_" {
+                while index < characters.count,
+                    characters[index].isLetter || characters[index].isNumber || characters[index] == "_"
+                {
                     index += 1
                 }
                 tokens.append(.word(String(characters[start..<index])))
@@ -276,12 +280,13 @@ indirect enum DriveQuery: Sendable {
             index += 1
             switch (field, op, value) {
             case ("trashed", .equal, .bool), ("trashed", .notEqual, .bool),
-                 ("starred", .equal, .bool), ("starred", .notEqual, .bool),
-                 ("name", .equal, .string), ("name", .notEqual, .string), ("name", .contains, .string),
-                 ("mimeType", .equal, .string), ("mimeType", .notEqual, .string), ("mimeType", .contains, .string),
-                 ("fullText", .contains, .string):
+                ("starred", .equal, .bool), ("starred", .notEqual, .bool),
+                ("name", .equal, .string), ("name", .notEqual, .string), ("name", .contains, .string),
+                ("mimeType", .equal, .string), ("mimeType", .notEqual, .string), ("mimeType", .contains, .string),
+                ("fullText", .contains, .string):
                 return .compare(field: field, op: op, value: value)
-            case ("modifiedTime", _, .string(let text)), ("createdTime", _, .string(let text)), ("viewedByMeTime", _, .string(let text)):
+            case ("modifiedTime", _, .string(let text)), ("createdTime", _, .string(let text)),
+                ("viewedByMeTime", _, .string(let text)):
                 guard op != .contains, DriveTime.parse(text) != nil else { throw ParseError() }
                 return .compare(field: field, op: op, value: value)
             default:

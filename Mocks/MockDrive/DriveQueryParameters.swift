@@ -25,7 +25,10 @@ struct DriveQueryParameters {
         case "true", "1": return true
         case "false", "0": return false
         default:
-            throw DriveFailure(DriveErrorBody(code: 400, reason: "invalidParameter", message: "Invalid value '\(text)'. Values must be true or false.", location: name))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 400, reason: "invalidParameter",
+                    message: "Invalid value '\(text)'. Values must be true or false.", location: name))
         }
     }
 
@@ -34,16 +37,21 @@ struct DriveQueryParameters {
     func pageSize(default value: Int, maximum: Int) throws(DriveFailure) -> Int {
         guard let text = fields["pageSize"] else { return min(value, maximum) }
         guard let number = Int(text), number >= 1 else {
-            throw DriveFailure(DriveErrorBody(
-                code: 400, reason: "invalid", message: "Invalid value '\(text)'. Values must be within the range: [1, \(maximum)]", location: "pageSize"
-            ))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 400, reason: "invalid",
+                    message: "Invalid value '\(text)'. Values must be within the range: [1, \(maximum)]",
+                    location: "pageSize"
+                ))
         }
         return min(number, maximum)
     }
 
     /// A comma-separated list parameter such as `addParents`.
     func list(_ name: String) -> [String] {
-        (fields[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        (fields[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
     }
 
     /// The `fields` mask, checked against a schema; `defaultMask` when absent.
@@ -51,10 +59,16 @@ struct DriveQueryParameters {
     func mask(schema: FieldSchema, default defaultMask: String) throws(DriveFailure) -> FieldMask {
         let text = fields["fields"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultMask
         guard let mask = try? FieldMask(parsing: text) else {
-            throw DriveFailure(DriveErrorBody(code: 400, reason: "invalidParameter", message: "Invalid field selection \(text)", location: "fields"))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 400, reason: "invalidParameter", message: "Invalid field selection \(text)",
+                    location: "fields"))
         }
         if let unknown = mask.unknownNames(schema).first {
-            throw DriveFailure(DriveErrorBody(code: 400, reason: "invalidParameter", message: "Invalid field selection \(unknown)", location: "fields"))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 400, reason: "invalidParameter", message: "Invalid field selection \(unknown)",
+                    location: "fields"))
         }
         return mask
     }
@@ -64,7 +78,8 @@ struct DriveQueryParameters {
 enum DefaultFields {
     static let file = "kind,id,name,mimeType"
     static let fileList = "kind,incompleteSearch,nextPageToken,files(kind,id,name,mimeType)"
-    static let changeList = "kind,nextPageToken,newStartPageToken,changes(kind,type,changeType,time,removed,fileId,file(kind,id,name,mimeType))"
+    static let changeList =
+        "kind,nextPageToken,newStartPageToken,changes(kind,type,changeType,time,removed,fileId,file(kind,id,name,mimeType))"
     static let startPageToken = "kind,startPageToken"
     static let revision = "kind,id,mimeType,modifiedTime"
     static let revisionList = "kind,nextPageToken,revisions(kind,id,mimeType,modifiedTime)"

@@ -12,7 +12,9 @@ final class DriveStore: Sendable {
     }
 
     /// Runs `body` under the lock.
-    func withState<T, Failure: Error>(_ body: (inout DriveState) throws(Failure) -> sending T) throws(Failure) -> sending T {
+    func withState<T, Failure: Error>(_ body: (inout DriveState) throws(Failure) -> sending T) throws(Failure)
+        -> sending T
+    {
         try state.withLock { (state: inout DriveState) throws(Failure) -> sending T in try body(&state) }
     }
 }
@@ -136,7 +138,9 @@ struct DriveState: Sendable {
     }
 
     /// Adds a change for a file.
-    mutating func recordChange(_ id: String, removed: Bool = false, space: DriveSpace? = nil, time: Date = DriveTime.now()) {
+    mutating func recordChange(
+        _ id: String, removed: Bool = false, space: DriveSpace? = nil, time: Date = DriveTime.now()
+    ) {
         let space = space ?? nodes[id]?.space ?? .drive
         changes.append(ChangeRecord(sequence: nextSequence, fileID: id, time: time, removed: removed, space: space))
         newestChange[id] = nextSequence
@@ -146,17 +150,22 @@ struct DriveState: Sendable {
     /// One page of `changes.list` from `token` on: each file once, at its newest change, oldest
     /// first. Costs the page plus the older changes it skips, not the whole log.
     /// - Returns: The page, and the token of the next page when more changes follow it.
-    func changePage(from token: Int64, pageSize: Int, spaces: Set<DriveSpace>, includeRemoved: Bool) -> (records: [ChangeRecord], nextToken: Int64?) {
+    func changePage(from token: Int64, pageSize: Int, spaces: Set<DriveSpace>, includeRemoved: Bool) -> (
+        records: [ChangeRecord], nextToken: Int64?
+    ) {
         // Sequences ascend with the index: find the first at or after the token.
-        var low = 0, high = changes.count
+        var low = 0
+        var high = changes.count
         while low < high {
             let middle = low + (high - low) / 2
             if changes[middle].sequence < token { low = middle + 1 } else { high = middle }
         }
         var page: [ChangeRecord] = []
         page.reserveCapacity(min(pageSize, changes.count - low))
-        for record in changes[low...] where newestChange[record.fileID] == record.sequence && spaces.contains(record.space)
-            && (includeRemoved || !(record.removed || nodes[record.fileID] == nil)) {
+        for record in changes[low...]
+        where newestChange[record.fileID] == record.sequence && spaces.contains(record.space)
+            && (includeRemoved || !(record.removed || nodes[record.fileID] == nil))
+        {
             if page.count == pageSize {
                 return (page, page.last.map { $0.sequence + 1 })
             }
@@ -168,7 +177,9 @@ struct DriveState: Sendable {
     /// The ids `files.list` answers with, in order: files of the given spaces that match the
     /// filter, the roots excepted. A filter on a parent (and a name) reads only that folder's
     /// index; the result stays cached under `binding` until the next write.
-    mutating func matchingFiles(_ filter: DriveQuery, ordering: FileOrdering, spaces: Set<DriveSpace>, binding: String) -> [String] {
+    mutating func matchingFiles(_ filter: DriveQuery, ordering: FileOrdering, spaces: Set<DriveSpace>, binding: String)
+        -> [String]
+    {
         if let cached = cachedListing, cached.binding == binding, cached.generation == nodes.generation {
             return cached.ids
         }
@@ -197,9 +208,11 @@ struct DriveState: Sendable {
     func parentFolder(_ raw: String) throws(DriveFailure) -> (id: String, space: DriveSpace) {
         let parent = try node(raw)
         guard parent.isFolder else {
-            throw DriveFailure(DriveErrorBody(
-                code: 400, reason: "invalid", message: "The specified parent is not a folder.", location: "parents", locationType: "other"
-            ))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 400, reason: "invalid", message: "The specified parent is not a folder.", location: "parents",
+                    locationType: "other"
+                ))
         }
         return (parent.id, parent.space)
     }
@@ -211,19 +224,32 @@ struct DriveState: Sendable {
     ///   - contentType: The media's MIME type when content was uploaded.
     ///   - keepForever: `keepRevisionForever`.
     /// - Returns: The new node.
-    mutating func create(_ metadata: FileMetadata, content: StoredContent?, contentType: String?, keepForever: Bool) throws(DriveFailure) -> DriveNode {
+    mutating func create(_ metadata: FileMetadata, content: StoredContent?, contentType: String?, keepForever: Bool)
+        throws(DriveFailure) -> DriveNode
+    {
         let parentIDs = metadata.parents ?? []
         guard parentIDs.count <= 1 else {
-            throw DriveFailure(DriveErrorBody(code: 403, reason: "cannotAddParent", message: "Increasing the number of parents is not allowed."))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 403, reason: "cannotAddParent", message: "Increasing the number of parents is not allowed."))
         }
         let parent = try parentFolder(parentIDs.first ?? "root")
         var id = DriveState.randomID(count: 33)
         if let requested = metadata.id {
-            guard requested.count >= 10, requested.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) else {
-                throw DriveFailure(DriveErrorBody(code: 400, reason: "invalid", message: "The provided file ID is not usable.", location: "id", locationType: "other"))
+            guard requested.count >= 10,
+                requested.unicodeScalars.allSatisfy({
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+                })
+            else {
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 400, reason: "invalid", message: "The provided file ID is not usable.", location: "id",
+                        locationType: "other"))
             }
             guard nodes[requested] == nil, !isRoot(requested) else {
-                throw DriveFailure(DriveErrorBody(code: 409, reason: "duplicate", message: "A file already exists with the provided ID."))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 409, reason: "duplicate", message: "A file already exists with the provided ID."))
             }
             id = requested
         }
@@ -246,15 +272,18 @@ struct DriveState: Sendable {
         }
         if node.isBinary {
             let revision = DriveRevision(
-                id: Self.newRevisionID(), content: content ?? .empty, mimeType: mimeType, modifiedTime: node.modifiedTime,
+                id: Self.newRevisionID(), content: content ?? .empty, mimeType: mimeType,
+                modifiedTime: node.modifiedTime,
                 keepForever: keepForever, originalFilename: metadata.originalFilename ?? name
             )
             node.revisions = [revision]
             node.headRevisionID = revision.id
         } else if let content, content.blob.size != 0 {
-            throw DriveFailure(DriveErrorBody(
-                code: 400, reason: "badRequest", message: "Media upload is not supported for this MIME type: \(mimeType)."
-            ))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 400, reason: "badRequest",
+                    message: "Media upload is not supported for this MIME type: \(mimeType)."
+                ))
         }
         nodes[id] = node
         recordChange(id, time: now)
@@ -268,7 +297,10 @@ struct DriveState: Sendable {
     ) throws(DriveFailure) -> DriveNode {
         var node = try node(raw)
         guard !isRoot(node.id) || (content == nil && addParents.isEmpty && removeParents.isEmpty) else {
-            throw DriveFailure(DriveErrorBody(code: 403, reason: "insufficientFilePermissions", message: "The user does not have sufficient permissions for this file."))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 403, reason: "insufficientFilePermissions",
+                    message: "The user does not have sufficient permissions for this file."))
         }
         let now = DriveTime.now()
         var parents = node.parents
@@ -279,26 +311,41 @@ struct DriveState: Sendable {
         for raw in addParents {
             let parent = try parentFolder(raw)
             guard parent.id != node.id, !descendants(of: node.id).contains(parent.id) else {
-                throw DriveFailure(DriveErrorBody(code: 403, reason: "cannotAddParent", message: "A file cannot be a parent of itself or of its ancestors."))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 403, reason: "cannotAddParent",
+                        message: "A file cannot be a parent of itself or of its ancestors."))
             }
             guard parent.space == node.space else {
-                throw DriveFailure(DriveErrorBody(code: 403, reason: "cannotAddParent", message: "Files cannot be moved into or out of the Application Data folder."))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 403, reason: "cannotAddParent",
+                        message: "Files cannot be moved into or out of the Application Data folder."))
             }
             if !parents.contains(parent.id) { parents.append(parent.id) }
         }
         if !isRoot(node.id) {
             guard parents.count <= 1 else {
-                throw DriveFailure(DriveErrorBody(code: 403, reason: "cannotAddParent", message: "Increasing the number of parents is not allowed."))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 403, reason: "cannotAddParent",
+                        message: "Increasing the number of parents is not allowed."))
             }
             guard parents.count == 1 else {
-                throw DriveFailure(DriveErrorBody(code: 403, reason: "cannotRemoveParent", message: "Removing the last parent of a file is not allowed."))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 403, reason: "cannotRemoveParent",
+                        message: "Removing the last parent of a file is not allowed."))
             }
         }
         node.parents = parents
         if let name = metadata.name { node.name = name }
         if let mimeType = metadata.mimeType, mimeType != node.mimeType {
             guard node.isBinary, !mimeType.hasPrefix("application/vnd.google-apps.") else {
-                throw DriveFailure(DriveErrorBody(code: 403, reason: "fieldNotWritable", message: "The resource body includes fields which are not directly writable."))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 403, reason: "fieldNotWritable",
+                        message: "The resource body includes fields which are not directly writable."))
             }
             node.mimeType = mimeType
         }
@@ -310,7 +357,10 @@ struct DriveState: Sendable {
         var trashChanged = false
         if let trashed = metadata.trashed, trashed != node.trashed {
             guard !isRoot(node.id) else {
-                throw DriveFailure(DriveErrorBody(code: 403, reason: "insufficientFilePermissions", message: "The user does not have sufficient permissions for this file."))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 403, reason: "insufficientFilePermissions",
+                        message: "The user does not have sufficient permissions for this file."))
             }
             node.trashed = trashed
             node.explicitlyTrashed = trashed
@@ -319,15 +369,19 @@ struct DriveState: Sendable {
         }
         if let content {
             guard node.isBinary else {
-                throw DriveFailure(DriveErrorBody(code: 400, reason: "badRequest", message: "Media upload is not supported for this file."))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 400, reason: "badRequest", message: "Media upload is not supported for this file."))
             }
             let mimeType = metadata.mimeType ?? contentType ?? node.mimeType
             if metadata.mimeType == nil, let contentType, !contentType.hasPrefix("application/vnd.google-apps.") {
                 node.mimeType = contentType
             }
             let revision = DriveRevision(
-                id: Self.newRevisionID(), content: content, mimeType: mimeType, modifiedTime: metadata.modifiedTime ?? now,
-                keepForever: keepForever, originalFilename: metadata.originalFilename ?? node.originalFilename ?? node.name
+                id: Self.newRevisionID(), content: content, mimeType: mimeType,
+                modifiedTime: metadata.modifiedTime ?? now,
+                keepForever: keepForever,
+                originalFilename: metadata.originalFilename ?? node.originalFilename ?? node.name
             )
             node.revisions.append(revision)
             node.headRevisionID = revision.id
@@ -352,7 +406,10 @@ struct DriveState: Sendable {
     mutating func delete(_ raw: String) throws(DriveFailure) {
         let node = try node(raw)
         guard !isRoot(node.id) else {
-            throw DriveFailure(DriveErrorBody(code: 403, reason: "insufficientFilePermissions", message: "The user does not have sufficient permissions for this file."))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 403, reason: "insufficientFilePermissions",
+                    message: "The user does not have sufficient permissions for this file."))
         }
         let now = DriveTime.now()
         for id in [node.id] + descendants(of: node.id) {

@@ -51,7 +51,9 @@ struct FieldMask: Sendable, Equatable {
                 guard take(")") else { throw ParseError() }
             }
             for (position, name) in path.enumerated().reversed() where position > 0 {
-                inner = name == "*" ? FieldMask(members: inner.members, selectsAll: true) : FieldMask(members: [name: inner])
+                inner =
+                    name == "*"
+                    ? FieldMask(members: inner.members, selectsAll: true) : FieldMask(members: [name: inner])
             }
             mask.merge(path[0], inner)
         }
@@ -136,24 +138,26 @@ struct FieldSchema: Sendable {
         return FieldSchema(members)
     }
 
-    static let file = FieldSchema.leaves([
-        "appProperties", "capabilities", "clientEncryptionDetails", "contentHints", "contentRestrictions",
-        "copyRequiresWriterPermission", "createdTime", "description", "downloadRestrictions", "driveId",
-        "explicitlyTrashed", "exportLinks", "fileExtension", "folderColorRgb", "fullFileExtension",
-        "hasAugmentedPermissions", "hasThumbnail", "headRevisionId", "iconLink", "id", "imageMediaMetadata",
-        "inheritedPermissionsDisabled", "isAppAuthorized", "kind", "labelInfo", "lastModifyingUser",
-        "linkShareMetadata", "md5Checksum", "mimeType", "modifiedByMe", "modifiedByMeTime", "modifiedTime", "name",
-        "originalFilename", "ownedByMe", "owners", "parents", "permissionIds", "permissions", "properties",
-        "quotaBytesUsed", "resourceKey", "sha1Checksum", "sha256Checksum", "shared", "sharedWithMeTime",
-        "sharingUser", "shortcutDetails", "size", "spaces", "starred", "teamDriveId", "thumbnailLink",
-        "thumbnailVersion", "trashed", "trashedTime", "trashingUser", "version", "videoMediaMetadata", "viewedByMe",
-        "viewedByMeTime", "viewersCanCopyContent", "webContentLink", "webViewLink", "writersCanShare",
-    ], open: [
-        "appProperties", "properties", "capabilities", "contentHints", "exportLinks", "imageMediaMetadata",
-        "videoMediaMetadata", "labelInfo", "lastModifyingUser", "owners", "permissions", "sharingUser",
-        "trashingUser", "shortcutDetails", "linkShareMetadata", "downloadRestrictions", "clientEncryptionDetails",
-        "contentRestrictions",
-    ])
+    static let file = FieldSchema.leaves(
+        [
+            "appProperties", "capabilities", "clientEncryptionDetails", "contentHints", "contentRestrictions",
+            "copyRequiresWriterPermission", "createdTime", "description", "downloadRestrictions", "driveId",
+            "explicitlyTrashed", "exportLinks", "fileExtension", "folderColorRgb", "fullFileExtension",
+            "hasAugmentedPermissions", "hasThumbnail", "headRevisionId", "iconLink", "id", "imageMediaMetadata",
+            "inheritedPermissionsDisabled", "isAppAuthorized", "kind", "labelInfo", "lastModifyingUser",
+            "linkShareMetadata", "md5Checksum", "mimeType", "modifiedByMe", "modifiedByMeTime", "modifiedTime", "name",
+            "originalFilename", "ownedByMe", "owners", "parents", "permissionIds", "permissions", "properties",
+            "quotaBytesUsed", "resourceKey", "sha1Checksum", "sha256Checksum", "shared", "sharedWithMeTime",
+            "sharingUser", "shortcutDetails", "size", "spaces", "starred", "teamDriveId", "thumbnailLink",
+            "thumbnailVersion", "trashed", "trashedTime", "trashingUser", "version", "videoMediaMetadata", "viewedByMe",
+            "viewedByMeTime", "viewersCanCopyContent", "webContentLink", "webViewLink", "writersCanShare",
+        ],
+        open: [
+            "appProperties", "properties", "capabilities", "contentHints", "exportLinks", "imageMediaMetadata",
+            "videoMediaMetadata", "labelInfo", "lastModifyingUser", "owners", "permissions", "sharingUser",
+            "trashingUser", "shortcutDetails", "linkShareMetadata", "downloadRestrictions", "clientEncryptionDetails",
+            "contentRestrictions",
+        ])
 
     static let fileList = FieldSchema([
         "kind": FieldSchema(), "nextPageToken": FieldSchema(), "incompleteSearch": FieldSchema(), "files": file,
@@ -161,7 +165,8 @@ struct FieldSchema: Sendable {
 
     static let change = FieldSchema([
         "kind": FieldSchema(), "changeType": FieldSchema(), "time": FieldSchema(), "removed": FieldSchema(),
-        "fileId": FieldSchema(), "file": file, "type": FieldSchema(), "driveId": FieldSchema(), "teamDriveId": FieldSchema(),
+        "fileId": FieldSchema(), "file": file, "type": FieldSchema(), "driveId": FieldSchema(),
+        "teamDriveId": FieldSchema(),
         "drive": FieldSchema(isOpen: true), "teamDrive": FieldSchema(isOpen: true),
     ])
 
@@ -171,10 +176,11 @@ struct FieldSchema: Sendable {
 
     static let startPageToken = FieldSchema.leaves(["kind", "startPageToken"])
 
-    static let revision = FieldSchema.leaves([
-        "exportLinks", "id", "keepForever", "kind", "lastModifyingUser", "md5Checksum", "mimeType", "modifiedTime",
-        "originalFilename", "publishAuto", "published", "publishedLink", "publishedOutsideDomain", "size",
-    ], open: ["exportLinks", "lastModifyingUser"])
+    static let revision = FieldSchema.leaves(
+        [
+            "exportLinks", "id", "keepForever", "kind", "lastModifyingUser", "md5Checksum", "mimeType", "modifiedTime",
+            "originalFilename", "publishAuto", "published", "publishedLink", "publishedOutsideDomain", "size",
+        ], open: ["exportLinks", "lastModifyingUser"])
 
     static let revisionList = FieldSchema([
         "kind": FieldSchema(), "nextPageToken": FieldSchema(), "revisions": revision,

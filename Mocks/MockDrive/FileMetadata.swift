@@ -48,21 +48,25 @@ struct FileMetadata: Sendable {
     init(json object: [String: Any], isUpdate: Bool) throws(DriveFailure) {
         for key in object.keys.sorted() where !Self.accepted.contains(key) {
             if Self.readOnly.contains(key) {
-                throw DriveFailure(DriveErrorBody(
-                    code: 403, reason: "fieldNotWritable",
-                    message: "The resource body includes fields which are not directly writable."
-                ))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 403, reason: "fieldNotWritable",
+                        message: "The resource body includes fields which are not directly writable."
+                    ))
             }
-            throw DriveFailure(DriveErrorBody(
-                code: 400, reason: "badRequest",
-                message: "Invalid JSON payload received. Unknown name \"\(key)\": Cannot find field."
-            ))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 400, reason: "badRequest",
+                    message: "Invalid JSON payload received. Unknown name \"\(key)\": Cannot find field."
+                ))
         }
         if isUpdate, object["parents"] != nil {
-            throw DriveFailure(DriveErrorBody(
-                code: 403, reason: "fieldNotWritable",
-                message: "The parents field is not directly writable in update requests. Use the addParents and removeParents parameters instead."
-            ))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 403, reason: "fieldNotWritable",
+                    message:
+                        "The parents field is not directly writable in update requests. Use the addParents and removeParents parameters instead."
+                ))
         }
         id = try Self.string(object, "id")
         name = try Self.string(object, "name")
@@ -98,7 +102,10 @@ struct FileMetadata: Sendable {
     init() {}
 
     private static func invalid(_ field: String) -> DriveFailure {
-        DriveFailure(DriveErrorBody(code: 400, reason: "invalid", message: "Invalid value for field '\(field)'.", location: field, locationType: "other"))
+        DriveFailure(
+            DriveErrorBody(
+                code: 400, reason: "invalid", message: "Invalid value for field '\(field)'.", location: field,
+                locationType: "other"))
     }
 
     private static func string(_ object: [String: Any], _ field: String) throws(DriveFailure) -> String? {

@@ -3,7 +3,9 @@ import Foundation
 /// An `orderBy` value of `files.list`: keys such as `folder,name desc,modifiedTime`.
 struct FileOrdering: Sendable {
     enum Key: String, Sendable {
-        case createdTime, folder, modifiedByMeTime, modifiedTime, name, nameNatural = "name_natural", quotaBytesUsed
+        case createdTime, folder, modifiedByMeTime, modifiedTime, name
+        case nameNatural = "name_natural"
+        case quotaBytesUsed
         case recency, sharedWithMeTime, starred, viewedByMeTime
     }
 
@@ -73,8 +75,8 @@ enum OffsetPageToken {
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
-              let bar = text.firstIndex(of: "|"), String(text[text.index(after: bar)...]) == binding,
-              let offset = Int(text[..<bar]), offset >= 0
+            let bar = text.firstIndex(of: "|"), String(text[text.index(after: bar)...]) == binding,
+            let offset = Int(text[..<bar]), offset >= 0
         else { return nil }
         return offset
     }

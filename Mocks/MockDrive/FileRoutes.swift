@@ -5,14 +5,19 @@ import MockSupport
 /// `files.get`, `files.list`, metadata-only `files.create` and `files.update`, `files.delete`.
 extension MockDriveServer {
     /// A JSON answer: the resource narrowed to the request's `fields` (or the default ones).
-    func answer(_ resource: [String: Any], request: Request, schema: FieldSchema, defaultFields: String) throws(DriveFailure) -> Response {
+    func answer(_ resource: [String: Any], request: Request, schema: FieldSchema, defaultFields: String)
+        throws(DriveFailure) -> Response
+    {
         try answer(resource, query: DriveQueryParameters(request), schema: schema, defaultFields: defaultFields)
     }
 
     /// A JSON answer narrowed to the `fields` of a query.
-    func answer(_ resource: [String: Any], query: DriveQueryParameters, schema: FieldSchema, defaultFields: String) throws(DriveFailure) -> Response {
+    func answer(_ resource: [String: Any], query: DriveQueryParameters, schema: FieldSchema, defaultFields: String)
+        throws(DriveFailure) -> Response
+    {
         let mask = try query.mask(schema: schema, default: defaultFields)
-        return .json(text: DriveJSON.text(mask.apply(resource)), headers: [.contentType: "application/json; charset=UTF-8"])
+        return .json(
+            text: DriveJSON.text(mask.apply(resource)), headers: [.contentType: "application/json; charset=UTF-8"])
     }
 
     /// A request body that must be a JSON object (metadata), read up to 1 MiB.
@@ -29,11 +34,13 @@ extension MockDriveServer {
         }
         if query["alt"] == "media" {
             guard node.isBinary, let head = node.head else {
-                throw DriveFailure(DriveErrorBody(
-                    code: 403, reason: "fileNotDownloadable",
-                    message: "Only files with binary content can be downloaded. Use Export with Docs Editors files.",
-                    location: "alt"
-                ))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 403, reason: "fileNotDownloadable",
+                        message:
+                            "Only files with binary content can be downloaded. Use Export with Docs Editors files.",
+                        location: "alt"
+                    ))
             }
             return try media(head.blob, contentType: node.mimeType, request: request)
         }
@@ -79,11 +86,15 @@ extension MockDriveServer {
             offset = found
         }
         // A bad `fields` is refused by `answer` below, after the checks that come first.
-        let fileFields = DriveNode.nestedFields((try? query.mask(schema: .fileList, default: DefaultFields.fileList)) ?? .all, "files")
+        let fileFields = DriveNode.nestedFields(
+            (try? query.mask(schema: .fileList, default: DefaultFields.fileList)) ?? .all, "files")
         let (files, hasMore) = store.withState { state in
             let matching = state.matchingFiles(filter, ordering: ordering, spaces: spaces, binding: bindingText)
             let page = matching.dropFirst(offset).prefix(pageSize)
-            return (page.compactMap { id in state.nodes[id].map { state.resource($0, fields: fileFields) } }, offset + page.count < matching.count)
+            return (
+                page.compactMap { id in state.nodes[id].map { state.resource($0, fields: fileFields) } },
+                offset + page.count < matching.count
+            )
         }
         var list: [String: Any] = ["kind": "drive#fileList", "incompleteSearch": false, "files": files]
         if hasMore { list["nextPageToken"] = OffsetPageToken.make(offset: offset + pageSize, binding: bindingText) }
@@ -93,7 +104,8 @@ extension MockDriveServer {
     func createMetadataOnly(_ request: inout Request) async throws -> Response {
         let query = DriveQueryParameters(request)
         if let uploadType = query["uploadType"] {
-            throw DriveFailure(.invalidParameter("uploadType", message: "Invalid upload type '\(uploadType)' for a metadata request."))
+            throw DriveFailure(
+                .invalidParameter("uploadType", message: "Invalid upload type '\(uploadType)' for a metadata request."))
         }
         let metadata = try FileMetadata(json: try await metadataBody(&request), isUpdate: false)
         let keepForever = try query.bool("keepRevisionForever", default: false)
@@ -116,7 +128,9 @@ extension MockDriveServer {
     /// Applies `files.update` with the query's `addParents`, `removeParents` and
     /// `keepRevisionForever`.
     /// - Returns: The file's full resource.
-    func commitUpdate(id: String, metadata: FileMetadata, content: StoredContent?, contentType: String?, query: DriveQueryParameters) throws -> [String: Any] {
+    func commitUpdate(
+        id: String, metadata: FileMetadata, content: StoredContent?, contentType: String?, query: DriveQueryParameters
+    ) throws -> [String: Any] {
         let keepForever = try query.bool("keepRevisionForever", default: false)
         let addParents = query.list("addParents")
         let removeParents = query.list("removeParents")
@@ -131,7 +145,9 @@ extension MockDriveServer {
 
     /// Applies `files.create` with content and the query's `keepRevisionForever`.
     /// - Returns: The new file's full resource.
-    func commitCreate(metadata: FileMetadata, content: StoredContent, contentType: String?, query: DriveQueryParameters) throws -> [String: Any] {
+    func commitCreate(metadata: FileMetadata, content: StoredContent, contentType: String?, query: DriveQueryParameters)
+        throws -> [String: Any]
+    {
         let keepForever = try query.bool("keepRevisionForever", default: false)
         return try store.withState { state throws(DriveFailure) in
             let node = try state.create(metadata, content: content, contentType: contentType, keepForever: keepForever)
@@ -145,7 +161,9 @@ extension MockDriveServer {
         var count = 10
         if let text = query["count"] {
             guard let number = Int(text), (1...1000).contains(number) else {
-                throw DriveFailure(.invalidParameter("count", message: "Invalid value '\(text)'. Values must be within the range: [1, 1000]"))
+                throw DriveFailure(
+                    .invalidParameter(
+                        "count", message: "Invalid value '\(text)'. Values must be within the range: [1, 1000]"))
             }
             count = number
         }

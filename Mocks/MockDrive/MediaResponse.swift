@@ -14,7 +14,8 @@ extension MockDriveServer {
         var status: HTTPResponse.Status = .ok
         if let header = request.headers[.range] {
             guard let requested = ByteRangeHeader.range(header, size: blob.size) else {
-                var body = DriveErrorBody(code: 416, reason: "requestedRangeNotSatisfiable", message: "Request range not satisfiable")
+                var body = DriveErrorBody(
+                    code: 416, reason: "requestedRangeNotSatisfiable", message: "Request range not satisfiable")
                 body.headers = [NamedValue("Content-Range", "bytes */\(blob.size)")]
                 throw DriveFailure(body)
             }
@@ -33,7 +34,8 @@ extension MockDriveServer {
         var bytes: [UInt8] = []
         var index = hex.startIndex
         while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
-              let byte = UInt8(hex[index..<next], radix: 16) {
+            let byte = UInt8(hex[index..<next], radix: 16)
+        {
             bytes.append(byte)
             index = next
         }

@@ -134,22 +134,31 @@ public final class MockDriveServer: Sendable {
         mount(.get, "/drive/v3/files") { request, _ in try self.listFiles(request) }
         mount(.get, "/drive/v3/files/generateIds") { request, _ in try self.generateIDs(request) }
         mount(.get, "/drive/v3/files/{fileId}") { request, context in try self.getFile(request, id: context.fileID) }
-        mount(.patch, "/drive/v3/files/{fileId}") { request, context in try await self.updateMetadataOnly(&request, id: context.fileID) }
+        mount(.patch, "/drive/v3/files/{fileId}") { request, context in
+            try await self.updateMetadataOnly(&request, id: context.fileID)
+        }
         mount(.delete, "/drive/v3/files/{fileId}") { _, context in try self.deleteFile(id: context.fileID) }
         mount(.post, "/upload/drive/v3/files") { request, _ in try await self.upload(&request, fileID: nil) }
-        mount(.patch, "/upload/drive/v3/files/{fileId}") { request, context in try await self.upload(&request, fileID: context.fileID) }
+        mount(.patch, "/upload/drive/v3/files/{fileId}") { request, context in
+            try await self.upload(&request, fileID: context.fileID)
+        }
         mount(.put, "/upload/drive/v3/files") { request, _ in try await self.resumableChunk(&request) }
         mount(.put, "/upload/drive/v3/files/{fileId}") { request, _ in try await self.resumableChunk(&request) }
         mount(.post, "/upload/drive/v3/files/{fileId}") { request, _ in try await self.resumableChunk(&request) }
         // The discovery document's separate resumable path answers the same way.
         mount(.post, "/resumable/upload/drive/v3/files") { request, _ in try await self.upload(&request, fileID: nil) }
-        mount(.patch, "/resumable/upload/drive/v3/files/{fileId}") { request, context in try await self.upload(&request, fileID: context.fileID) }
+        mount(.patch, "/resumable/upload/drive/v3/files/{fileId}") { request, context in
+            try await self.upload(&request, fileID: context.fileID)
+        }
         mount(.put, "/resumable/upload/drive/v3/files") { request, _ in try await self.resumableChunk(&request) }
-        mount(.put, "/resumable/upload/drive/v3/files/{fileId}") { request, _ in try await self.resumableChunk(&request) }
+        mount(.put, "/resumable/upload/drive/v3/files/{fileId}") { request, _ in try await self.resumableChunk(&request)
+        }
         mount(.get, "/drive/v3/about") { request, _ in try self.about(request) }
         mount(.get, "/drive/v3/changes/startPageToken") { request, _ in try self.startPageToken(request) }
         mount(.get, "/drive/v3/changes") { request, _ in try self.listChanges(request) }
-        mount(.get, "/drive/v3/files/{fileId}/revisions") { request, context in try self.listRevisions(request, fileID: context.fileID) }
+        mount(.get, "/drive/v3/files/{fileId}/revisions") { request, context in
+            try self.listRevisions(request, fileID: context.fileID)
+        }
         mount(.get, "/drive/v3/files/{fileId}/revisions/{revisionId}") { request, context in
             try self.getRevision(request, fileID: context.fileID, revisionID: context.revisionID)
         }

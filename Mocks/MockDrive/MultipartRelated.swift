@@ -30,7 +30,9 @@ struct MultipartRelated {
             guard let equals = piece.firstIndex(of: "=") else { continue }
             let name = piece[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
             var value = piece[piece.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
             if name == "boundary", !value.isEmpty, value.utf8.count <= 70 { return value }
         }
         return nil
@@ -51,7 +53,9 @@ struct MultipartRelated {
     ///   - file: Where the media bytes go (an existing, empty file).
     ///   - metadataLimit: The largest metadata part.
     ///   - mediaLimit: The largest media part.
-    static func read(_ body: RequestBody, boundary: String, into file: URL, metadataLimit: Int, mediaLimit: Int64) async throws -> Parts {
+    static func read(_ body: RequestBody, boundary: String, into file: URL, metadataLimit: Int, mediaLimit: Int64)
+        async throws -> Parts
+    {
         let delimiter = Array("\n--\(boundary)".utf8)
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
@@ -87,7 +91,9 @@ struct MultipartRelated {
                     } else {
                         let keep = min(pending.count, delimiter.count - 1)
                         consumedPreamble += pending.count - keep
-                        guard consumedPreamble <= 64 * 1024 else { throw Problem.malformed("No multipart boundary found.") }
+                        guard consumedPreamble <= 64 * 1024 else {
+                            throw Problem.malformed("No multipart boundary found.")
+                        }
                         pending.removeFirst(pending.count - keep)
                         return
                     }
@@ -108,25 +114,33 @@ struct MultipartRelated {
                     guard pending[index] == 0x0A else { throw Problem.malformed("Malformed multipart boundary line.") }
                     pending.removeFirst(index + 1)
                     partIndex += 1
-                    guard partIndex < 2 else { throw Problem.malformed("A multipart upload has exactly two parts: metadata, then media.") }
+                    guard partIndex < 2 else {
+                        throw Problem.malformed("A multipart upload has exactly two parts: metadata, then media.")
+                    }
                     headerBytes = 0
                     state = .headers
                 case .headers:
                     guard let newline = pending.firstIndex(of: 0x0A) else {
-                        guard pending.count <= 16 * 1024 else { throw Problem.malformed("Multipart part headers are too long.") }
+                        guard pending.count <= 16 * 1024 else {
+                            throw Problem.malformed("Multipart part headers are too long.")
+                        }
                         return
                     }
                     var line = pending[..<newline]
                     if line.last == 0x0D { line = line.dropLast() }
                     headerBytes += newline + 1
-                    guard headerBytes <= 16 * 1024 else { throw Problem.malformed("Multipart part headers are too long.") }
+                    guard headerBytes <= 16 * 1024 else {
+                        throw Problem.malformed("Multipart part headers are too long.")
+                    }
                     let text = String(decoding: line, as: UTF8.self)
                     pending.removeFirst(newline + 1)
                     if text.isEmpty {
                         state = .content
                         continue
                     }
-                    guard let colon = text.firstIndex(of: ":") else { throw Problem.malformed("Malformed multipart part header.") }
+                    guard let colon = text.firstIndex(of: ":") else {
+                        throw Problem.malformed("Malformed multipart part header.")
+                    }
                     let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
                     let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                     if name == "content-type" {
@@ -137,7 +151,9 @@ struct MultipartRelated {
                         } else {
                             parts.mediaType = value
                         }
-                    } else if name == "content-transfer-encoding", !["binary", "8bit", "7bit"].contains(value.lowercased()) {
+                    } else if name == "content-transfer-encoding",
+                        !["binary", "8bit", "7bit"].contains(value.lowercased())
+                    {
                         throw Problem.malformed("Content-Transfer-Encoding '\(value)' is not supported.")
                     }
                 case .content:
@@ -169,7 +185,9 @@ struct MultipartRelated {
         }
         try step()
         guard state == .done else { throw Problem.malformed("The multipart body ended before its closing boundary.") }
-        guard partIndex == 1 else { throw Problem.malformed("A multipart upload has exactly two parts: metadata, then media.") }
+        guard partIndex == 1 else {
+            throw Problem.malformed("A multipart upload has exactly two parts: metadata, then media.")
+        }
         return parts
     }
 

@@ -40,11 +40,16 @@ final class ResumableSessions: Sendable {
 
     /// Starts a session.
     /// - Returns: Its id.
-    func start(fileID: String?, metadata: FileMetadata, query: String?, contentType: String?, total: Int64?) throws -> String {
+    func start(fileID: String?, metadata: FileMetadata, query: String?, contentType: String?, total: Int64?) throws
+        -> String
+    {
         let id = "AUpload" + DriveState.randomID(count: 60)
         let file = directory.appendingPathComponent("resumable-\(id)")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
-        let session = Session(fileID: fileID, metadata: metadata, query: query, contentType: contentType, total: total, file: file)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        let session = Session(
+            fileID: fileID, metadata: metadata, query: query, contentType: contentType, total: total, file: file)
         sessions.withLock { $0[id] = session }
         return id
     }

@@ -26,24 +26,36 @@ extension MockDriveServer {
             if query["upload_id"] != nil { return try await resumableChunk(&request) }
             return try await startResumable(&request, fileID: fileID, query: query)
         case nil:
-            throw DriveFailure(DriveErrorBody(code: 400, reason: "badRequest", message: "Upload requests must specify an uploadType url parameter and a supported value."))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 400, reason: "badRequest",
+                    message: "Upload requests must specify an uploadType url parameter and a supported value."))
         case let other?:
-            throw DriveFailure(.invalidParameter("uploadType", message: "Invalid upload type '\(other)'. Valid values are media, multipart and resumable."))
+            throw DriveFailure(
+                .invalidParameter(
+                    "uploadType",
+                    message: "Invalid upload type '\(other)'. Valid values are media, multipart and resumable."))
         }
     }
 
     /// Commits uploaded bytes as a create or an update and answers with the file.
-    func commit(fileID: String?, metadata: FileMetadata, blob: BlobInfo, contentType: String?, query: DriveQueryParameters) throws -> Response {
-        let resource = try commitResource(fileID: fileID, metadata: metadata, blob: blob, contentType: contentType, query: query)
+    func commit(
+        fileID: String?, metadata: FileMetadata, blob: BlobInfo, contentType: String?, query: DriveQueryParameters
+    ) throws -> Response {
+        let resource = try commitResource(
+            fileID: fileID, metadata: metadata, blob: blob, contentType: contentType, query: query)
         return try answer(resource, query: query, schema: .file, defaultFields: DefaultFields.file)
     }
 
     /// Commits uploaded bytes as a create or an update.
     /// - Returns: The file's full resource.
-    func commitResource(fileID: String?, metadata: FileMetadata, blob: BlobInfo, contentType: String?, query: DriveQueryParameters) throws -> [String: Any] {
+    func commitResource(
+        fileID: String?, metadata: FileMetadata, blob: BlobInfo, contentType: String?, query: DriveQueryParameters
+    ) throws -> [String: Any] {
         let content = try stored(blob)
         if let fileID {
-            return try commitUpdate(id: fileID, metadata: metadata, content: content, contentType: contentType, query: query)
+            return try commitUpdate(
+                id: fileID, metadata: metadata, content: content, contentType: contentType, query: query)
         }
         return try commitCreate(metadata: metadata, content: content, contentType: contentType, query: query)
     }
@@ -56,10 +68,15 @@ extension MockDriveServer {
     }
 
     private func tooLarge() -> DriveFailure {
-        DriveFailure(DriveErrorBody(code: 413, reason: "uploadTooLarge", message: "The upload is larger than this server accepts (\(options.maxUploadBytes) bytes)."))
+        DriveFailure(
+            DriveErrorBody(
+                code: 413, reason: "uploadTooLarge",
+                message: "The upload is larger than this server accepts (\(options.maxUploadBytes) bytes)."))
     }
 
-    private func mediaUpload(_ request: inout Request, fileID: String?, query: DriveQueryParameters) async throws -> Response {
+    private func mediaUpload(_ request: inout Request, fileID: String?, query: DriveQueryParameters) async throws
+        -> Response
+    {
         if let announced = request.headers[.contentLength].flatMap({ Int64($0) }), announced > options.maxUploadBytes {
             throw tooLarge()
         }
@@ -68,7 +85,9 @@ extension MockDriveServer {
         return try commit(fileID: fileID, metadata: FileMetadata(), blob: blob, contentType: contentType, query: query)
     }
 
-    private func multipartUpload(_ request: inout Request, fileID: String?, query: DriveQueryParameters) async throws -> Response {
+    private func multipartUpload(_ request: inout Request, fileID: String?, query: DriveQueryParameters) async throws
+        -> Response
+    {
         guard let boundary = MultipartRelated.boundary(ofContentType: request.headers[.contentType] ?? "") else {
             throw DriveFailure(.badRequest("Invalid multipart request with 0 mime parts."))
         }
@@ -77,7 +96,8 @@ extension MockDriveServer {
         let parts: MultipartRelated.Parts
         do {
             parts = try await MultipartRelated.read(
-                request.body, boundary: boundary, into: scratch, metadataLimit: 1 << 20, mediaLimit: options.maxUploadBytes
+                request.body, boundary: boundary, into: scratch, metadataLimit: 1 << 20,
+                mediaLimit: options.maxUploadBytes
             )
         } catch MultipartRelated.Problem.malformed(let message) {
             throw DriveFailure(.badRequest(message))
@@ -89,7 +109,9 @@ extension MockDriveServer {
         return try commit(fileID: fileID, metadata: metadata, blob: blob, contentType: parts.mediaType, query: query)
     }
 
-    private func startResumable(_ request: inout Request, fileID: String?, query: DriveQueryParameters) async throws -> Response {
+    private func startResumable(_ request: inout Request, fileID: String?, query: DriveQueryParameters) async throws
+        -> Response
+    {
         let metadata = try FileMetadata(json: try await metadataBody(&request), isUpdate: fileID != nil)
         var total: Int64?
         if let name = HTTPField.Name("X-Upload-Content-Length"), let text = request.headers[name] {
@@ -106,8 +128,10 @@ extension MockDriveServer {
             }
         }
         // The session URI carries the starting request's parameters, as Google's does, but no token.
-        let forwarded = FormFields(query.fields.filter { $0.name != "upload_id" && !SecretRedaction.isSecret(name: $0.name) })
-        let id = try uploads.start(fileID: fileID, metadata: metadata, query: forwarded.encoded, contentType: contentType, total: total)
+        let forwarded = FormFields(
+            query.fields.filter { $0.name != "upload_id" && !SecretRedaction.isSecret(name: $0.name) })
+        let id = try uploads.start(
+            fileID: fileID, metadata: metadata, query: forwarded.encoded, contentType: contentType, total: total)
         var location = forwarded
         location.append("upload_id", id)
         let scheme = options.scheme
@@ -123,15 +147,22 @@ extension MockDriveServer {
     func resumableChunk(_ request: inout Request) async throws -> Response {
         let query = DriveQueryParameters(request)
         guard let id = query["upload_id"] else {
-            throw DriveFailure(DriveErrorBody(code: 400, reason: "required", message: "Required parameter: upload_id", location: "upload_id"))
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 400, reason: "required", message: "Required parameter: upload_id", location: "upload_id"))
         }
         var session: ResumableSessions.Session
         do { session = try uploads.claim(id) } catch {
             switch error {
             case .notFound:
-                throw DriveFailure(DriveErrorBody(code: 404, reason: "notFound", message: "The upload session was not found or has expired.", location: "upload_id"))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 404, reason: "notFound", message: "The upload session was not found or has expired.",
+                        location: "upload_id"))
             case .busy:
-                throw DriveFailure(DriveErrorBody(code: 409, reason: "conflict", message: "Another request is writing to this upload session."))
+                throw DriveFailure(
+                    DriveErrorBody(
+                        code: 409, reason: "conflict", message: "Another request is writing to this upload session."))
             }
         }
         let before = session
@@ -155,11 +186,16 @@ extension MockDriveServer {
         }
     }
 
-    private func handleChunk(_ request: inout Request, id: String, session: inout ResumableSessions.Session) async throws -> Response {
-        let range = try ContentRange(request.headers[.contentRange], contentLength: request.headers[.contentLength], received: session.received)
+    private func handleChunk(_ request: inout Request, id: String, session: inout ResumableSessions.Session)
+        async throws -> Response
+    {
+        let range = try ContentRange(
+            request.headers[.contentRange], contentLength: request.headers[.contentLength], received: session.received)
         if let total = range.total {
             if let known = session.total, known != total {
-                throw DriveFailure(.badRequest("The total size in Content-Range (\(total)) does not match the upload's size (\(known))."))
+                throw DriveFailure(
+                    .badRequest(
+                        "The total size in Content-Range (\(total)) does not match the upload's size (\(known))."))
             }
             guard total <= options.maxUploadBytes else { throw tooLarge() }
         }
@@ -169,7 +205,10 @@ extension MockDriveServer {
         }
         if let bytes = range.bytes {
             guard bytes.lowerBound <= session.received else {
-                throw DriveFailure(.badRequest("Invalid request. According to the Content-Range header, the upload offset is \(bytes.lowerBound) byte(s), which exceeds already uploaded size of \(session.received) byte(s)."))
+                throw DriveFailure(
+                    .badRequest(
+                        "Invalid request. According to the Content-Range header, the upload offset is \(bytes.lowerBound) byte(s), which exceeds already uploaded size of \(session.received) byte(s)."
+                    ))
             }
             let total = range.total ?? session.total
             if let total, bytes.upperBound > total {
@@ -178,13 +217,18 @@ extension MockDriveServer {
             let isLast = total.map { bytes.upperBound == $0 } ?? false
             let length = bytes.upperBound - bytes.lowerBound
             if !isLast, length % Self.resumableChunkGranularity != 0 {
-                throw DriveFailure(.badRequest("Invalid request. The number of bytes uploaded is required to be equal or greater than 262144, except for the final request (it's recommended to be the exact multiple of 262144). The received request contained \(length) bytes, which does not meet this requirement."))
+                throw DriveFailure(
+                    .badRequest(
+                        "Invalid request. The number of bytes uploaded is required to be equal or greater than 262144, except for the final request (it's recommended to be the exact multiple of 262144). The received request contained \(length) bytes, which does not meet this requirement."
+                    ))
             }
             guard bytes.upperBound <= options.maxUploadBytes else { throw tooLarge() }
             let skip = session.received - bytes.lowerBound
-            let written = try await Self.append(request.body, to: session.file, at: session.received, skipping: skip, expecting: length)
+            let written = try await Self.append(
+                request.body, to: session.file, at: session.received, skipping: skip, expecting: length)
             guard written == length else {
-                throw DriveFailure(.badRequest("The request body holds \(written) bytes but Content-Range names \(length)."))
+                throw DriveFailure(
+                    .badRequest("The request body holds \(written) bytes but Content-Range names \(length)."))
             }
             session.received = max(session.received, bytes.upperBound)
             if let total { session.total = total }
@@ -197,13 +241,16 @@ extension MockDriveServer {
         guard let total = session.total, session.received == total else {
             var headers: HTTPFields = [:]
             if session.received > 0 { headers[.range] = "bytes=0-\(session.received - 1)" }
-            return Response(status: HTTPResponse.Status(code: 308, reasonPhrase: "Resume Incomplete"), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer()))
+            return Response(
+                status: HTTPResponse.Status(code: 308, reasonPhrase: "Resume Incomplete"), headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer()))
         }
         // Moved into the store: the session file is gone from here on.
         let blob = try blobs.commit(session.file, info: try BlobStore.hash(fileAt: session.file))
         let query = DriveQueryParameters(query: session.query)
         let resource = try commitResource(
-            fileID: session.fileID, metadata: session.metadata, blob: blob, contentType: session.contentType, query: query
+            fileID: session.fileID, metadata: session.metadata, blob: blob, contentType: session.contentType,
+            query: query
         )
         session.completedFileID = resource["id"] as? String
         return try answer(resource, query: query, schema: .file, defaultFields: DefaultFields.file)
@@ -211,12 +258,16 @@ extension MockDriveServer {
 
     private func finishedAnswer(fileID: String, session: ResumableSessions.Session) throws -> Response {
         let resource = try store.withState { state throws(DriveFailure) in state.resource(try state.node(fileID)) }
-        return try answer(resource, query: DriveQueryParameters(query: session.query), schema: .file, defaultFields: DefaultFields.file)
+        return try answer(
+            resource, query: DriveQueryParameters(query: session.query), schema: .file,
+            defaultFields: DefaultFields.file)
     }
 
     /// Appends a body to a file at `offset`, dropping its first `skip` bytes (already stored).
     /// - Returns: How many bytes the body had (stops counting past `expecting`).
-    private static func append(_ body: RequestBody, to file: URL, at offset: Int64, skipping skip: Int64, expecting: Int64) async throws -> Int64 {
+    private static func append(
+        _ body: RequestBody, to file: URL, at offset: Int64, skipping skip: Int64, expecting: Int64
+    ) async throws -> Int64 {
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         try handle.truncate(atOffset: UInt64(offset))
@@ -270,7 +321,9 @@ struct ContentRange {
             return
         }
         let ends = halves[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard ends.count == 2, let first = Int64(ends[0]), let last = Int64(ends[1]), first >= 0, last >= first else { throw bad }
+        guard ends.count == 2, let first = Int64(ends[0]), let last = Int64(ends[1]), first >= 0, last >= first else {
+            throw bad
+        }
         bytes = first..<(last + 1)
     }
 }

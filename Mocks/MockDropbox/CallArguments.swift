@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import MockOAuth
 import MockSupport
 import NIOCore
@@ -30,14 +30,19 @@ extension MockDropboxServer {
     func headerArguments(_ request: Request, route: String) throws -> DropboxArguments {
         if let name = HTTPField.Name("Dropbox-API-Arg"), let header = request.headers[name] {
             guard header.utf8.allSatisfy({ $0 < 0x7F }) else {
-                throw DropboxFailure.badInput("Error in call to API function \"\(route)\": HTTP header \"Dropbox-API-Arg\": could not decode input as JSON")
+                throw DropboxFailure.badInput(
+                    "Error in call to API function \"\(route)\": HTTP header \"Dropbox-API-Arg\": could not decode input as JSON"
+                )
             }
-            return try DropboxArguments(json: Data(header.utf8), route: route, source: "HTTP header \"Dropbox-API-Arg\"")
+            return try DropboxArguments(
+                json: Data(header.utf8), route: route, source: "HTTP header \"Dropbox-API-Arg\"")
         }
         if let query = request.uri.query, let fields = try? FormFields(parsing: query), let arg = fields["arg"] {
             return try DropboxArguments(json: Data(arg.utf8), route: route, source: "URL parameter \"arg\"")
         }
-        throw DropboxFailure.badInput("Error in call to API function \"\(route)\": Must provide HTTP header \"Dropbox-API-Arg\" or URL parameter \"arg\".")
+        throw DropboxFailure.badInput(
+            "Error in call to API function \"\(route)\": Must provide HTTP header \"Dropbox-API-Arg\" or URL parameter \"arg\"."
+        )
     }
 
     /// Checks the bearer token against the authorization server and the route's scope.
@@ -62,14 +67,17 @@ extension MockDropboxServer {
 
     /// Parses a path argument, answering 400 for a pattern mismatch (and for `"/"` where the
     /// root is `""`) and throwing `malformed_path` as a ``LookupProblem`` otherwise.
-    func parsePath(_ raw: String, allowRoot: Bool, arguments: DropboxArguments, field: String = "path") throws -> DropboxPath {
+    func parsePath(_ raw: String, allowRoot: Bool, arguments: DropboxArguments, field: String = "path") throws
+        -> DropboxPath
+    {
         do {
             return try DropboxPath(parsing: raw, allowRoot: allowRoot)
         } catch .pattern {
             if raw.isEmpty && !allowRoot {
                 throw arguments.fail(field, "The root folder is unsupported.")
             }
-            throw arguments.fail(field, "'\(raw)' did not match pattern '(/(.|[\\r\\n])*)|(ns:[0-9]+(/(.|[\\r\\n])*)?)'")
+            throw arguments.fail(
+                field, "'\(raw)' did not match pattern '(/(.|[\\r\\n])*)|(ns:[0-9]+(/(.|[\\r\\n])*)?)'")
         } catch .slashRoot {
             throw arguments.fail(field, "Specify the root folder as an empty string rather than as \"/\".")
         } catch .malformed {
@@ -80,7 +88,9 @@ extension MockDropboxServer {
     /// Resolves a path, `id:` or `rev:` argument to a live node.
     /// - Parameter errorTag: The route error member wrapping `LookupError` (`path`, `path_lookup`).
     /// - Throws: 400 for a pattern mismatch, 409 `<errorTag>/<LookupError>` otherwise.
-    func lookup(_ raw: String, arguments: DropboxArguments, errorTag: String) throws -> (node: NamespaceNode, revision: FileRevision?) {
+    func lookup(_ raw: String, arguments: DropboxArguments, errorTag: String) throws -> (
+        node: NamespaceNode, revision: FileRevision?
+    ) {
         do {
             if !raw.hasPrefix("id:"), !raw.hasPrefix("rev:") {
                 _ = try parsePath(raw, allowRoot: false, arguments: arguments)

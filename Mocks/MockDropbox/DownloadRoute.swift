@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import MockSupport
 
 /// `files/download`: metadata in `Dropbox-API-Result`, bytes streamed from the blob store,
@@ -33,6 +33,7 @@ extension MockDropboxServer {
             status = .partialContent
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
         }
-        return Response(status: status, headers: headers, body: blobs.responseBody(ofBlob: revision.blob.sha256, range: range))
+        return Response(
+            status: status, headers: headers, body: blobs.responseBody(ofBlob: revision.blob.sha256, range: range))
     }
 }

@@ -77,7 +77,7 @@ struct DropboxArguments {
     func integer(_ field: String, default value: Int64?, range: ClosedRange<Int64>) throws(DropboxFailure) -> Int64? {
         guard let raw = object[field], !(raw is NSNull) else { return value }
         guard let number = raw as? NSNumber, !isJSONBoolean(number),
-              let integer = Int64(exactly: number.doubleValue)
+            let integer = Int64(exactly: number.doubleValue)
         else {
             throw bad(field, "expected integer, got \(Self.kind(raw))")
         }

@@ -23,7 +23,8 @@ struct ListCursor: Codable, Sendable {
     /// The token clients see.
     var token: String {
         let data = (try? JSONEncoder().encode(self)) ?? Data()
-        return "AAH" + data.base64EncodedString()
+        return "AAH"
+            + data.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
@@ -35,7 +36,7 @@ struct ListCursor: Codable, Sendable {
             .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64),
-              let cursor = try? JSONDecoder().decode(ListCursor.self, from: data)
+            let cursor = try? JSONDecoder().decode(ListCursor.self, from: data)
         else { return nil }
         self = cursor
     }
@@ -59,12 +60,14 @@ struct ListPage: Sendable {
     var hasMore: Bool
 
     var json: [String: Any] {
-        ["entries": entries.map { node in
-            MockDropboxServer.withPropertyGroups(
-                node.metadata(tagged: true), revision: node.isDeleted || node.kind == .folder ? nil : node.current,
-                filter: cursor.propertyFilter
-            )
-        }, "cursor": cursor.token, "has_more": hasMore]
+        [
+            "entries": entries.map { node in
+                MockDropboxServer.withPropertyGroups(
+                    node.metadata(tagged: true), revision: node.isDeleted || node.kind == .folder ? nil : node.current,
+                    filter: cursor.propertyFilter
+                )
+            }, "cursor": cursor.token, "has_more": hasMore,
+        ]
     }
 }
 
@@ -117,14 +120,16 @@ extension Namespace.State {
     /// not the whole log.
     func changesPage(_ cursor: ListCursor) -> ListPage {
         // Sequences ascend with the index: find the first after the cursor's.
-        var low = 0, high = changes.count
+        var low = 0
+        var high = changes.count
         while low < high {
             let middle = low + (high - low) / 2
             if changes[middle].sequence <= cursor.sequence { low = middle + 1 } else { high = middle }
         }
         var page: [(sequence: Int, key: String)] = []
         var hasMore = false
-        for change in changes[low...] where newestChange[change.key] == change.sequence && inScope(change.key, of: cursor) {
+        for change in changes[low...]
+        where newestChange[change.key] == change.sequence && inScope(change.key, of: cursor) {
             if page.count == cursor.limit {
                 hasMore = true
                 break

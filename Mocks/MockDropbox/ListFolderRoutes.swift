@@ -13,7 +13,10 @@ extension MockDropboxServer {
         }
         let recursive = try arguments.bool("recursive", default: false)
         let includeDeleted = try arguments.bool("include_deleted", default: false)
-        for flag in ["include_media_info", "include_has_explicit_shared_members", "include_mounted_folders", "include_non_downloadable_files"] {
+        for flag in [
+            "include_media_info", "include_has_explicit_shared_members", "include_mounted_folders",
+            "include_non_downloadable_files",
+        ] {
             _ = try arguments.bool(flag, default: false)
         }
         let limit = Int(try arguments.integer("limit", default: 2000, range: 1...2000) ?? 2000)

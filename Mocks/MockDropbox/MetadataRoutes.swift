@@ -13,8 +13,9 @@ extension MockDropboxServer {
             _ = try arguments.bool(flag, default: false)
         }
         if includeDeleted, !raw.hasPrefix("id:"), !raw.hasPrefix("rev:"),
-           let path = try? DropboxPath(parsing: raw, allowRoot: false),
-           let node = namespace.withState({ $0.nodes[path.key] }), node.isDeleted {
+            let path = try? DropboxPath(parsing: raw, allowRoot: false),
+            let node = namespace.withState({ $0.nodes[path.key] }), node.isDeleted
+        {
             return Self.ok(node.metadata(tagged: true))
         }
         let found = try lookup(raw, arguments: arguments, errorTag: "path")
@@ -24,7 +25,9 @@ extension MockDropboxServer {
             return Self.ok(Self.withPropertyGroups(metadata, revision: revision, filter: filter))
         }
         let metadata = found.node.metadata(tagged: true)
-        return Self.ok(Self.withPropertyGroups(metadata, revision: found.node.kind == .file ? found.node.current : nil, filter: filter))
+        return Self.ok(
+            Self.withPropertyGroups(
+                metadata, revision: found.node.kind == .file ? found.node.current : nil, filter: filter))
     }
 
     func delete(_ request: inout Request) async throws -> Response {
@@ -59,13 +62,16 @@ extension MockDropboxServer {
         do {
             // In path mode an `id:` names the file's current path (PathOrId); a slash path is
             // checked like every other route's: 400 for a pattern mismatch, else malformed_path.
-            let path = mode == "id" || raw.hasPrefix("id:") ? nil : try parsePath(raw, allowRoot: false, arguments: arguments)
+            let path =
+                mode == "id" || raw.hasPrefix("id:") ? nil : try parsePath(raw, allowRoot: false, arguments: arguments)
             node = try namespace.withState { (state) throws(LookupProblem) -> NamespaceNode in
                 if let path {
                     guard let node = state.nodes[path.key] else { throw .notFound }
                     return node
                 }
-                guard raw.hasPrefix("id:"), let key = state.pathOfID[raw], let node = state.nodes[key] else { throw .notFound }
+                guard raw.hasPrefix("id:"), let key = state.pathOfID[raw], let node = state.nodes[key] else {
+                    throw .notFound
+                }
                 return node
             }
         } catch let problem as LookupProblem {
@@ -120,7 +126,7 @@ extension Namespace.State {
     mutating func restore(_ path: DropboxPath, rev: String) throws -> (NamespaceNode, FileRevision) {
         if let live = live(path), live.kind == .folder { throw WriteProblem.conflict("folder") }
         guard let key = pathOfRev[rev], key == path.key, var node = nodes[key],
-              let old = node.revisions.first(where: { $0.rev == rev })
+            let old = node.revisions.first(where: { $0.rev == rev })
         else { throw LookupProblem.notFound }
         try makeAncestors(of: path)
         let revision = FileRevision(

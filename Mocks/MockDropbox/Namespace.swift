@@ -60,7 +60,9 @@ extension Namespace.State {
 
     mutating func newID() -> String {
         idCounter += 1
-        let random = (0..<12).map { _ in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-".randomElement() ?? "a" }
+        let random = (0..<12).map { _ in
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-".randomElement() ?? "a"
+        }
         return "id:" + String(random) + String(idCounter)
     }
 
@@ -79,7 +81,7 @@ extension Namespace.State {
         if raw.hasPrefix("rev:") {
             let rev = String(raw.dropFirst(4))
             guard let key = pathOfRev[rev], let node = nodes[key],
-                  let revision = node.revisions.first(where: { $0.rev == rev })
+                let revision = node.revisions.first(where: { $0.rev == rev })
             else { throw .notFound }
             return (node, revision)
         }
@@ -107,7 +109,8 @@ extension Namespace.State {
     /// Commits uploaded bytes as a new revision, following `WriteMode`, `autorename` and
     /// `strict_conflict`.
     /// - Returns: The node and the revision now current.
-    mutating func commit(_ request: CommitRequest, blob: BlobInfo) throws(WriteProblem) -> (NamespaceNode, FileRevision) {
+    mutating func commit(_ request: CommitRequest, blob: BlobInfo) throws(WriteProblem) -> (NamespaceNode, FileRevision)
+    {
         var target = request.path
         if let existing = live(target) {
             if existing.kind == .folder {
@@ -184,7 +187,8 @@ extension Namespace.State {
         let now = DropboxTimestamp.now()
         var keys = [found.path.key]
         if found.kind == .folder {
-            keys += nodes.values.filter { !$0.isDeleted && found.path.contains($0.path, recursive: true) }.map(\.path.key)
+            keys += nodes.values.filter { !$0.isDeleted && found.path.contains($0.path, recursive: true) }.map(
+                \.path.key)
         }
         for key in keys.sorted(by: >) {
             nodes[key]?.isDeleted = true

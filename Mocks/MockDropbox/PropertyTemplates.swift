@@ -81,7 +81,9 @@ final class PropertyTemplates: Sendable {
             guard pairs.allSatisfy({ $0.name.utf8.count <= 256 && $0.value.utf8.count <= 1024 }) else {
                 throw Problem(tag: "property_field_too_large")
             }
-            guard !groups.contains(where: { $0.templateID == id }) else { throw Problem(tag: "duplicate_property_groups") }
+            guard !groups.contains(where: { $0.templateID == id }) else {
+                throw Problem(tag: "duplicate_property_groups")
+            }
             groups.append(PropertyGroupValue(templateID: id, fields: pairs))
         }
         return groups
@@ -92,7 +94,7 @@ final class PropertyTemplates: Sendable {
     static func filter(_ arguments: DropboxArguments) throws -> [String]? {
         guard let raw = arguments.object["include_property_groups"], !(raw is NSNull) else { return nil }
         guard let union = raw as? [String: Any], union[".tag"] as? String == "filter_some",
-              let ids = union["filter_some"] as? [String], !ids.isEmpty
+            let ids = union["filter_some"] as? [String], !ids.isEmpty
         else { throw arguments.fail("include_property_groups", "expected filter_some with template ids") }
         return ids
     }
@@ -110,7 +112,8 @@ extension MockDropboxServer {
         }
         var fields: [(name: String, description: String)] = []
         for field in rawFields {
-            guard let fieldName = field["name"] as? String, let fieldDescription = field["description"] as? String else {
+            guard let fieldName = field["name"] as? String, let fieldDescription = field["description"] as? String
+            else {
                 throw arguments.fail("fields", "expected name, description and type")
             }
             if fields.contains(where: { $0.name == fieldName }) {
@@ -132,7 +135,9 @@ extension MockDropboxServer {
         }
         return Self.ok([
             "name": template.name, "description": template.description,
-            "fields": template.fields.map { ["name": $0.name, "description": $0.description, "type": [".tag": "string"]] },
+            "fields": template.fields.map {
+                ["name": $0.name, "description": $0.description, "type": [".tag": "string"]]
+            },
         ])
     }
 
@@ -142,7 +147,9 @@ extension MockDropboxServer {
     }
 
     /// Metadata with the `property_groups` of a revision for the templates asked for.
-    static func withPropertyGroups(_ metadata: [String: Any], revision: FileRevision?, filter: [String]?) -> [String: Any] {
+    static func withPropertyGroups(_ metadata: [String: Any], revision: FileRevision?, filter: [String]?) -> [String:
+        Any]
+    {
         guard let filter, let revision else { return metadata }
         var result = metadata
         result["property_groups"] = revision.propertyGroups.filter { filter.contains($0.templateID) }.map(\.json)

@@ -1,6 +1,6 @@
 import Foundation
-import MockSupport
 import Hummingbird
+import MockSupport
 
 /// `files/upload` and the `upload_session/...` routes.
 extension MockDropboxServer {
@@ -15,7 +15,7 @@ extension MockDropboxServer {
         case "overwrite": mode = .overwrite
         case "update":
             guard let rev = modeUnion.value["update"] as? String, rev.count >= 9,
-                  rev.allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+                rev.allSatisfy({ $0.isHexDigit && !$0.isUppercase })
             else { throw arguments.fail("mode", "update: expected a rev") }
             mode = .update(rev)
         default: throw arguments.fail("mode", "unknown tag '\(modeUnion.tag)'")
@@ -23,7 +23,8 @@ extension MockDropboxServer {
         var clientModified: Date?
         if let text = try arguments.optionalString("client_modified") {
             guard let date = DropboxTimestamp.parse(text) else {
-                throw arguments.fail("client_modified", "time data '\(text)' does not match format '%Y-%m-%dT%H:%M:%SZ'")
+                throw arguments.fail(
+                    "client_modified", "time data '\(text)' does not match format '%Y-%m-%dT%H:%M:%SZ'")
             }
             clientModified = date
         }
@@ -79,7 +80,9 @@ extension MockDropboxServer {
         let arguments = try headerArguments(request, route: "files/upload_session/start")
         let close = try arguments.bool("close", default: false)
         let sessionType = try arguments.union("session_type", default: "sequential").tag
-        guard sessionType == "sequential" else { throw arguments.fail("session_type", "only sequential sessions are mocked") }
+        guard sessionType == "sequential" else {
+            throw arguments.fail("session_type", "only sequential sessions are mocked")
+        }
         let expected = try expectedHash(arguments)
         let (id, file) = try sessions.start()
         guard let received = try await BlobStore.append(request.body, to: file, limit: options.maxUploadBytes) else {
@@ -164,7 +167,8 @@ extension MockDropboxServer {
             throw DropboxFailure.route(FilesError.wrap("path", WriteProblem.malformedPath.union))
         }
         let expected = try expectedHash(arguments)
-        let id = try await append(request, cursor: cursor, close: true, expected: expected, finishing: true) { problem in
+        let id = try await append(request, cursor: cursor, close: true, expected: expected, finishing: true) {
+            problem in
             DropboxFailure.route(FilesError.wrap("lookup_failed", problem.union))
         }
         guard let file = sessions.file(ofClosed: id) else {

@@ -19,7 +19,8 @@ final class UploadSessions: Sendable {
         var union: [String: Any] {
             switch self {
             case .notFound: [".tag": "not_found"]
-            case .incorrectOffset(let correct): [".tag": "incorrect_offset", "correct_offset": NSNumber(value: correct)]
+            case .incorrectOffset(let correct):
+                [".tag": "incorrect_offset", "correct_offset": NSNumber(value: correct)]
             case .closed: [".tag": "closed"]
             }
         }

@@ -49,21 +49,26 @@ public final class MockNextcloudServer: Sendable {
         self.user = user
         self.password = password
         self.requestLog = requestLog
-        self.faults = FaultInjector(hooks: FaultInjector.ProviderHooks(
-            errorResponse: { status, retryAfter in
-                var response = NextcloudAnswers.error(status: status, exception: "Sabre\\DAV\\Exception\\ServiceUnavailable", message: "Injected fault.")
-                if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
-                return response
-            },
-            expireTokens: {}
-        ))
+        self.faults = FaultInjector(
+            hooks: FaultInjector.ProviderHooks(
+                errorResponse: { status, retryAfter in
+                    var response = NextcloudAnswers.error(
+                        status: status, exception: "Sabre\\DAV\\Exception\\ServiceUnavailable",
+                        message: "Injected fault.")
+                    if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+                    return response
+                },
+                expireTokens: {}
+            ))
         self.blobs = try BlobStore(root: storageDirectory)
     }
 
     /// The path of the user's files collection, `/remote.php/dav/files/USER/`.
     public var filesPath: String { "/remote.php/dav/files/\(user)/" }
 
-    static let methods = ["GET", "HEAD", "PUT", "DELETE", "PROPFIND", "PROPPATCH", "MKCOL", "MOVE", "LOCK", "UNLOCK", "OPTIONS"]
+    static let methods = [
+        "GET", "HEAD", "PUT", "DELETE", "PROPFIND", "PROPPATCH", "MKCOL", "MOVE", "LOCK", "UNLOCK", "OPTIONS",
+    ]
 
     /// Mounts the routes on a router (call it on a fresh one: the log and the faults apply to
     /// routes added after them).
@@ -82,7 +87,9 @@ public final class MockNextcloudServer: Sendable {
     private func answer(_ request: inout Request) async -> Response {
         do {
             guard authorized(request) else {
-                var response = NextcloudAnswers.error(status: 401, exception: "Sabre\\DAV\\Exception\\NotAuthenticated", message: "No public access to this resource., Username or password was incorrect")
+                var response = NextcloudAnswers.error(
+                    status: 401, exception: "Sabre\\DAV\\Exception\\NotAuthenticated",
+                    message: "No public access to this resource., Username or password was incorrect")
                 response.headers[.wwwAuthenticate] = "Basic realm=\"Nextcloud\", charset=\"UTF-8\""
                 return response
             }
@@ -99,9 +106,11 @@ public final class MockNextcloudServer: Sendable {
                 let parts = path.dropFirst(versionsPrefix.count + 1).split(separator: "/").map(String.init)
                 return try await versions(&request, parts: parts)
             }
-            return NextcloudAnswers.error(status: 404, exception: "Sabre\\DAV\\Exception\\NotFound", message: "File not found in root")
+            return NextcloudAnswers.error(
+                status: 404, exception: "Sabre\\DAV\\Exception\\NotFound", message: "File not found in root")
         } catch let failure as NextcloudFailure {
-            return NextcloudAnswers.error(status: failure.status, exception: failure.exception, message: failure.message)
+            return NextcloudAnswers.error(
+                status: failure.status, exception: failure.exception, message: failure.message)
         } catch {
             return NextcloudAnswers.error(status: 500, exception: "Sabre\\DAV\\Exception", message: "Internal error")
         }
@@ -109,7 +118,8 @@ public final class MockNextcloudServer: Sendable {
 
     private func authorized(_ request: Request) -> Bool {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
-              let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)) else { return false }
+            let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces))
+        else { return false }
         return String(decoding: data, as: UTF8.self) == "\(user):\(password)"
     }
 }
@@ -120,8 +130,16 @@ struct NextcloudFailure: Error {
     var exception: String
     var message: String
 
-    static func notFound(_ message: String) -> NextcloudFailure { NextcloudFailure(status: 404, exception: "Sabre\\DAV\\Exception\\NotFound", message: message) }
-    static func conflict(_ message: String) -> NextcloudFailure { NextcloudFailure(status: 409, exception: "Sabre\\DAV\\Exception\\Conflict", message: message) }
-    static func locked(_ path: String) -> NextcloudFailure { NextcloudFailure(status: 423, exception: "Sabre\\DAV\\Exception\\Locked", message: "\"\(path)\" is locked") }
-    static func badRequest(_ message: String) -> NextcloudFailure { NextcloudFailure(status: 400, exception: "Sabre\\DAV\\Exception\\BadRequest", message: message) }
+    static func notFound(_ message: String) -> NextcloudFailure {
+        NextcloudFailure(status: 404, exception: "Sabre\\DAV\\Exception\\NotFound", message: message)
+    }
+    static func conflict(_ message: String) -> NextcloudFailure {
+        NextcloudFailure(status: 409, exception: "Sabre\\DAV\\Exception\\Conflict", message: message)
+    }
+    static func locked(_ path: String) -> NextcloudFailure {
+        NextcloudFailure(status: 423, exception: "Sabre\\DAV\\Exception\\Locked", message: "\"\(path)\" is locked")
+    }
+    static func badRequest(_ message: String) -> NextcloudFailure {
+        NextcloudFailure(status: 400, exception: "Sabre\\DAV\\Exception\\BadRequest", message: message)
+    }
 }

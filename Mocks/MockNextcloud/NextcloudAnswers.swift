@@ -25,11 +25,14 @@ enum NextcloudAnswers {
     }
 
     static func empty(status: Int, headers: HTTPFields = [:]) -> Response {
-        Response(status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer()))
+        Response(
+            status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer()))
     }
 
     /// The namespace prefixes the mock writes.
-    static let prefixes: [String: String] = ["DAV:": "d", "http://owncloud.org/ns": "oc", "http://nextcloud.org/ns": "nc", "http://sabredav.org/ns": "s"]
+    static let prefixes: [String: String] = [
+        "DAV:": "d", "http://owncloud.org/ns": "oc", "http://nextcloud.org/ns": "nc", "http://sabredav.org/ns": "s",
+    ]
 
     /// `{ns}name` as a tag with a prefix, declaring an unknown namespace on the element itself.
     static func tag(_ name: String, value: String?) -> String {
@@ -52,15 +55,22 @@ enum NextcloudAnswers {
     /// One `d:response` with a 200 propstat and, when some were asked for and are absent, a 404 one.
     static func response(href: String, found: [(String, String)], missing: [String]) -> String {
         var text = "<d:response><d:href>\(NextcloudXMLReader.escape(href))</d:href>"
-        text += "<d:propstat><d:prop>" + found.map { tag($0.0, value: $0.1) }.joined() + "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"
+        text +=
+            "<d:propstat><d:prop>" + found.map { tag($0.0, value: $0.1) }.joined()
+            + "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"
         if !missing.isEmpty {
-            text += "<d:propstat><d:prop>" + missing.map { tag($0, value: nil) }.joined() + "</d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>"
+            text +=
+                "<d:propstat><d:prop>" + missing.map { tag($0, value: nil) }.joined()
+                + "</d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>"
         }
         return text + "</d:response>"
     }
 
     static func multistatus(_ responses: [String]) -> Response {
-        xml(status: 207, "<?xml version=\"1.0\"?>\n<d:multistatus xmlns:d=\"DAV:\" xmlns:s=\"http://sabredav.org/ns\" xmlns:oc=\"http://owncloud.org/ns\" xmlns:nc=\"http://nextcloud.org/ns\">" + responses.joined() + "</d:multistatus>")
+        xml(
+            status: 207,
+            "<?xml version=\"1.0\"?>\n<d:multistatus xmlns:d=\"DAV:\" xmlns:s=\"http://sabredav.org/ns\" xmlns:oc=\"http://owncloud.org/ns\" xmlns:nc=\"http://nextcloud.org/ns\">"
+                + responses.joined() + "</d:multistatus>")
     }
 
     /// An HTTP date such as `Sun, 06 Nov 1994 08:49:37 GMT`.
@@ -74,8 +84,11 @@ enum NextcloudAnswers {
 
     /// A path made into an `href`: each segment percent-encoded.
     static func href(_ base: String, _ path: String, isFolder: Bool) -> String {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let encoded = path.split(separator: "/").map { String($0).addingPercentEncoding(withAllowedCharacters: unreserved) ?? String($0) }.joined(separator: "/")
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let encoded = path.split(separator: "/").map {
+            String($0).addingPercentEncoding(withAllowedCharacters: unreserved) ?? String($0)
+        }.joined(separator: "/")
         var text = base + encoded
         if isFolder, !path.isEmpty { text += "/" }
         return text

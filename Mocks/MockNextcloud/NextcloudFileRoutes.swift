@@ -8,7 +8,11 @@ extension MockNextcloudServer {
     func files(_ request: inout Request, path: String) async throws -> Response {
         switch request.method.rawValue {
         case "OPTIONS":
-            return NextcloudAnswers.empty(status: 200, headers: [HTTPField.Name("DAV")!: "1, 3, extended-mkcol, 2", .allow: Self.methods.joined(separator: ", ")])
+            return NextcloudAnswers.empty(
+                status: 200,
+                headers: [
+                    HTTPField.Name("DAV")!: "1, 3, extended-mkcol, 2", .allow: Self.methods.joined(separator: ", "),
+                ])
         case "PROPFIND": return try await propfind(&request, path: path)
         case "GET", "HEAD": return try get(request, path: path)
         case "PUT": return try await put(&request, path: path)
@@ -18,7 +22,9 @@ extension MockNextcloudServer {
         case "LOCK": return try lock(request, path: path)
         case "UNLOCK": return try unlock(request, path: path)
         case "MOVE": return try move(request, path: path)
-        default: return NextcloudAnswers.error(status: 405, exception: "Sabre\\DAV\\Exception\\MethodNotAllowed", message: "Method not allowed")
+        default:
+            return NextcloudAnswers.error(
+                status: 405, exception: "Sabre\\DAV\\Exception\\MethodNotAllowed", message: "Method not allowed")
         }
     }
 
@@ -26,7 +32,9 @@ extension MockNextcloudServer {
     private func requestedProperties(_ request: inout Request) async throws -> [String]? {
         let body = try await request.readBody(limit: 256 * 1024)
         guard body.readableBytes > 0 else { return nil }
-        guard let document = try? NextcloudXMLReader.read(Data(buffer: body)) else { throw NextcloudFailure.badRequest("The PROPFIND body is not XML.") }
+        guard let document = try? NextcloudXMLReader.read(Data(buffer: body)) else {
+            throw NextcloudFailure.badRequest("The PROPFIND body is not XML.")
+        }
         guard let prop = document.child("{DAV:}prop") else { return nil }
         return prop.children.map(\.name)
     }
@@ -34,11 +42,15 @@ extension MockNextcloudServer {
     private func propfind(_ request: inout Request, path: String) async throws -> Response {
         let depth = request.headers[HTTPField.Name("Depth")!] ?? "infinity"
         guard depth == "0" || depth == "1" else {
-            throw NextcloudFailure(status: 403, exception: "Sabre\\DAV\\Exception\\Forbidden", message: "PROPFIND requests with a Depth of Infinity are not allowed")
+            throw NextcloudFailure(
+                status: 403, exception: "Sabre\\DAV\\Exception\\Forbidden",
+                message: "PROPFIND requests with a Depth of Infinity are not allowed")
         }
         let wanted = try await requestedProperties(&request)
         let responses: [String] = try store.withState { state in
-            guard state.nodes[path] != nil else { throw NextcloudFailure.notFound("File with name \(path) could not be located") }
+            guard state.nodes[path] != nil else {
+                throw NextcloudFailure.notFound("File with name \(path) could not be located")
+            }
             var paths = [path]
             if depth == "1", state.nodes[path]?.isFolder == true { paths += state.children(of: path) }
             return paths.compactMap { item in
@@ -62,7 +74,8 @@ extension MockNextcloudServer {
             live["{DAV:}getcontentlength"] = String(node.size)
             live["{DAV:}getcontenttype"] = "application/octet-stream"
             if let checksum = node.checksum {
-                live["{http://owncloud.org/ns}checksums"] = "<oc:checksum>\(NextcloudXMLReader.escape(checksum))</oc:checksum>"
+                live["{http://owncloud.org/ns}checksums"] =
+                    "<oc:checksum>\(NextcloudXMLReader.escape(checksum))</oc:checksum>"
             }
         } else {
             live["{http://owncloud.org/ns}size"] = "0"
@@ -79,23 +92,31 @@ extension MockNextcloudServer {
                 missing.append(name)
             }
         }
-        return NextcloudAnswers.response(href: NextcloudAnswers.href(filesPath, path, isFolder: node.isFolder), found: found, missing: missing)
+        return NextcloudAnswers.response(
+            href: NextcloudAnswers.href(filesPath, path, isFolder: node.isFolder), found: found, missing: missing)
     }
 
     private func get(_ request: Request, path: String) throws -> Response {
         let node = try store.withState { state in
-            guard let node = state.nodes[path] else { throw NextcloudFailure.notFound("File with name \(path) could not be located") }
+            guard let node = state.nodes[path] else {
+                throw NextcloudFailure.notFound("File with name \(path) could not be located")
+            }
             return node
         }
         guard !node.isFolder, let blob = node.blob else {
-            throw NextcloudFailure(status: 501, exception: "Sabre\\DAV\\Exception\\NotImplemented", message: "GET is only implemented on File objects")
+            throw NextcloudFailure(
+                status: 501, exception: "Sabre\\DAV\\Exception\\NotImplemented",
+                message: "GET is only implemented on File objects")
         }
         return content(blob: blob, size: node.size, etag: node.etag, modified: node.modified, request: request)
     }
 
     /// The bytes of a blob, whole or a `Range` of them.
     func content(blob: String, size: Int64, etag: String, modified: Int64, request: Request) -> Response {
-        var headers: HTTPFields = [.contentType: "application/octet-stream", .eTag: "\"\(etag)\"", .acceptRanges: "bytes", .lastModified: NextcloudAnswers.httpDate(modified)]
+        var headers: HTTPFields = [
+            .contentType: "application/octet-stream", .eTag: "\"\(etag)\"", .acceptRanges: "bytes",
+            .lastModified: NextcloudAnswers.httpDate(modified),
+        ]
         var range: Range<Int64> = 0..<size
         var status = 200
         if let header = request.headers[.range] {
@@ -111,7 +132,9 @@ extension MockNextcloudServer {
             headers[.contentLength] = String(range.count)
             return NextcloudAnswers.empty(status: status, headers: headers)
         }
-        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: blobs.responseBody(ofBlob: blob, range: range))
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: headers,
+            body: blobs.responseBody(ofBlob: blob, range: range))
     }
 
     private func put(_ request: inout Request, path: String) async throws -> Response {
@@ -125,7 +148,8 @@ extension MockNextcloudServer {
             guard state.permits(path, ifHeader: ifHeader) else { throw NextcloudFailure.locked(path) }
         }
         guard let received = try await blobs.ingest(request.body, limit: maximumFileSize) else {
-            throw NextcloudFailure(status: 413, exception: "Sabre\\DAV\\Exception\\BadRequest", message: "The file is too large")
+            throw NextcloudFailure(
+                status: 413, exception: "Sabre\\DAV\\Exception\\BadRequest", message: "The file is too large")
         }
         let requestedMtime = request.headers[HTTPField.Name("X-OC-Mtime")!].flatMap { Double($0) }.map { Int64($0) }
         let checksum = request.headers[HTTPField.Name("OC-Checksum")!]
@@ -140,12 +164,15 @@ extension MockNextcloudServer {
             if var existing = state.nodes[path], !existing.isFolder {
                 if let blob = existing.blob {
                     existing.versions.removeAll { $0.timestamp == existing.modified }
-                    existing.versions.append(NextcloudVersion(timestamp: existing.modified, blob: blob, size: existing.size, etag: existing.etag))
+                    existing.versions.append(
+                        NextcloudVersion(
+                            timestamp: existing.modified, blob: blob, size: existing.size, etag: existing.etag))
                 }
                 node = existing
                 created = false
             } else {
-                node = NextcloudNode(isFolder: false, fileID: state.newFileID(), modified: now, etag: NextcloudStore.newETag())
+                node = NextcloudNode(
+                    isFolder: false, fileID: state.newFileID(), modified: now, etag: NextcloudStore.newETag())
                 created = true
             }
             node.blob = received.sha256
@@ -164,10 +191,15 @@ extension MockNextcloudServer {
     }
 
     private func delete(_ request: Request, path: String) throws -> Response {
-        guard !path.isEmpty else { throw NextcloudFailure(status: 403, exception: "Sabre\\DAV\\Exception\\Forbidden", message: "The root cannot be deleted") }
+        guard !path.isEmpty else {
+            throw NextcloudFailure(
+                status: 403, exception: "Sabre\\DAV\\Exception\\Forbidden", message: "The root cannot be deleted")
+        }
         let ifHeader = request.headers[HTTPField.Name("If")!]
         try store.withState { state in
-            guard state.nodes[path] != nil else { throw NextcloudFailure.notFound("File with name \(path) could not be located") }
+            guard state.nodes[path] != nil else {
+                throw NextcloudFailure.notFound("File with name \(path) could not be located")
+            }
             guard state.permits(path, ifHeader: ifHeader) else { throw NextcloudFailure.locked(path) }
             let prefix = path + "/"
             for key in state.nodes.keys where key == path || key.hasPrefix(prefix) { state.nodes[key] = nil }
@@ -180,12 +212,16 @@ extension MockNextcloudServer {
     private func mkcol(_ request: Request, path: String) throws -> Response {
         try store.withState { state in
             if state.nodes[path] != nil {
-                throw NextcloudFailure(status: 405, exception: "Sabre\\DAV\\Exception\\MethodNotAllowed", message: "The resource you tried to create already exists")
+                throw NextcloudFailure(
+                    status: 405, exception: "Sabre\\DAV\\Exception\\MethodNotAllowed",
+                    message: "The resource you tried to create already exists")
             }
             guard let parent = NextcloudStore.State.parent(of: path), state.nodes[parent]?.isFolder == true else {
                 throw NextcloudFailure.conflict("Parent node does not exist")
             }
-            state.nodes[path] = NextcloudNode(isFolder: true, fileID: state.newFileID(), modified: Int64(Date().timeIntervalSince1970), etag: NextcloudStore.newETag())
+            state.nodes[path] = NextcloudNode(
+                isFolder: true, fileID: state.newFileID(), modified: Int64(Date().timeIntervalSince1970),
+                etag: NextcloudStore.newETag())
             state.propagate(from: path)
         }
         return NextcloudAnswers.empty(status: 201)
@@ -193,12 +229,15 @@ extension MockNextcloudServer {
 
     private func proppatch(_ request: inout Request, path: String) async throws -> Response {
         let body = try await request.readBody(limit: 1024 * 1024)
-        guard let document = try? NextcloudXMLReader.read(Data(buffer: body)), document.name == "{DAV:}propertyupdate" else {
+        guard let document = try? NextcloudXMLReader.read(Data(buffer: body)), document.name == "{DAV:}propertyupdate"
+        else {
             throw NextcloudFailure.badRequest("The PROPPATCH body is not a propertyupdate document.")
         }
         let ifHeader = request.headers[HTTPField.Name("If")!]
         let response: String = try store.withState { state in
-            guard var node = state.nodes[path] else { throw NextcloudFailure.notFound("File with name \(path) could not be located") }
+            guard var node = state.nodes[path] else {
+                throw NextcloudFailure.notFound("File with name \(path) could not be located")
+            }
             guard state.permits(path, ifHeader: ifHeader) else { throw NextcloudFailure.locked(path) }
             var results: [(String, Int)] = []
             for instruction in document.children {
@@ -216,10 +255,12 @@ extension MockNextcloudServer {
             // RFC 4918: all or nothing.
             if results.allSatisfy({ $0.1 == 200 }) { state.nodes[path] = node }
             let failed = results.contains { $0.1 != 200 }
-            var text = "<d:response><d:href>\(NextcloudXMLReader.escape(NextcloudAnswers.href(filesPath, path, isFolder: node.isFolder)))</d:href>"
+            var text =
+                "<d:response><d:href>\(NextcloudXMLReader.escape(NextcloudAnswers.href(filesPath, path, isFolder: node.isFolder)))</d:href>"
             for (name, status) in results {
                 let shown = failed && status == 200 ? 424 : status
-                text += "<d:propstat><d:prop>\(NextcloudAnswers.tag(name, value: nil))</d:prop><d:status>HTTP/1.1 \(shown) \(shown == 200 ? "OK" : "Failed")</d:status></d:propstat>"
+                text +=
+                    "<d:propstat><d:prop>\(NextcloudAnswers.tag(name, value: nil))</d:prop><d:status>HTTP/1.1 \(shown) \(shown == 200 ? "OK" : "Failed")</d:status></d:propstat>"
             }
             return text + "</d:response>"
         }
@@ -227,10 +268,11 @@ extension MockNextcloudServer {
     }
 
     private func lock(_ request: Request, path: String) throws -> Response {
-        let timeout = request.headers[HTTPField.Name("Timeout")!].flatMap { value -> Double? in
-            guard let range = value.range(of: "Second-") else { return nil }
-            return Double(value[range.upperBound...].prefix { $0.isNumber })
-        } ?? 1800
+        let timeout =
+            request.headers[HTTPField.Name("Timeout")!].flatMap { value -> Double? in
+                guard let range = value.range(of: "Second-") else { return nil }
+                return Double(value[range.upperBound...].prefix { $0.isNumber })
+            } ?? 1800
         let token = "opaquelocktoken:" + UUID().uuidString.lowercased()
         let created = try store.withState { state -> Bool in
             if let lock = state.locks[path], lock.expires > Date() { throw NextcloudFailure.locked(path) }
@@ -240,8 +282,13 @@ extension MockNextcloudServer {
                 guard let parent = NextcloudStore.State.parent(of: path), state.nodes[parent]?.isFolder == true else {
                     throw NextcloudFailure.conflict("Parent node does not exist")
                 }
-                let empty = try blobs.commit(try emptyFile(), info: BlobInfo(sha256: Self.emptySHA256, contentHash: "", md5: "d41d8cd98f00b204e9800998ecf8427e", size: 0))
-                state.nodes[path] = NextcloudNode(isFolder: false, fileID: state.newFileID(), blob: empty.sha256, size: 0, modified: Int64(Date().timeIntervalSince1970), etag: NextcloudStore.newETag())
+                let empty = try blobs.commit(
+                    try emptyFile(),
+                    info: BlobInfo(
+                        sha256: Self.emptySHA256, contentHash: "", md5: "d41d8cd98f00b204e9800998ecf8427e", size: 0))
+                state.nodes[path] = NextcloudNode(
+                    isFolder: false, fileID: state.newFileID(), blob: empty.sha256, size: 0,
+                    modified: Int64(Date().timeIntervalSince1970), etag: NextcloudStore.newETag())
                 state.propagate(from: path)
                 created = true
             }
@@ -269,7 +316,9 @@ extension MockNextcloudServer {
         let header = request.headers[HTTPField.Name("Lock-Token")!] ?? ""
         try store.withState { state in
             guard let lock = state.locks[path], header.contains(lock.token) else {
-                throw NextcloudFailure(status: 409, exception: "Sabre\\DAV\\Exception\\LockTokenMatchesRequestUri", message: "The lock token does not match")
+                throw NextcloudFailure(
+                    status: 409, exception: "Sabre\\DAV\\Exception\\LockTokenMatchesRequestUri",
+                    message: "The lock token does not match")
             }
             state.locks[path] = nil
         }
@@ -278,20 +327,30 @@ extension MockNextcloudServer {
 
     private func move(_ request: Request, path: String) throws -> Response {
         guard let destinationHeader = request.headers[HTTPField.Name("Destination")!],
-              let destinationURL = URL(string: destinationHeader) else { throw NextcloudFailure.badRequest("No Destination") }
+            let destinationURL = URL(string: destinationHeader)
+        else { throw NextcloudFailure.badRequest("No Destination") }
         let filesPrefix = "/remote.php/dav/files/\(user)/"
         let destinationPath = destinationURL.path(percentEncoded: false)
-        guard destinationPath.hasPrefix(filesPrefix) else { throw NextcloudFailure(status: 502, exception: "Sabre\\DAV\\Exception\\BadGateway", message: "Bad destination") }
+        guard destinationPath.hasPrefix(filesPrefix) else {
+            throw NextcloudFailure(
+                status: 502, exception: "Sabre\\DAV\\Exception\\BadGateway", message: "Bad destination")
+        }
         var target = String(destinationPath.dropFirst(filesPrefix.count))
         while target.hasSuffix("/") { target.removeLast() }
         let overwrite = request.headers[HTTPField.Name("Overwrite")!] != "F"
         let existed = try store.withState { state -> Bool in
-            guard state.nodes[path] != nil else { throw NextcloudFailure.notFound("File with name \(path) could not be located") }
+            guard state.nodes[path] != nil else {
+                throw NextcloudFailure.notFound("File with name \(path) could not be located")
+            }
             guard let parent = NextcloudStore.State.parent(of: target), state.nodes[parent]?.isFolder == true else {
                 throw NextcloudFailure.conflict("The destination node is not found")
             }
             let existed = state.nodes[target] != nil
-            if existed, !overwrite { throw NextcloudFailure(status: 412, exception: "Sabre\\DAV\\Exception\\PreconditionFailed", message: "The destination node already exists") }
+            if existed, !overwrite {
+                throw NextcloudFailure(
+                    status: 412, exception: "Sabre\\DAV\\Exception\\PreconditionFailed",
+                    message: "The destination node already exists")
+            }
             let prefix = path + "/"
             for key in state.nodes.keys where key == target || key.hasPrefix(target + "/") { state.nodes[key] = nil }
             for key in state.nodes.keys.sorted() where key == path || key.hasPrefix(prefix) {

@@ -45,7 +45,12 @@ final class NextcloudStore: Sendable {
     private let state: Mutex<State>
 
     init() {
-        state = Mutex(State(nodes: ["": NextcloudNode(isFolder: true, fileID: 1, modified: Int64(Date().timeIntervalSince1970), etag: NextcloudStore.newETag())]))
+        state = Mutex(
+            State(nodes: [
+                "": NextcloudNode(
+                    isFolder: true, fileID: 1, modified: Int64(Date().timeIntervalSince1970),
+                    etag: NextcloudStore.newETag())
+            ]))
     }
 
     func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
@@ -54,7 +59,7 @@ final class NextcloudStore: Sendable {
 
     /// A new ETag, like Nextcloud's `uniqid()` ones.
     static func newETag() -> String {
-        String(format: "%013llx", UInt64.random(in: 0...UInt64(0xfffffffffffff)))
+        String(format: "%013llx", UInt64.random(in: 0...UInt64(0xf_ffff_ffff_ffff)))
     }
 }
 

@@ -29,7 +29,9 @@ enum NextcloudXMLReader {
         var index = 0
         var stack: [(element: NextcloudXMLElement, qualified: String, namespaces: [String: String])] = []
         var root: NextcloudXMLElement?
-        func namespaces() -> [String: String] { stack.last?.namespaces ?? ["xml": "http://www.w3.org/XML/1998/namespace"] }
+        func namespaces() -> [String: String] {
+            stack.last?.namespaces ?? ["xml": "http://www.w3.org/XML/1998/namespace"]
+        }
         func resolve(_ qualified: String, _ scope: [String: String]) -> String {
             let parts = qualified.split(separator: ":", maxSplits: 1).map(String.init)
             if parts.count == 2 { return "{\(scope[parts[0]] ?? parts[0])}\(parts[1])" }
@@ -52,7 +54,11 @@ enum NextcloudXMLReader {
                 if tag.hasPrefix("/") {
                     let name = tag.dropFirst().trimmingCharacters(in: .whitespaces)
                     guard let open = stack.popLast(), open.qualified == name else { throw Malformed() }
-                    if stack.isEmpty { root = open.element } else { stack[stack.count - 1].element.children.append(open.element) }
+                    if stack.isEmpty {
+                        root = open.element
+                    } else {
+                        stack[stack.count - 1].element.children.append(open.element)
+                    }
                     continue
                 }
                 let selfClosing = tag.hasSuffix("/")
@@ -60,7 +66,11 @@ enum NextcloudXMLReader {
                 let (qualified, attributes) = try parseTag(body)
                 var scope = namespaces()
                 for (name, value) in attributes {
-                    if name == "xmlns" { scope[""] = value } else if name.hasPrefix("xmlns:") { scope[String(name.dropFirst(6))] = value }
+                    if name == "xmlns" {
+                        scope[""] = value
+                    } else if name.hasPrefix("xmlns:") {
+                        scope[String(name.dropFirst(6))] = value
+                    }
                 }
                 let element = NextcloudXMLElement(name: resolve(qualified, scope))
                 guard stack.count < 64 else { throw Malformed() }
@@ -108,7 +118,11 @@ enum NextcloudXMLReader {
         while let amp = rest.firstIndex(of: "&") {
             result += rest[..<amp]
             rest = rest[amp...]
-            guard let semicolon = rest.prefix(12).firstIndex(of: ";") else { result += "&"; rest = rest.dropFirst(); continue }
+            guard let semicolon = rest.prefix(12).firstIndex(of: ";") else {
+                result += "&"
+                rest = rest.dropFirst()
+                continue
+            }
             let entity = rest[rest.index(after: rest.startIndex)..<semicolon]
             switch entity {
             case "lt": result += "<"
@@ -117,8 +131,14 @@ enum NextcloudXMLReader {
             case "quot": result += "\""
             case "apos": result += "'"
             default:
-                let number = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-                if let number, let scalar = Unicode.Scalar(number) { result.unicodeScalars.append(scalar) } else { result += "&\(entity);" }
+                let number =
+                    entity.hasPrefix("#x")
+                    ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
+                if let number, let scalar = Unicode.Scalar(number) {
+                    result.unicodeScalars.append(scalar)
+                } else {
+                    result += "&\(entity);"
+                }
             }
             rest = rest[rest.index(after: semicolon)...]
         }

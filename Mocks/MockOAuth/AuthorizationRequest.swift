@@ -87,16 +87,17 @@ struct AuthorizationRequest: Sendable {
             offline = accessType == "offline"
         }
 
-        return .success(AuthorizationRequest(
-            authorization: ApprovedAuthorization(
-                clientID: clientID,
-                redirectURI: redirectURI,
-                codeChallenge: challenge,
-                scopes: scopes,
-                offline: offline
-            ),
-            state: state
-        ))
+        return .success(
+            AuthorizationRequest(
+                authorization: ApprovedAuthorization(
+                    clientID: clientID,
+                    redirectURI: redirectURI,
+                    codeChallenge: challenge,
+                    scopes: scopes,
+                    offline: offline
+                ),
+                state: state
+            ))
     }
 
     /// The space-separated scopes asked for, each one the app may have; none asked for means
@@ -145,7 +146,7 @@ enum AuthorizationPageError: Error, Sendable, Equatable {
     var message: String {
         switch self {
         case .invalidRequest(let message), .invalidClient(let message), .unsupportedResponseType(let message),
-             .redirectURIRefused(let message), .invalidScope(let message):
+            .redirectURIRefused(let message), .invalidScope(let message):
             message
         }
     }

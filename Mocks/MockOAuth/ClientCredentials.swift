@@ -21,9 +21,9 @@ struct ClientCredentials: Sendable {
         }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "basic",
-              let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
-              let text = String(data: decoded, encoding: .utf8),
-              let colon = text.firstIndex(of: ":")
+            let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: decoded, encoding: .utf8),
+            let colon = text.firstIndex(of: ":")
         else {
             throw .malformedBasicCredentials
         }

@@ -12,7 +12,10 @@ extension MockAuthorizationServer {
         public var defaultScopes: [String] {
             switch self {
             case .dropbox:
-                ["account_info.read", "files.content.read", "files.content.write", "files.metadata.read", "files.metadata.write"]
+                [
+                    "account_info.read", "files.content.read", "files.content.write", "files.metadata.read",
+                    "files.metadata.write",
+                ]
             case .google:
                 ["https://www.googleapis.com/auth/drive"]
             }

@@ -33,17 +33,18 @@ enum OAuthFailure: Error, Sendable, Equatable {
     /// The RFC 6749 error code.
     var code: String {
         switch self {
-        case .wrongContentType, .malformedForm, .parameterMissing, .parameterRepeated, .grantTypeMissing, .clientIDMissing,
-             .conflictingCredentials:
+        case .wrongContentType, .malformedForm, .parameterMissing, .parameterRepeated, .grantTypeMissing,
+            .clientIDMissing,
+            .conflictingCredentials:
             "invalid_request"
         case .grantTypeUnsupported:
             "unsupported_grant_type"
         case .clientUnknown, .clientSecretWrong, .clientSecretMissing, .clientSecretForPublicClient,
-             .malformedBasicCredentials:
+            .malformedBasicCredentials:
             "invalid_client"
         case .codeUnknown, .codeReused, .codeExpired, .codeForAnotherClient, .redirectMismatch,
-             .verifierMissing, .verifierMalformed, .verifierMismatch, .verifierWithoutChallenge,
-             .refreshTokenInvalid, .refreshTokenForAnotherClient:
+            .verifierMissing, .verifierMalformed, .verifierMismatch, .verifierWithoutChallenge,
+            .refreshTokenInvalid, .refreshTokenForAnotherClient:
             "invalid_grant"
         case .scopeNotGranted:
             "invalid_scope"
@@ -72,7 +73,8 @@ enum OAuthFailure: Error, Sendable, Equatable {
         case .grantTypeUnsupported(let type):
             return google ? "Invalid grant_type: \(type)" : "\"\(type)\" is not a supported grant_type."
         case .clientIDMissing:
-            return google ? "Could not determine client ID from request." : "No auth function available for given request"
+            return google
+                ? "Could not determine client ID from request." : "No auth function available for given request"
         case .clientUnknown:
             return google ? "The OAuth client was not found." : "Invalid client_id or client_secret"
         case .clientSecretWrong:
@@ -96,7 +98,8 @@ enum OAuthFailure: Error, Sendable, Equatable {
         case .redirectMismatch:
             return "redirect_uri mismatch"
         case .verifierMissing:
-            return google ? "Missing code verifier." : "code_verifier is required for a code obtained with a code_challenge"
+            return google
+                ? "Missing code verifier." : "code_verifier is required for a code obtained with a code_challenge"
         case .verifierMalformed:
             return "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~"
         case .verifierMismatch:

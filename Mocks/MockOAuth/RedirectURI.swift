@@ -29,8 +29,8 @@ enum RedirectURI {
     static func matches(_ uri: String, registered: String) -> Bool {
         if uri == registered { return true }
         guard var given = URLComponents(string: uri), var expected = URLComponents(string: registered),
-              given.scheme?.lowercased() == "http", expected.scheme?.lowercased() == "http",
-              let host = expected.host?.lowercased(), ["127.0.0.1", "[::1]", "::1", "localhost"].contains(host)
+            given.scheme?.lowercased() == "http", expected.scheme?.lowercased() == "http",
+            let host = expected.host?.lowercased(), ["127.0.0.1", "[::1]", "::1", "localhost"].contains(host)
         else {
             return false
         }

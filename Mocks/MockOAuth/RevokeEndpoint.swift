@@ -15,7 +15,8 @@ struct RevokeEndpoint: Sendable {
     func respondForDropbox(to request: Request) async throws -> Response {
         var request = request
         let body = try await request.readBody(limit: Self.bodyLimit)
-        let text = String(decoding: body.readableBytesView, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: body.readableBytesView, as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         guard text.isEmpty || text == "null" else {
             return Response.text(
                 "Error in call to API function \"auth/token/revoke\": request body: could not decode input as JSON",

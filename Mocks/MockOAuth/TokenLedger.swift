@@ -118,7 +118,7 @@ final class TokenLedger: Sendable {
         let rotates = configuration.rotatesRefreshTokens
         return try state.withLock { state throws(OAuthFailure) -> TokenIssue in
             guard let record = state.refreshTokens[refreshToken], record.current,
-                  let grant = state.grants[record.grant], !grant.revoked
+                let grant = state.grants[record.grant], !grant.revoked
             else {
                 throw .refreshTokenInvalid
             }
@@ -157,10 +157,12 @@ final class TokenLedger: Sendable {
                 scopes: scopes,
                 refreshesWithoutSecret: configuration.clientSecret == nil
             )
-            state.accessTokens[fresh.accessToken] = AccessTokenRecord(grant: grant, scopes: scopes, expiresAt: now + lifetime)
+            state.accessTokens[fresh.accessToken] = AccessTokenRecord(
+                grant: grant, scopes: scopes, expiresAt: now + lifetime)
             state.refreshTokens[fresh.refreshToken] = RefreshTokenRecord(grant: grant)
         }
-        return IssuedTokens(accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, lifetime: lifetime, scopes: scopes)
+        return IssuedTokens(
+            accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, lifetime: lifetime, scopes: scopes)
     }
 
     /// What the server knows about an access token.
@@ -190,7 +192,7 @@ final class TokenLedger: Sendable {
     func revokeGrant(ofRefreshToken token: String) -> Bool {
         state.withLock { state in
             guard let record = state.refreshTokens[token], record.current,
-                  state.grants[record.grant]?.revoked == false
+                state.grants[record.grant]?.revoked == false
             else {
                 return false
             }

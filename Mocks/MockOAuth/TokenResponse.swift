@@ -55,7 +55,9 @@ private struct DropboxTokenBody: Encodable {
     var accountID: String?
     var userID: String?
 
-    init(accessToken: String, expiresIn: Int, scope: String?, refreshToken: String?, accountID: String?, userID: String?) {
+    init(
+        accessToken: String, expiresIn: Int, scope: String?, refreshToken: String?, accountID: String?, userID: String?
+    ) {
         self.accessToken = accessToken
         self.expiresIn = expiresIn
         self.scope = scope

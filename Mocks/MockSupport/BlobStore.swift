@@ -47,7 +47,8 @@ public struct BlobStore: Sendable {
     /// Creates a folder (and missing parents) readable only by its owner (0700); an existing
     /// folder is left as it is.
     public static func makePrivateFolder(_ folder: URL) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// The file holding a blob.
@@ -96,7 +97,7 @@ public struct BlobStore: Sendable {
                 // survive a power cut.
                 try AtomicFile.rename(file.path, over: destination.path)
             }
-        } catch where FileManager.default.fileExists(atPath: destination.path) {
+        } catch  where FileManager.default.fileExists(atPath: destination.path) {
             // Another request stored the same bytes first.
             if !keepSource { try? FileManager.default.removeItem(at: file) }
         }
@@ -171,6 +172,7 @@ private struct BlobDigests {
     }
 
     func finalize(size: Int64) -> BlobInfo {
-        BlobInfo(sha256: sha256.finalizeHex(), contentHash: contentHash.finalizeHex(), md5: md5.finalizeHex(), size: size)
+        BlobInfo(
+            sha256: sha256.finalizeHex(), contentHash: contentHash.finalizeHex(), md5: md5.finalizeHex(), size: size)
     }
 }

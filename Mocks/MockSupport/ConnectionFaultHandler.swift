@@ -42,7 +42,8 @@ final class ConnectionFaultHandler: ChannelOutboundHandler, RemovableChannelHand
             }
             if instruction == "corrupt" {
                 mode = .corrupt
-            } else if instruction.hasPrefix("drop-after="), let count = Int(instruction.dropFirst("drop-after=".count)) {
+            } else if instruction.hasPrefix("drop-after="), let count = Int(instruction.dropFirst("drop-after=".count))
+            {
                 mode = .dropAfter(remaining: max(0, count))
             }
             context.write(wrapOutboundOut(.head(head)), promise: promise)

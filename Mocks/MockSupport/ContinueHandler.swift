@@ -13,7 +13,8 @@ final class ContinueHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let head) = unwrapInboundIn(data),
-           head.headerFields[.expect]?.lowercased() == "100-continue" {
+            head.headerFields[.expect]?.lowercased() == "100-continue"
+        {
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
         }
         context.fireChannelRead(data)

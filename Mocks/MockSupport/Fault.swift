@@ -57,7 +57,8 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
         func positive(_ key: CodingKeys) throws -> Int {
             let value = try container.decode(Int.self, forKey: key)
             guard value >= 0 else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(key.rawValue) must not be negative")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "\(key.rawValue) must not be negative")
             }
             return value
         }
@@ -65,18 +66,21 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
         case "status":
             let status = try container.decode(Int.self, forKey: .status)
             guard (100...599).contains(status) else {
-                throw DecodingError.dataCorruptedError(forKey: .status, in: container, debugDescription: "status must be 100...599")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .status, in: container, debugDescription: "status must be 100...599")
             }
             let retryAfter = try container.decodeIfPresent(Int.self, forKey: .retryAfter)
             if let retryAfter, retryAfter < 0 {
-                throw DecodingError.dataCorruptedError(forKey: .retryAfter, in: container, debugDescription: "retryAfter must not be negative")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .retryAfter, in: container, debugDescription: "retryAfter must not be negative")
             }
             self = .status(status, retryAfter: retryAfter)
         case "delay": self = .delay(milliseconds: try positive(.milliseconds))
         case "bandwidth":
             let rate = try positive(.bytesPerSecond)
             guard rate > 0 else {
-                throw DecodingError.dataCorruptedError(forKey: .bytesPerSecond, in: container, debugDescription: "bytesPerSecond must be positive")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .bytesPerSecond, in: container, debugDescription: "bytesPerSecond must be positive")
             }
             self = .bandwidth(bytesPerSecond: rate)
         case "dropBeforeResponse": self = .dropBeforeResponse
@@ -125,7 +129,8 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A short description, such as `status 503` or `drop after 1000 response bytes`.
     public var description: String {
         switch self {
-        case .status(let status, let retryAfter): "status \(status)" + (retryAfter.map { " (retry after \($0) s)" } ?? "")
+        case .status(let status, let retryAfter):
+            "status \(status)" + (retryAfter.map { " (retry after \($0) s)" } ?? "")
         case .delay(let milliseconds): "delay \(milliseconds) ms"
         case .bandwidth(let rate): "bandwidth \(rate) B/s"
         case .dropBeforeResponse: "drop before response"

@@ -58,7 +58,8 @@ public enum FaultControlRoutes {
         router.delete("/__stratus/faults/{id}") { request, context in
             if let refusal = refusal(of: request, injector: injector) { return refusal }
             let id = context.parameters.get("id") ?? ""
-            return injector.remove(id: id) ? Response(status: .noContent) : failure("No fault rule has the id '\(id)'.", status: .notFound)
+            return injector.remove(id: id)
+                ? Response(status: .noContent) : failure("No fault rule has the id '\(id)'.", status: .notFound)
         }
         router.post("/__stratus/reset") { request, _ in
             if let refusal = refusal(of: request, injector: injector) { return refusal }
@@ -76,13 +77,16 @@ public enum FaultControlRoutes {
     /// documentation for the rules).
     static func refusal(of request: Request, injector: FaultInjector) -> Response? {
         guard let authority = request.head.authority, isLocalAuthority(authority) else {
-            return failure("The control routes answer only for a loopback or literal address in Host.", status: .forbidden)
+            return failure(
+                "The control routes answer only for a loopback or literal address in Host.", status: .forbidden)
         }
         let authorization = request.headers[.authorization] ?? ""
         let prefix = "bearer "
         let token = authorization.lowercased().hasPrefix(prefix) ? String(authorization.dropFirst(prefix.count)) : ""
         guard !token.isEmpty, token == injector.controlToken || injector.hooks.isValidAccessToken(token) else {
-            var response = failure("The control routes need Authorization: Bearer with the mock's control token (or a valid access token).", status: .unauthorized)
+            var response = failure(
+                "The control routes need Authorization: Bearer with the mock's control token (or a valid access token).",
+                status: .unauthorized)
             response.headers[.wwwAuthenticate] = "Bearer"
             return response
         }
@@ -91,7 +95,8 @@ public enum FaultControlRoutes {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
             }
             guard mediaType == "application/json" else {
-                return failure("The control routes take only Content-Type: application/json.", status: .unsupportedMediaType)
+                return failure(
+                    "The control routes take only Content-Type: application/json.", status: .unsupportedMediaType)
             }
         }
         return nil
@@ -118,7 +123,8 @@ public enum FaultControlRoutes {
     /// A decoding error in one sentence, naming the field at fault.
     private static func describe(_ error: any Error) -> String {
         switch error {
-        case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+        case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context),
+            DecodingError.valueNotFound(_, let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
         case DecodingError.keyNotFound(let key, _):

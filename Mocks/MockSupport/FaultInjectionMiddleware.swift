@@ -27,7 +27,7 @@ public struct FaultInjectionMiddleware<Context: RequestContext>: RouterMiddlewar
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard !request.uri.path.hasPrefix(FaultControlRoutes.prefix),
-              let fault = injector.fault(method: request.method.rawValue, path: request.uri.path)
+            let fault = injector.fault(method: request.method.rawValue, path: request.uri.path)
         else {
             return try await next(request, context)
         }

@@ -106,10 +106,11 @@ public final class FaultInjector: Sendable {
         state.withLock { state in
             let id = "fault-\(state.nextID)"
             state.nextID += 1
-            state.entries.append(Entry(
-                active: ActiveRule(id: id, rule: rule, matched: 0, injected: 0),
-                generator: SeededGenerator(seed: rule.seed)
-            ))
+            state.entries.append(
+                Entry(
+                    active: ActiveRule(id: id, rule: rule, matched: 0, injected: 0),
+                    generator: SeededGenerator(seed: rule.seed)
+                ))
             return id
         }
     }
@@ -150,7 +151,8 @@ public final class FaultInjector: Sendable {
     public func fault(method: String, path: String) -> Fault? {
         state.withLock { state in
             var chosen: Fault?
-            for index in state.entries.indices where state.entries[index].active.rule.matches(method: method, path: path) {
+            for index in state.entries.indices
+            where state.entries[index].active.rule.matches(method: method, path: path) {
                 if state.entries[index].take(), chosen == nil {
                     chosen = state.entries[index].active.rule.fault
                 }

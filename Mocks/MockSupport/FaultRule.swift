@@ -75,10 +75,12 @@ public struct FaultRule: Sendable, Hashable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .nth, in: container, debugDescription: "nth counts from 1")
         }
         guard times >= 0 else {
-            throw DecodingError.dataCorruptedError(forKey: .times, in: container, debugDescription: "times must not be negative (0 means no limit)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .times, in: container, debugDescription: "times must not be negative (0 means no limit)")
         }
         if let probability, !(0...1).contains(probability) {
-            throw DecodingError.dataCorruptedError(forKey: .probability, in: container, debugDescription: "probability must be within 0...1")
+            throw DecodingError.dataCorruptedError(
+                forKey: .probability, in: container, debugDescription: "probability must be within 0...1")
         }
     }
 
@@ -99,7 +101,9 @@ public struct FaultRule: Sendable, Hashable, Codable {
     static func glob(_ pattern: [UInt8], matches text: [UInt8]) -> Bool {
         let parts = pattern.split(separator: UInt8(ascii: "*"), omittingEmptySubsequences: false)
         guard let head = parts.first, let tail = parts.last, parts.count > 1 else { return pattern == text }
-        guard text.count >= head.count + tail.count, text.starts(with: head), text.suffix(tail.count).elementsEqual(tail) else {
+        guard text.count >= head.count + tail.count, text.starts(with: head),
+            text.suffix(tail.count).elementsEqual(tail)
+        else {
             return false
         }
         var position = head.count

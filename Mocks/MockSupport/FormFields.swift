@@ -40,10 +40,11 @@ public struct FormFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
                 name = piece
                 value = ""
             }
-            fields.append(NamedValue(
-                try PercentEncoding.decode(name, plusAsSpace: true),
-                try PercentEncoding.decode(value, plusAsSpace: true)
-            ))
+            fields.append(
+                NamedValue(
+                    try PercentEncoding.decode(name, plusAsSpace: true),
+                    try PercentEncoding.decode(value, plusAsSpace: true)
+                ))
         }
         self.fields = fields
     }

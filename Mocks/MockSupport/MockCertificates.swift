@@ -34,7 +34,9 @@ public struct MockCertificates: Sendable {
     ///   - hosts: The names and addresses the server certificate is valid for.
     /// - Returns: The files.
     /// - Throws: ``Failure`` when `openssl` is missing or fails.
-    public static func make(in folder: URL, hosts: [String] = ["localhost", "127.0.0.1", "::1"]) throws -> MockCertificates {
+    public static func make(in folder: URL, hosts: [String] = ["localhost", "127.0.0.1", "::1"]) throws
+        -> MockCertificates
+    {
         try BlobStore.makePrivateFolder(folder)
         let caKey = folder.appendingPathComponent("ca-key.pem")
         let ca = folder.appendingPathComponent("ca.pem")
@@ -51,24 +53,28 @@ public struct MockCertificates: Sendable {
             isAddress(host) ? "IP:\(host)" : "DNS:\(host)"
         }
         try """
-            basicConstraints = critical, CA:FALSE
-            keyUsage = critical, digitalSignature, keyEncipherment
-            extendedKeyUsage = serverAuth
-            subjectAltName = \(names.joined(separator: ", "))
+        basicConstraints = critical, CA:FALSE
+        keyUsage = critical, digitalSignature, keyEncipherment
+        extendedKeyUsage = serverAuth
+        subjectAltName = \(names.joined(separator: ", "))
 
-            """.write(to: extensions, atomically: true, encoding: .utf8)
+        """.write(to: extensions, atomically: true, encoding: .utf8)
         let permitted = hosts.map { host in
             guard isAddress(host) else { return "permitted;DNS:\(host)" }
             return host.contains(":")
-                ? "permitted;IP:\(host)/ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff" : "permitted;IP:\(host)/255.255.255.255"
+                ? "permitted;IP:\(host)/ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"
+                : "permitted;IP:\(host)/255.255.255.255"
         }
         let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try openssl(["req", "-x509"] + curve + [
-            "-keyout", caKey.path, "-out", ca.path, "-days", "30", "-subj", "/CN=Stratus mock CA",
-            "-addext", "basicConstraints=critical,CA:TRUE,pathlen:0", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-            "-addext", "nameConstraints=critical," + permitted.joined(separator: ","),
-        ])
-        try openssl(["req"] + curve + ["-keyout", key.path, "-out", request.path, "-subj", "/CN=\(hosts.first ?? "localhost")"])
+        try openssl(
+            ["req", "-x509"] + curve + [
+                "-keyout", caKey.path, "-out", ca.path, "-days", "30", "-subj", "/CN=Stratus mock CA",
+                "-addext", "basicConstraints=critical,CA:TRUE,pathlen:0", "-addext",
+                "keyUsage=critical,keyCertSign,cRLSign",
+                "-addext", "nameConstraints=critical," + permitted.joined(separator: ","),
+            ])
+        try openssl(
+            ["req"] + curve + ["-keyout", key.path, "-out", request.path, "-subj", "/CN=\(hosts.first ?? "localhost")"])
         try openssl([
             "x509", "-req", "-in", request.path, "-CA", ca.path, "-CAkey", caKey.path, "-CAcreateserial",
             "-out", certificate.path, "-days", "30", "-extfile", extensions.path,
@@ -107,7 +113,8 @@ public struct MockCertificates: Sendable {
         } catch {
             throw Failure(description: "cannot read a PEM private key from \(privateKey.path)")
         }
-        return TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        return TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
     }
 
     private static func openssl(_ arguments: [String]) throws {

@@ -54,7 +54,9 @@ public enum MockServer {
     ) async throws -> Result {
         let logger = logger ?? quietLogger
         let (announcements, announcer) = AsyncStream<Swift.Result<URL, MockServerError>>.makeStream()
-        let application = try makeApplication(router, tls: tls, host: host, port: port, logger: logger, sendsContinue: sendsContinue) { url in
+        let application = try makeApplication(
+            router, tls: tls, host: host, port: port, logger: logger, sendsContinue: sendsContinue
+        ) { url in
             announcer.yield(url)
             announcer.finish()
         }
@@ -111,7 +113,9 @@ public enum MockServer {
         onStart: @escaping @Sendable (URL) async -> Void
     ) async throws {
         let logger = logger ?? quietLogger
-        let application = try makeApplication(router, tls: tls, host: host, port: port, logger: logger, sendsContinue: sendsContinue) { announcement in
+        let application = try makeApplication(
+            router, tls: tls, host: host, port: port, logger: logger, sendsContinue: sendsContinue
+        ) { announcement in
             switch announcement {
             case .success(let url): await onStart(url)
             case .failure(let error): logger.error("The mock server is running, but \(error)")

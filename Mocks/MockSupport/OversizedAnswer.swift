@@ -31,7 +31,9 @@ public final class OversizedAnswer: Sendable {
     ///   - contentType: The `Content-Type` of the answer.
     ///   - announcedLength: A `Content-Length` to announce, or `nil` for a chunked body that only
     ///     its end would measure.
-    public init(head: String, piece: String, total: Int, contentType: String = "application/json", announcedLength: Int? = nil) {
+    public init(
+        head: String, piece: String, total: Int, contentType: String = "application/json", announcedLength: Int? = nil
+    ) {
         let repeats = max(1, 65_536 / max(1, piece.utf8.count))
         self.head = ByteBuffer(string: head)
         self.piece = ByteBuffer(string: String(repeating: piece, count: repeats))

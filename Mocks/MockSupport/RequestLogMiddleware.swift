@@ -100,8 +100,8 @@ public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         let mediaType = request.mediaType
         guard mediaType == "application/x-www-form-urlencoded" || mediaType == "application/json",
-              let length = request.headers[.contentLength].flatMap({ Int($0) }),
-              length <= argumentLimit
+            let length = request.headers[.contentLength].flatMap({ Int($0) }),
+            length <= argumentLimit
         else {
             return nil
         }

@@ -18,9 +18,10 @@ public enum SecretRedaction {
     /// Fields with every secret value replaced by ``placeholder``.
     /// - Parameter fields: Form fields or query parameters.
     public static func redact(_ fields: FormFields) -> FormFields {
-        FormFields(fields.map { field in
-            isSecret(name: field.name) ? NamedValue(field.name, placeholder) : field
-        })
+        FormFields(
+            fields.map { field in
+                isSecret(name: field.name) ? NamedValue(field.name, placeholder) : field
+            })
     }
 
     /// A header value as it may be logged. Authorization-like headers keep only their scheme
@@ -43,14 +44,16 @@ public enum SecretRedaction {
     /// - Parameter text: The JSON text.
     public static func json(_ text: String) -> String {
         guard let data = text.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         else {
             return "<\(text.utf8.count) bytes, not JSON>"
         }
         let redacted = redactJSONValue(object)
-        guard let output = try? JSONSerialization.data(
-            withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
-        ) else {
+        guard
+            let output = try? JSONSerialization.data(
+                withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+            )
+        else {
             return "<\(text.utf8.count) bytes of JSON>"
         }
         return String(decoding: output, as: UTF8.self)

@@ -53,7 +53,8 @@ public enum SortedJSONText {
             output += Array("null".utf8)
         } else {
             guard JSONSerialization.isValidJSONObject([value]),
-                  let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+                let data = try? JSONSerialization.data(
+                    withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
             else { return false }
             output += data
         }
@@ -91,7 +92,9 @@ public enum SortedJSONText {
         if let known = orders.withLock({ $0[signature] }) { return known }
         let byBytes = signature
         let ordered = byBytes.sorted { a, b in
-            a.compare(b, options: [.numeric, .caseInsensitive, .forcedOrdering], range: a.startIndex..<a.endIndex, locale: NSLocale.system) == .orderedAscending
+            a.compare(
+                b, options: [.numeric, .caseInsensitive, .forcedOrdering], range: a.startIndex..<a.endIndex,
+                locale: NSLocale.system) == .orderedAscending
         }
         orders.withLock { known in
             // Keys a client chose (custom properties) could make sets without end: keep a bounded memory.

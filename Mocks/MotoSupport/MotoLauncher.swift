@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Starts moto's S3 server (`Scripts/moto/moto-server.py`, from PyPI's `moto[server]`) on a port
 /// the OS picks, for tests and simulations. The server exits when this process's end of its
@@ -67,7 +68,9 @@ public enum MotoLauncher {
         }
         // The server keeps its (open) log; the name goes, so no file outlives the run.
         try? FileManager.default.removeItem(at: errorLog)
-        guard let url = URL(string: "http://127.0.0.1:\(port)") else { throw MotoUnavailable(reason: "no URL for port \(port)") }
+        guard let url = URL(string: "http://127.0.0.1:\(port)") else {
+            throw MotoUnavailable(reason: "no URL for port \(port)")
+        }
         return url
     }
 

@@ -116,7 +116,8 @@ struct MockOptions {
     /// The data directory asked for, or a new temporary one named after `prefix`; created
     /// (mode 0700) if needed.
     func makeDataDirectory(prefix: String) throws -> URL {
-        let directory = dataDirectory
+        let directory =
+            dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try BlobStore.makePrivateFolder(directory)
         return directory
@@ -131,7 +132,8 @@ struct MockOptions {
         guard tls else { return (nil, nil) }
         var hosts = ["localhost", "127.0.0.1", "::1"]
         if !hosts.contains(host), host != "0.0.0.0", host != "::" { hosts.append(host) }
-        let made = try MockCertificates.make(in: dataDirectory.appendingPathComponent("tls", isDirectory: true), hosts: hosts)
+        let made = try MockCertificates.make(
+            in: dataDirectory.appendingPathComponent("tls", isDirectory: true), hosts: hosts)
         guard let caOutput else { return (try made.serverConfiguration(), made.caCertificate) }
         try? FileManager.default.removeItem(at: caOutput)
         try FileManager.default.copyItem(at: made.caCertificate, to: caOutput)

@@ -37,7 +37,8 @@ extension MockOptions.Mode {
         case .dropbox:
             let dropbox = try MockDropboxServer(storageDirectory: dataDirectory, authorization: authorization)
             dropbox.addRoutes(to: router)
-            return ServedMock(router: router, authorization: authorization, controlToken: dropbox.faults.controlToken) { base in
+            return ServedMock(router: router, authorization: authorization, controlToken: dropbox.faults.controlToken) {
+                base in
                 ["  base URL (api, content and notify hosts): \(base.absoluteString)"]
             }
         case .drive:
@@ -48,7 +49,8 @@ extension MockOptions.Mode {
             )
             drive.addRoutes(to: router)
             let root = drive.rootFolderID
-            return ServedMock(router: router, authorization: authorization, controlToken: drive.faults.controlToken) { base in
+            return ServedMock(router: router, authorization: authorization, controlToken: drive.faults.controlToken) {
+                base in
                 [
                     "  base URL (api and upload): \(base.absoluteString)",
                     "  API:             \(base.absoluteString)/drive/v3/",
@@ -58,9 +60,11 @@ extension MockOptions.Mode {
             }
         case .nextcloud:
             let password = UUID().uuidString.lowercased()
-            let nextcloud = try MockNextcloudServer(storageDirectory: dataDirectory, user: "stratus", password: password)
+            let nextcloud = try MockNextcloudServer(
+                storageDirectory: dataDirectory, user: "stratus", password: password)
             nextcloud.addRoutes(to: router)
-            return ServedMock(router: router, authorization: authorization, controlToken: nextcloud.faults.controlToken) { base in
+            return ServedMock(router: router, authorization: authorization, controlToken: nextcloud.faults.controlToken)
+            { base in
                 [
                     "  files:           \(base.absoluteString)\(nextcloud.filesPath)",
                     "  versions:        \(base.absoluteString)/remote.php/dav/versions/stratus/versions/FILEID",
@@ -80,7 +84,8 @@ enum MockMode {
             configuration: .init(flavor: options.mode.flavor, accessTokenLifetime: options.tokenLifetime)
         )
         let (tls, trust) = try options.makeTLS(dataDirectory: dataDirectory)
-        let mock = try options.mode.makeMock(dataDirectory: dataDirectory, authorization: authorization, secure: tls != nil)
+        let mock = try options.mode.makeMock(
+            dataDirectory: dataDirectory, authorization: authorization, secure: tls != nil)
         let tokens = authorization.issueTokens()
         let configuration = authorization.configuration
         let mode = options.mode.rawValue

@@ -1,8 +1,9 @@
 import Foundation
 import StratusDigest
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starts real WebDAV servers on free loopback ports for tests: Apache httpd with mod_dav
@@ -42,7 +43,9 @@ public enum WebDAVServerLauncher {
         switch kind {
         case .apache:
             FileManager.default.isExecutableFile(atPath: apacheBinary)
-                && ["mod_dav.so", "mod_dav_fs.so", "mod_dav_lock.so"].allSatisfy { FileManager.default.fileExists(atPath: apacheModules + "/" + $0) }
+                && ["mod_dav.so", "mod_dav_fs.so", "mod_dav_lock.so"].allSatisfy {
+                    FileManager.default.fileExists(atPath: apacheModules + "/" + $0)
+                }
         case .rclone:
             executable(named: "rclone") != nil
         case .wsgidav:
@@ -100,7 +103,10 @@ public enum WebDAVServerLauncher {
         for _ in 0..<5 {
             let port = try freePort()
             let configuration = directory.appending(path: "httpd.conf")
-            let modules = ["mpm_prefork", "authz_core", "authn_core", "authn_file", "auth_basic", "authz_user", "dav", "dav_fs", "dav_lock"]
+            let modules = [
+                "mpm_prefork", "authz_core", "authn_core", "authn_file", "auth_basic", "authz_user", "dav", "dav_fs",
+                "dav_lock",
+            ]
             var text = "ServerRoot \"/usr/lib/apache2\"\n"
             for module in modules {
                 text += "LoadModule \(module)_module \(apacheModules)/mod_\(module).so\n"
@@ -134,11 +140,17 @@ public enum WebDAVServerLauncher {
             let log = directory.appending(path: "apache-console.log")
             // Its own process group, killed whole: the test process hands its children a signal mask
             // in which SIGTERM may be blocked, and Apache then never hears a polite stop.
-            try launch(["/bin/sh", "-c", "setsid \(apacheBinary) -DFOREGROUND -f \"$1\" & \(Self.stopGroupOnEndOfInput)", "sh", configuration.path], log: log)
+            try launch(
+                [
+                    "/bin/sh", "-c", "setsid \(apacheBinary) -DFOREGROUND -f \"$1\" & \(Self.stopGroupOnEndOfInput)",
+                    "sh", configuration.path,
+                ], log: log)
             if waitForPort(port) {
                 return Server(url: try url(port: port), root: root)
             }
-            lastError = ((try? String(contentsOf: log, encoding: .utf8)) ?? "") + ((try? String(contentsOf: directory.appending(path: "error.log"), encoding: .utf8)) ?? "")
+            lastError =
+                ((try? String(contentsOf: log, encoding: .utf8)) ?? "")
+                + ((try? String(contentsOf: directory.appending(path: "error.log"), encoding: .utf8)) ?? "")
         }
         throw WebDAVServerUnavailable(reason: "Apache did not start: \(lastError)")
     }
@@ -146,13 +158,16 @@ public enum WebDAVServerLauncher {
     // MARK: rclone
 
     private static func startRclone(root: URL, directory: URL, user: String, password: String) throws -> Server {
-        guard let rclone = executable(named: "rclone") else { throw WebDAVServerUnavailable(reason: "rclone is not installed (apt-get install rclone)") }
+        guard let rclone = executable(named: "rclone") else {
+            throw WebDAVServerUnavailable(reason: "rclone is not installed (apt-get install rclone)")
+        }
         let log = directory.appending(path: "rclone.log")
         let arguments = [
             rclone, "serve", "webdav", root.path, "--addr", "127.0.0.1:0", "--user", user, "--pass", password,
             "--etag-hash", "MD5", "--dir-cache-time", "0s", "--config", directory.appending(path: "rclone.conf").path,
         ]
-        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+            separator: " ")
         try launch(["/bin/sh", "-c", "\(quoted) & \(Self.stopOnEndOfInput)"], log: log)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
@@ -163,7 +178,8 @@ public enum WebDAVServerLauncher {
             }
             usleep(50_000)
         }
-        throw WebDAVServerUnavailable(reason: "rclone did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        throw WebDAVServerUnavailable(
+            reason: "rclone did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
     // MARK: WsgiDAV
@@ -188,9 +204,14 @@ public enum WebDAVServerLauncher {
             if chunk.isEmpty { break }
             line.append(chunk)
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), port > 0 else {
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+            port > 0
+        else {
             process.waitUntilExit()
-            throw WebDAVServerUnavailable(reason: "WsgiDAV did not start (exit \(process.terminationStatus)): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            throw WebDAVServerUnavailable(
+                reason:
+                    "WsgiDAV did not start (exit \(process.terminationStatus)): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")"
+            )
         }
         return Server(url: try url(port: port), root: root)
     }
@@ -199,10 +220,12 @@ public enum WebDAVServerLauncher {
 
     /// The shell's part after starting a server in the background: wait for the end of stdin
     /// (this process ended), then stop the server; also when the shell itself is told to stop.
-    private static let stopOnEndOfInput = "server=$!; trap 'kill $server 2>/dev/null' EXIT HUP INT TERM PIPE; cat >/dev/null"
+    private static let stopOnEndOfInput =
+        "server=$!; trap 'kill $server 2>/dev/null' EXIT HUP INT TERM PIPE; cat >/dev/null"
 
     /// The same for a server started with `setsid`, whose whole process group is killed.
-    private static let stopGroupOnEndOfInput = "server=$!; trap 'kill -KILL -$server 2>/dev/null' EXIT HUP INT TERM PIPE; cat >/dev/null"
+    private static let stopGroupOnEndOfInput =
+        "server=$!; trap 'kill -KILL -$server 2>/dev/null' EXIT HUP INT TERM PIPE; cat >/dev/null"
 
     /// Starts a command with a stdin pipe kept open for the life of the process, its output in
     /// a log file.
@@ -221,7 +244,9 @@ public enum WebDAVServerLauncher {
     }
 
     private static func url(port: Int) throws -> URL {
-        guard let url = URL(string: "http://127.0.0.1:\(port)/") else { throw WebDAVServerUnavailable(reason: "no URL for port \(port)") }
+        guard let url = URL(string: "http://127.0.0.1:\(port)/") else {
+            throw WebDAVServerUnavailable(reason: "no URL for port \(port)")
+        }
         return url
     }
 
@@ -236,7 +261,9 @@ public enum WebDAVServerLauncher {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0
+            }
         }
         guard bound else { throw WebDAVServerUnavailable(reason: "no free port") }
         return Int(UInt16(bigEndian: address.sin_port))
@@ -251,7 +278,9 @@ public enum WebDAVServerLauncher {
             address.sin_port = UInt16(port).bigEndian
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             let connected = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
             }
             close(socketDescriptor)
             if connected { return true }
@@ -275,6 +304,7 @@ public enum WebDAVServerLauncher {
 public struct WebDAVServerUnavailable: Error, CustomStringConvertible {
     /// Why, with the server's own output.
     public var reason: String
+    /// The reason, as it is.
     public var description: String { reason }
 
     /// Creates the error.

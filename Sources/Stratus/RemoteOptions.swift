@@ -64,15 +64,18 @@ public struct RemoteOptions: Hashable, Sendable {
     /// - Throws: ``ServiceError`` (`invalidConfiguration`) when it is set but not such a URL.
     public func url(_ name: String) throws -> URL? {
         guard let value = values[name] else { return nil }
-        guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), let host = url.host(percentEncoded: false),
-              !host.isEmpty, scheme == "https" || scheme == "http"
+        guard let url = URL(string: value), let scheme = url.scheme?.lowercased(),
+            let host = url.host(percentEncoded: false),
+            !host.isEmpty, scheme == "https" || scheme == "http"
         else {
             throw invalid(name, value, expected: "a URL such as https://example.com")
         }
-        if scheme == "http", !RemoteOptions.isLoopback(host), try boolean(RemoteOptions.allowInsecureHTTPOption) != true {
+        if scheme == "http", !RemoteOptions.isLoopback(host), try boolean(RemoteOptions.allowInsecureHTTPOption) != true
+        {
             throw invalid(
                 name, value,
-                expected: "an https URL (plain http would send credentials unencrypted; it is accepted for localhost, 127.0.0.1 and ::1, or with the option \(RemoteOptions.allowInsecureHTTPOption)=true)"
+                expected:
+                    "an https URL (plain http would send credentials unencrypted; it is accepted for localhost, 127.0.0.1 and ::1, or with the option \(RemoteOptions.allowInsecureHTTPOption)=true)"
             )
         }
         return url
@@ -129,7 +132,8 @@ extension RemoteOptions: CustomStringConvertible, CustomDebugStringConvertible, 
 
     /// A mirror that shows secret values as `<redacted>`, so `dump` does not print them.
     public var customMirror: Mirror {
-        let shown = Dictionary(uniqueKeysWithValues: values.map { ($0.key, RemoteOptions.isSecret($0.key) ? "<redacted>" : $0.value) })
+        let shown = Dictionary(
+            uniqueKeysWithValues: values.map { ($0.key, RemoteOptions.isSecret($0.key) ? "<redacted>" : $0.value) })
         return Mirror(self, children: ["remoteName": remoteName, "typeName": typeName, "values": shown])
     }
 

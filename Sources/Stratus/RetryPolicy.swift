@@ -48,7 +48,9 @@ public struct RetryPolicy: Hashable, Sendable {
     ///   - retryAfter: What the provider asked for, if anything; the wait is never shorter.
     ///   - randomUnit: A value in `0...1` that picks the jitter; random by default.
     /// - Returns: How long to wait.
-    public func delay(afterAttempt attempt: Int, retryAfter: Duration? = nil, randomUnit: Double = Double.random(in: 0...1)) -> Duration {
+    public func delay(
+        afterAttempt attempt: Int, retryAfter: Duration? = nil, randomUnit: Double = Double.random(in: 0...1)
+    ) -> Duration {
         let exponent = Double(max(0, attempt - 1))
         let base = seconds(initialDelay) * pow(multiplier, exponent)
         let capped = min(base, seconds(maximumDelay))

@@ -52,7 +52,8 @@ public protocol Service: Sendable {
     /// - Returns: The description of the content that was read.
     /// - Throws: ``ServiceError/Code/notFound`` for a missing file or version,
     ///   ``ServiceError/Code/integrityMismatch`` when the content does not match its hash.
-    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile
+    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
+        -> RemoteFile
 
     /// Deletes a file. Its versions stay restorable where the provider keeps them.
     /// - Parameters:

@@ -59,6 +59,7 @@ public struct BackendOption: Hashable, Sendable {
     /// unencrypted.
     public static let allowInsecureHTTP = BackendOption(
         RemoteOptions.allowInsecureHTTPOption,
-        summary: "true lets the URL options use plain http for any host (a test rig): tokens and secrets then travel unencrypted. Without it, http is accepted only for localhost, 127.0.0.1 and ::1."
+        summary:
+            "true lets the URL options use plain http for any host (a test rig): tokens and secrets then travel unencrypted. Without it, http is accepted only for localhost, 127.0.0.1 and ::1."
     )
 }

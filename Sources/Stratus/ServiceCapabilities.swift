@@ -124,14 +124,21 @@ public struct PathRules: Hashable, Sendable {
     public func validate(_ path: RemotePath) throws {
         for component in path.components {
             if let bad = component.first(where: { forbiddenCharacters.contains($0) }) {
-                throw ServiceError(.invalidPath, "The name \(component.debugDescription) contains \(String(bad).debugDescription), which this service does not allow.")
+                throw ServiceError(
+                    .invalidPath,
+                    "The name \(component.debugDescription) contains \(String(bad).debugDescription), which this service does not allow."
+                )
             }
             if let limit = maximumComponentLength, component.utf8.count > limit {
-                throw ServiceError(.invalidPath, "The name \(component.debugDescription) is \(component.utf8.count) bytes long; this service allows at most \(limit).")
+                throw ServiceError(
+                    .invalidPath,
+                    "The name \(component.debugDescription) is \(component.utf8.count) bytes long; this service allows at most \(limit)."
+                )
             }
         }
         if let limit = maximumPathLength, path.string.utf8.count > limit {
-            throw ServiceError(.invalidPath, "The path is \(path.string.utf8.count) bytes long; this service allows at most \(limit).")
+            throw ServiceError(
+                .invalidPath, "The path is \(path.string.utf8.count) bytes long; this service allows at most \(limit).")
         }
     }
 }

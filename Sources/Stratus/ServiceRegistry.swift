@@ -138,7 +138,8 @@ public struct ServiceRegistry: Sendable {
         let rank = { (key: String) in (declaredNames.contains(key) ? 0 : 1, key) }
         for key in options.values.keys.sorted(by: { rank($0) < rank($1) }) {
             guard let value = options.values[key] else { continue }
-            let name = declaredNames.contains(key) || Self.isExtension(key)
+            let name =
+                declaredNames.contains(key) || Self.isExtension(key)
                 ? key
                 : declared.first { RemoteOptions.environmentWord($0.name) == RemoteOptions.environmentWord(key) }?.name
             guard let name else {
@@ -176,7 +177,8 @@ public struct ServiceRegistry: Sendable {
         guard problems.isEmpty else {
             throw ServiceError(
                 .invalidConfiguration,
-                "Remote '\(options.remoteName)' (type \(backend.typeName)) is not valid. " + problems.joined(separator: " ")
+                "Remote '\(options.remoteName)' (type \(backend.typeName)) is not valid. "
+                    + problems.joined(separator: " ")
             )
         }
         return (backend, RemoteOptions(remoteName: options.remoteName, typeName: backend.typeName, values: values))
@@ -188,7 +190,8 @@ public struct ServiceRegistry: Sendable {
     }
 
     private func unknownTypeError(_ options: RemoteOptions) -> ServiceError {
-        let known = typeNames.isEmpty
+        let known =
+            typeNames.isEmpty
             ? "no backend types are registered; register one with ServiceRegistry.register(_:)"
             : "known types: " + typeNames.joined(separator: ", ")
         return ServiceError(

@@ -62,7 +62,8 @@ extension StratusConfiguration {
 
     /// Splits `<NAME>_<OPTION>` by the longest configured remote name that fits.
     private func remoteAndOption(forWord word: Substring, variable: String) throws -> (String, String)? {
-        let fitting = remoteNames
+        let fitting =
+            remoteNames
             .map { (name: $0, word: RemoteOptions.environmentWord($0)) }
             .filter { word.count > $0.word.count + 1 && word.hasPrefix($0.word + "_") }
         guard let longest = fitting.map(\.word.count).max() else { return nil }

@@ -2,11 +2,11 @@ import Foundation
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension StratusConfiguration {
@@ -27,7 +27,8 @@ extension StratusConfiguration {
         } else {
             configHome = homeDirectory(environment: environment).appendingPathComponent(".config", isDirectory: true)
         }
-        return configHome
+        return
+            configHome
             .appendingPathComponent("stratus", isDirectory: true)
             .appendingPathComponent("remotes.json", isDirectory: false)
     }
@@ -236,13 +237,14 @@ private enum AtomicFileWriter {
         do {
             try AtomicFile.write(data, to: url.path, mode: 0o600, ignoringUmask: true)
         } catch {
-            let action = switch error.operation {
-            case "open": "create a temporary file in \(folder.path)"
-            case "fchmod": "set permissions 0600 on \(error.path)"
-            case "write": "write \(error.path)"
-            case "fsync": "flush \(error.path) to disk"
-            default: "replace \(url.path)"
-            }
+            let action =
+                switch error.operation {
+                case "open": "create a temporary file in \(folder.path)"
+                case "fchmod": "set permissions 0600 on \(error.path)"
+                case "write": "write \(error.path)"
+                case "fsync": "flush \(error.path) to disk"
+                default: "replace \(url.path)"
+                }
             throw failure(action, error.errorNumber)
         }
     }

@@ -70,11 +70,13 @@ public struct StratusConfiguration: Sendable, Codable, Hashable {
     }
 
     private func unknownRemoteMessage(_ name: String) -> String {
-        let known = remoteNames.isEmpty
+        let known =
+            remoteNames.isEmpty
             ? "no remotes are configured"
             : "configured remotes: " + remoteNames.joined(separator: ", ")
         let typeVariable = RemoteOptions.environmentName(remote: name, option: "type")
-        return "There is no remote named '\(name)'; \(known). Add it to the configuration file, or define it by setting \(typeVariable)."
+        return
+            "There is no remote named '\(name)'; \(known). Add it to the configuration file, or define it by setting \(typeVariable)."
     }
 }
 
@@ -125,13 +127,16 @@ extension StratusConfiguration.Remote {
         let container = try decoder.container(keyedBy: Key.self)
         let unknown = container.allKeys
             .map(\.stringValue)
-            .filter { $0 != Key.type.stringValue && $0 != Key.options.stringValue && !$0.hasPrefix(Key.extensionPrefix) }
+            .filter {
+                $0 != Key.type.stringValue && $0 != Key.options.stringValue && !$0.hasPrefix(Key.extensionPrefix)
+            }
             .sorted()
         if let first = unknown.first {
             throw DecodingError.dataCorruptedError(
                 forKey: Key(first),
                 in: container,
-                debugDescription: "unknown key '\(first)'; a remote has only \"type\" and \"options\" (keys starting with \"x-\" are ignored)"
+                debugDescription:
+                    "unknown key '\(first)'; a remote has only \"type\" and \"options\" (keys starting with \"x-\" are ignored)"
             )
         }
         self.type = try container.decode(String.self, forKey: .type)
@@ -188,7 +193,8 @@ extension StratusConfiguration.Remote: CustomStringConvertible, CustomDebugStrin
 
     /// A mirror that shows secret values as `<redacted>`, so `dump` does not print them.
     public var customMirror: Mirror {
-        let shown = Dictionary(uniqueKeysWithValues: options.map { ($0.key, RemoteOptions.isSecret($0.key) ? "<redacted>" : $0.value) })
+        let shown = Dictionary(
+            uniqueKeysWithValues: options.map { ($0.key, RemoteOptions.isSecret($0.key) ? "<redacted>" : $0.value) })
         return Mirror(self, children: ["type": type, "options": shown])
     }
 }

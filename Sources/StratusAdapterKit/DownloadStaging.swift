@@ -4,10 +4,11 @@ import StratusDigest
 import StratusFileSystem
 import StratusHTTP
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A download's temporary file, beside its destination: content lands there (and stays there
@@ -60,10 +61,13 @@ public final class DownloadStaging: Sendable {
         self.temporary = folder.appending(path: ".\(name).\(UUID().uuidString).\(service)-download")
         Self.removeLeftovers(in: folder, of: name)
         do {
-            let descriptor = try FileDescriptor.open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
+            let descriptor = try FileDescriptor.open(
+                temporary.path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
             file = Mutex((descriptor: descriptor, lock: try? FileLock.tryAcquire(descriptor)))
         } catch {
-            throw ServiceError(.localFile, "A temporary file could not be created in \(folder.path): \(error.reason).", underlying: error)
+            throw ServiceError(
+                .localFile, "A temporary file could not be created in \(folder.path): \(error.reason).",
+                underlying: error)
         }
     }
 
@@ -86,7 +90,8 @@ public final class DownloadStaging: Sendable {
     public func restart() throws {
         try file.withLock { file in
             guard let open = file, (try? open.descriptor.truncate(to: 0)) != nil else {
-                throw ServiceError(.localFile, "The temporary file \(temporary.path) could not be emptied for a new attempt.")
+                throw ServiceError(
+                    .localFile, "The temporary file \(temporary.path) could not be emptied for a new attempt.")
             }
         }
     }
@@ -115,7 +120,9 @@ public final class DownloadStaging: Sendable {
         digestName: String
     ) throws {
         guard let actual = response.bodyDigests[algorithm] else {
-            throw ServiceError(.integrityMismatch, "The downloaded content of \(path) could not be hashed; the destination was left as it was.")
+            throw ServiceError(
+                .integrityMismatch,
+                "The downloaded content of \(path) could not be hashed; the destination was left as it was.")
         }
         guard actual == expected, response.bodyLength == size else {
             throw ServiceError(
@@ -136,7 +143,8 @@ public final class DownloadStaging: Sendable {
         try Task.checkCancellation()
         try file.withLock { file in
             var existing = stat()
-            let mode = stat(destination.path, &existing) == 0 ? mode_t(existing.st_mode) & 0o7777 : 0o666 & ~FileMode.umask()
+            let mode =
+                stat(destination.path, &existing) == 0 ? mode_t(existing.st_mode) & 0o7777 : 0o666 & ~FileMode.umask()
             guard let open = file else {
                 throw ServiceError(.localFile, "The download at \(temporary.path) was already discarded.")
             }
@@ -144,13 +152,17 @@ public final class DownloadStaging: Sendable {
                 try open.descriptor.setMode(mode)
                 try open.descriptor.synchronize()
             } catch let error as FileSystemError {
-                throw ServiceError(.localFile, "The download could not be flushed to disk at \(temporary.path): \(error.reason).", underlying: error)
+                throw ServiceError(
+                    .localFile, "The download could not be flushed to disk at \(temporary.path): \(error.reason).",
+                    underlying: error)
             }
         }
         do {
             try AtomicFile.moveIntoPlace(temporary.path, replacing: destination.path)
         } catch {
-            throw ServiceError(.localFile, "The download could not be moved into place at \(destination.path): \(error.reason).", underlying: error)
+            throw ServiceError(
+                .localFile, "The download could not be moved into place at \(destination.path): \(error.reason).",
+                underlying: error)
         }
     }
 
@@ -164,7 +176,7 @@ public final class DownloadStaging: Sendable {
             guard UUID(uuidString: String(middle)) != nil else { continue }
             let path = folder.appending(path: entry).path
             guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW),
-                  let lock = try? FileLock.tryAcquire(file)
+                let lock = try? FileLock.tryAcquire(file)
             else { continue }
             unlink(path)
             lock.release()

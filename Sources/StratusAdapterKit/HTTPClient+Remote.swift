@@ -8,7 +8,8 @@ extension StratusHTTPClient {
     /// system's, such as the one `stratus-mock --tls` makes.
     public static let caFileOption = BackendOption(
         "ca_file",
-        summary: "A PEM file of certificate authorities to trust instead of the system's (for a server with a private CA, such as stratus-mock --tls)."
+        summary:
+            "A PEM file of certificate authorities to trust instead of the system's (for a server with a private CA, such as stratus-mock --tls)."
     )
 
     /// The HTTP client for a configured remote: the system's trust roots, or the `ca_file`
@@ -24,14 +25,16 @@ extension StratusHTTPClient {
         if let path = options.string("ca_file"), !path.isEmpty {
             let file = URL(filePath: NSString(string: path).expandingTildeInPath)
             guard FileManager.default.isReadableFile(atPath: file.path) else {
-                throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)': the ca_file \(file.path) cannot be read.")
+                throw ServiceError(
+                    .invalidConfiguration, "Remote '\(options.remoteName)': the ca_file \(file.path) cannot be read.")
             }
             configuration.trustRoots = .caFile(file)
         }
         do {
             return try StratusHTTPClient(configuration: configuration)
         } catch {
-            throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)': the HTTP client could not be created: \(error)")
+            throw ServiceError(
+                .invalidConfiguration, "Remote '\(options.remoteName)': the HTTP client could not be created: \(error)")
         }
     }
 }

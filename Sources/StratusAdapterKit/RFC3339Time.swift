@@ -9,7 +9,9 @@ package enum RFC3339Time {
     /// ISO 8601 parser, so nothing it accepts is refused.
     package static func parse(_ text: String) -> Date? {
         if let date = parseCommon(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt).parse(text) { return date }
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt).parse(text) {
+            return date
+        }
         return try? Date.ISO8601FormatStyle(timeZone: .gmt).parse(text)
     }
 
@@ -30,9 +32,10 @@ package enum RFC3339Time {
             return value
         }
         guard bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A,
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              let seconds = UTCCalendar.unixSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            let seconds = UTCCalendar.unixSeconds(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -56,7 +59,8 @@ package enum RFC3339Time {
         if index == bytes.count - 1, bytes[index] == 0x5A {
             offset = 0
         } else if index == bytes.count - 6, bytes[index] == 0x2B || bytes[index] == 0x2D, bytes[index + 3] == 0x3A,
-                  let hours = number(index + 1, 2), let minutes = number(index + 4, 2), hours <= 23, minutes <= 59 {
+            let hours = number(index + 1, 2), let minutes = number(index + 4, 2), hours <= 23, minutes <= 59
+        {
             offset = Int64(hours * 3600 + minutes * 60) * (bytes[index] == 0x2B ? 1 : -1)
         } else {
             return nil

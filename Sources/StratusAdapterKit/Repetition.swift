@@ -85,7 +85,9 @@ extension RetryPolicy {
     ) async throws -> Outcome {
         let mustLook = Mutex(false)
         let lastAttempt = maximumAttempts
-        let isRetryable: @Sendable (any Error) -> Bool = { Repetition.wasRefused($0) || Repetition.leavesOutcomeUnknown($0) }
+        let isRetryable: @Sendable (any Error) -> Bool = {
+            Repetition.wasRefused($0) || Repetition.leavesOutcomeUnknown($0)
+        }
         return try await run(isRetryable: isRetryable) { attempt in
             if mustLook.withLock({ $0 }) {
                 try Task.checkCancellation()
@@ -94,9 +96,11 @@ extension RetryPolicy {
             }
             do {
                 return try await write(attempt)
-            } catch where Repetition.leavesOutcomeUnknown(error) {
+            } catch  where Repetition.leavesOutcomeUnknown(error) {
                 mustLook.withLock { $0 = true }
-                if attempt >= lastAttempt || exceedsRetryAfter(error), !Task.isCancelled, let outcome = try? await lookFirst() {
+                if attempt >= lastAttempt || exceedsRetryAfter(error), !Task.isCancelled,
+                    let outcome = try? await lookFirst()
+                {
                     return outcome
                 }
                 throw error

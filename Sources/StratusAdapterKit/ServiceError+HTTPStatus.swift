@@ -21,20 +21,21 @@ extension ServiceError.Code {
     /// | anything else | `invalidResponse` (including 400: a request the adapter built was refused) |
     /// - Parameter status: The status of an answer that is not a success.
     public init(httpStatus status: Int) {
-        self = switch status {
-        case 401: .unauthorized
-        case 403: .permissionDenied
-        case 404, 410: .notFound
-        case 408: .timeout
-        case 409, 412, 423: .conflict
-        case 413: .payloadTooLarge
-        case 414: .invalidPath
-        case 429: .rateLimited
-        case 501: .unsupported
-        case 507: .quotaExceeded
-        case 500...599: .server
-        default: .invalidResponse
-        }
+        self =
+            switch status {
+            case 401: .unauthorized
+            case 403: .permissionDenied
+            case 404, 410: .notFound
+            case 408: .timeout
+            case 409, 412, 423: .conflict
+            case 413: .payloadTooLarge
+            case 414: .invalidPath
+            case 429: .rateLimited
+            case 501: .unsupported
+            case 507: .quotaExceeded
+            case 500...599: .server
+            default: .invalidResponse
+            }
     }
 }
 
@@ -64,12 +65,13 @@ extension ServiceError {
         let detail = text.isEmpty ? nil : Redaction.serverText(text, secrets: secrets)
         var retryAfter = code.isTransient ? headers.retryAfter() : nil
         if code == .rateLimited, retryAfter == nil { retryAfter = .seconds(1) }
-        let message = switch code {
-        case .rateLimited: "\(service) asks to slow down (\(action))."
-        case .server: "\(service) failed to answer \(action) (HTTP \(status)); try again later."
-        case .invalidResponse: "\(service) answered \(action) with an unexpected HTTP \(status)."
-        default: "\(service) refused \(action) with HTTP \(status) (\(code))."
-        }
+        let message =
+            switch code {
+            case .rateLimited: "\(service) asks to slow down (\(action))."
+            case .server: "\(service) failed to answer \(action) (HTTP \(status)); try again later."
+            case .invalidResponse: "\(service) answered \(action) with an unexpected HTTP \(status)."
+            default: "\(service) refused \(action) with HTTP \(status) (\(code))."
+            }
         return ServiceError(code, message, httpStatus: status, providerError: detail, retryAfter: retryAfter)
     }
 }

@@ -18,14 +18,15 @@ extension ServiceError {
         guard let error = error as? StratusHTTPClientError else {
             return ServiceError(.network, "\(action) did not complete.", underlying: SendableError(error))
         }
-        let code: ServiceError.Code = switch error.code {
-        case .cancelled: .cancelled
-        case .timeout, .stalled: .timeout
-        case .localFile: .localFile
-        // A server that answers with more than the client keeps in memory is broken, not busy.
-        case .bodyTooLarge, .invalidResponse: .invalidResponse
-        default: .network
-        }
+        let code: ServiceError.Code =
+            switch error.code {
+            case .cancelled: .cancelled
+            case .timeout, .stalled: .timeout
+            case .localFile: .localFile
+            // A server that answers with more than the client keeps in memory is broken, not busy.
+            case .bodyTooLarge, .invalidResponse: .invalidResponse
+            default: .network
+            }
         return ServiceError(code, "\(action) did not complete: \(error.message)", underlying: error)
     }
 
@@ -48,7 +49,9 @@ extension ServiceError {
         } catch is CancellationError {
             throw ServiceError(.cancelled, "The \(service) call was cancelled.")
         } catch {
-            throw ServiceError(.internalError, "The \(service) call failed unexpectedly (a bug in Stratus; please report it): \(error)")
+            throw ServiceError(
+                .internalError, "The \(service) call failed unexpectedly (a bug in Stratus; please report it): \(error)"
+            )
         }
     }
 }

@@ -11,7 +11,8 @@ extension StratusHTTPHeaders {
     /// - Returns: How long the server asks to wait.
     public func retryAfter(now: Date = Date()) -> Duration? {
         if let seconds = retryAfterSeconds { return .seconds(seconds) }
-        guard let value = self["Retry-After"], let date = HTTPDate.parse(value.trimmingCharacters(in: .whitespaces)) else {
+        guard let value = self["Retry-After"], let date = HTTPDate.parse(value.trimmingCharacters(in: .whitespaces))
+        else {
             return nil
         }
         let wait = date.timeIntervalSince(now)

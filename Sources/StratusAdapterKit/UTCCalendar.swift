@@ -5,7 +5,7 @@ package enum UTCCalendar {
     /// range (month 1...12, a day the month has, hour 0...23, minute and second 0...59).
     package static func unixSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64? {
         guard (0...9999).contains(year), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
+            (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else { return nil }
         // Years counted from March, so that February's leap day ends the year.
         let marchYear = month <= 2 ? year - 1 : year

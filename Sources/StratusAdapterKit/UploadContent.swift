@@ -30,7 +30,7 @@ public struct UploadContent: Sendable {
             do {
                 let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
                 guard (attributes[.type] as? FileAttributeType) != .typeDirectory,
-                      let number = attributes[.size] as? NSNumber
+                    let number = attributes[.size] as? NSNumber
                 else {
                     throw ServiceError(.localFile, "\(url.path) is not a readable file.")
                 }
@@ -48,7 +48,8 @@ public struct UploadContent: Sendable {
     public func body(_ range: Range<Int64>) -> HTTPRequestBody {
         switch source {
         case .bytes(let data):
-            .bytes(data.subdata(in: (data.startIndex + Int(range.lowerBound))..<(data.startIndex + Int(range.upperBound))))
+            .bytes(
+                data.subdata(in: (data.startIndex + Int(range.lowerBound))..<(data.startIndex + Int(range.upperBound))))
         case .file(let url):
             .file(url, range: range)
         }
@@ -65,7 +66,9 @@ public struct UploadContent: Sendable {
         switch source {
         case .bytes(let data):
             data.withUnsafeBytes { raw in
-                body(range.lowerBound, UnsafeRawBufferPointer(rebasing: raw[Int(range.lowerBound)..<Int(range.upperBound)]))
+                body(
+                    range.lowerBound,
+                    UnsafeRawBufferPointer(rebasing: raw[Int(range.lowerBound)..<Int(range.upperBound)]))
             }
         case .file(let url):
             do {
@@ -97,13 +100,16 @@ public struct UploadContent: Sendable {
     /// - Throws: ``Stratus/ServiceError/Code/unsupported`` for an algorithm StratusDigest cannot
     ///   compute; ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or is
     ///   shorter than it was.
-    public func hexDigests(_ algorithms: Set<HashAlgorithm>, of range: Range<Int64>? = nil) throws -> [HashAlgorithm: String] {
+    public func hexDigests(_ algorithms: Set<HashAlgorithm>, of range: Range<Int64>? = nil) throws -> [HashAlgorithm:
+        String]
+    {
         var digests: [any IncrementalDigest] = []
         for algorithm in algorithms {
             do {
                 digests.append(try algorithm.makeDigest())
             } catch {
-                throw ServiceError(.unsupported, "Stratus cannot compute the \(algorithm) digest of an upload.", underlying: error)
+                throw ServiceError(
+                    .unsupported, "Stratus cannot compute the \(algorithm) digest of an upload.", underlying: error)
             }
         }
         try read(range ?? 0..<size) { _, bytes in

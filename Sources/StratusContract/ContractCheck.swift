@@ -44,7 +44,8 @@ public struct ContractCheck: Sendable, CustomStringConvertible {
             return .skipped(reason: "excluded by the adapter: \(reason)")
         }
         let runID = "c" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-        let base = FileManager.default.temporaryDirectory.appending(path: "stratus-contract-\(runID)", directoryHint: .isDirectory)
+        let base = FileManager.default.temporaryDirectory.appending(
+            path: "stratus-contract-\(runID)", directoryHint: .isDirectory)
         let context = ContractContext(
             scratchDirectory: base.appending(path: "service", directoryHint: .isDirectory),
             id: runID,

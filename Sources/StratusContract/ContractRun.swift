@@ -118,7 +118,9 @@ struct ContractRun: Sendable {
     // MARK: Calls with context
 
     /// Uploads, turning an unexpected error into a failure that names the call.
-    func upload(_ source: UploadSource, to path: RemotePath, options: UploadOptions = UploadOptions()) async throws -> RemoteFile {
+    func upload(_ source: UploadSource, to path: RemotePath, options: UploadOptions = UploadOptions()) async throws
+        -> RemoteFile
+    {
         do {
             return try await service.upload(from: source, to: path, options: options)
         } catch {
@@ -129,7 +131,9 @@ struct ContractRun: Sendable {
     /// Downloads a file to a new local file and checks the content against the hash the
     /// service reports with it.
     /// - Returns: The local file and the description the download returned.
-    func download(_ path: RemotePath, version: VersionID? = nil, options: DownloadOptions = DownloadOptions()) async throws -> (url: URL, file: RemoteFile) {
+    func download(_ path: RemotePath, version: VersionID? = nil, options: DownloadOptions = DownloadOptions())
+        async throws -> (url: URL, file: RemoteFile)
+    {
         let url = localFile("download-" + UUID().uuidString)
         let file: RemoteFile
         do {
@@ -146,10 +150,13 @@ struct ContractRun: Sendable {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
         try expectEqual(size, file.size, "\(what): size of the local file compared with the size reported")
         guard let reported = file.contentHash else {
-            throw failure("\(what) reported no content hash; every transfer must be checkable with capabilities.hashAlgorithm (\(capabilities.hashAlgorithm))")
+            throw failure(
+                "\(what) reported no content hash; every transfer must be checkable with capabilities.hashAlgorithm (\(capabilities.hashAlgorithm))"
+            )
         }
         try expectEqual(reported.algorithm, capabilities.hashAlgorithm, "\(what): algorithm of the reported hash")
-        try expectEqual(reported.value, try hash(of: url), "\(what): reported hash compared with the hash of the bytes received")
+        try expectEqual(
+            reported.value, try hash(of: url), "\(what): reported hash compared with the hash of the bytes received")
     }
 
     /// Checks that a description is of given content.
@@ -174,7 +181,9 @@ struct ContractRun: Sendable {
         let (url, _) = try await download(path)
         let actual = try LocalFiles.contents(of: url)
         if actual != expected {
-            throw failure("\(what): \(path) holds \(actual.count) bytes (\(preview(actual))), expected \(expected.count) bytes (\(preview(expected)))")
+            throw failure(
+                "\(what): \(path) holds \(actual.count) bytes (\(preview(actual))), expected \(expected.count) bytes (\(preview(expected)))"
+            )
         }
     }
 
@@ -185,7 +194,9 @@ struct ContractRun: Sendable {
     ///   - call: The call.
     /// - Returns: The error.
     @discardableResult
-    func expectError<Value>(_ code: ServiceError.Code, _ what: String, _ call: () async throws -> Value) async throws -> ServiceError {
+    func expectError<Value>(_ code: ServiceError.Code, _ what: String, _ call: () async throws -> Value) async throws
+        -> ServiceError
+    {
         let value: Value
         do {
             value = try await call()
@@ -202,7 +213,9 @@ struct ContractRun: Sendable {
 
     /// Reads the change feed from a token until it has no more, following every page.
     /// - Returns: The changes, the last token, and how many pages were read.
-    func allChanges(since token: ChangeToken, from service: (any Service)? = nil) async throws -> (changes: [Change], token: ChangeToken, pages: Int) {
+    func allChanges(since token: ChangeToken, from service: (any Service)? = nil) async throws -> (
+        changes: [Change], token: ChangeToken, pages: Int
+    ) {
         let service = service ?? self.service
         var changes: [Change] = []
         var token = token
@@ -244,7 +257,8 @@ struct ContractRun: Sendable {
 
 /// A name with its non-ASCII scalars spelled out, so NFC and NFD forms read differently.
 func spelledOut(_ name: String) -> String {
-    name.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
+    name.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
+        .joined()
 }
 
 /// Whether two names have the same Unicode scalars (Swift's `==` treats NFC and NFD as equal).

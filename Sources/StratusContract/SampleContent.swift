@@ -40,7 +40,9 @@ public enum SampleContent {
         var written: Int64 = 0
         while written < count {
             let size = Int(min(Int64(blockSize), count - written))
-            block.withUnsafeMutableBytes { fill(UnsafeMutableRawBufferPointer(rebasing: $0[0..<size]), startingAt: written, seed: value) }
+            block.withUnsafeMutableBytes {
+                fill(UnsafeMutableRawBufferPointer(rebasing: $0[0..<size]), startingAt: written, seed: value)
+            }
             try handle.write(contentsOf: block.prefix(size))
             written += Int64(size)
         }

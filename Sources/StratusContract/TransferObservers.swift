@@ -26,10 +26,12 @@ final class ProgressRecorder: Sendable {
             throw failure("\(what) sent no progress report; expected reports ending at \(size) bytes")
         }
         for (earlier, later) in zip(reports, reports.dropFirst()) where later.completedBytes < earlier.completedBytes {
-            throw failure("\(what) progress went backwards, from \(earlier.completedBytes) to \(later.completedBytes) bytes")
+            throw failure(
+                "\(what) progress went backwards, from \(earlier.completedBytes) to \(later.completedBytes) bytes")
         }
         if let wrong = reports.first(where: { $0.totalBytes != nil && $0.totalBytes != size }) {
-            throw failure("\(what) progress reported a total of \(wrong.totalBytes ?? 0) bytes; the content has \(size)")
+            throw failure(
+                "\(what) progress reported a total of \(wrong.totalBytes ?? 0) bytes; the content has \(size)")
         }
         if let over = reports.first(where: { $0.completedBytes > size }) {
             throw failure("\(what) progress reported \(over.completedBytes) bytes done of a \(size)-byte content")

@@ -4,7 +4,8 @@ import Foundation
 /// and "/"), as JSON Web Tokens and PKCE use it.
 public enum Base64URL {
     /// The 64 characters, indexed by value.
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The value of each ASCII code in the alphabet; `invalid` for every other byte.
     private static let values: [UInt8] = {
@@ -73,7 +74,7 @@ public enum Base64URL {
         if let firstPadding = characters.firstIndex(of: padding) {
             let paddingCount = characters.count - firstPadding
             guard characters.count.isMultiple(of: 4), paddingCount <= 2,
-                  characters[firstPadding...].allSatisfy({ $0 == padding })
+                characters[firstPadding...].allSatisfy({ $0 == padding })
             else {
                 return nil
             }
@@ -99,7 +100,8 @@ public enum Base64URL {
         bytes.reserveCapacity(characters.count / 4 * 3 + 2)
         var index = 0
         while index + 4 <= sixBitValues.count {
-            let group = sixBitValues[index] << 18 | sixBitValues[index + 1] << 12
+            let group =
+                sixBitValues[index] << 18 | sixBitValues[index + 1] << 12
                 | sixBitValues[index + 2] << 6 | sixBitValues[index + 3]
             bytes.append(UInt8(truncatingIfNeeded: group >> 16))
             bytes.append(UInt8(truncatingIfNeeded: group >> 8))

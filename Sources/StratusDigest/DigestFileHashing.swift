@@ -14,7 +14,8 @@ extension Digest {
     /// - Throws: ``DigestError`` if the URL is not a file URL, if an algorithm is not one this
     ///   module computes, or carrying the path and the `errno` value if the file cannot be opened
     ///   or read.
-    public static func hash(fileAt url: URL, algorithms: [HashAlgorithm]) throws(DigestError) -> [HashAlgorithm: String] {
+    public static func hash(fileAt url: URL, algorithms: [HashAlgorithm]) throws(DigestError) -> [HashAlgorithm: String]
+    {
         guard url.isFileURL else {
             throw DigestError(message: "Cannot hash a URL that is not a file URL", path: url.absoluteString)
         }

@@ -88,7 +88,9 @@ public final class HMACSHA256 {
     ///   - data: The message.
     ///   - key: The secret key.
     /// - Returns: The 32 code bytes.
-    public static func authenticationCode<Key: ContiguousBytes, Data: ContiguousBytes>(for data: Data, key: Key) -> [UInt8] {
+    public static func authenticationCode<Key: ContiguousBytes, Data: ContiguousBytes>(for data: Data, key: Key)
+        -> [UInt8]
+    {
         let mac = HMACSHA256(key: key)
         mac.update(data)
         return mac.finalize()

@@ -20,5 +20,6 @@ func requireLibcrypto(_ succeeded: Bool, _ operation: @autoclosure () -> String)
 /// - Parameter operation: The libcrypto call that failed.
 func libcryptoIsBroken(_ operation: String) -> Never {
     let reason = OpenSSLErrorQueue.drain() ?? "no OpenSSL error recorded"
-    preconditionFailure("StratusDigest: libcrypto call \(operation) failed (\(reason)); the OpenSSL installation is broken")
+    preconditionFailure(
+        "StratusDigest: libcrypto call \(operation) failed (\(reason)); the OpenSSL installation is broken")
 }

@@ -2,11 +2,11 @@ import Foundation
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file opened read-only through a POSIX file descriptor, which its owner must ``close()``.

@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusHTTP
 import StratusOAuth
-import StratusAdapterKit
 
 /// Registers the Google Drive adapter with a ``Stratus/ServiceRegistry`` under the type
 /// `drive`.
@@ -17,17 +17,35 @@ public enum DriveBackend: ServiceBackend {
     public static let options: [BackendOption] = [
         BackendOption("client_id", summary: "The Google OAuth client ID; needed unless access_token is set."),
         BackendOption("client_secret", summary: "The OAuth client's secret (installed apps have one too)."),
-        BackendOption("token_store", summary: "The path of the JSON file holding the signed-in token; needed unless access_token is set."),
-        BackendOption("access_token", summary: "A fixed access token, used as is and never refreshed (for tests and mock servers)."),
-        BackendOption("root", summary: "appDataFolder (the default: the app's hidden folder) or a folder path in My Drive such as Games/Saves."),
-        BackendOption("api_url", summary: "The API host, https://www.googleapis.com by default; when set, the OAuth endpoints are looked for there too unless oauth_url is set."),
+        BackendOption(
+            "token_store",
+            summary: "The path of the JSON file holding the signed-in token; needed unless access_token is set."),
+        BackendOption(
+            "access_token",
+            summary: "A fixed access token, used as is and never refreshed (for tests and mock servers)."),
+        BackendOption(
+            "root",
+            summary:
+                "appDataFolder (the default: the app's hidden folder) or a folder path in My Drive such as Games/Saves."
+        ),
+        BackendOption(
+            "api_url",
+            summary:
+                "The API host, https://www.googleapis.com by default; when set, the OAuth endpoints are looked for there too unless oauth_url is set."
+        ),
         BackendOption("upload_url", summary: "The upload host, the api_url by default."),
         BackendOption("oauth_url", summary: "The base of the OAuth endpoints (/token, /revoke), Google's by default."),
         .allowInsecureHTTP,
-        BackendOption("chunk_size", summary: "The resumable-upload chunk size in bytes, a multiple of 256 KiB (default 8 MiB)."),
-        BackendOption("single_upload_limit", summary: "Files up to this many bytes go up in one multipart request (default 5 MiB, at most 64 MiB)."),
-        BackendOption("delete_mode", summary: "trash (the default for a My Drive folder) or permanent (the default for appDataFolder)."),
-        BackendOption("page_size", summary: "Entries per page of listings, changes and revisions, 1 to 1000 (default 100)."),
+        BackendOption(
+            "chunk_size", summary: "The resumable-upload chunk size in bytes, a multiple of 256 KiB (default 8 MiB)."),
+        BackendOption(
+            "single_upload_limit",
+            summary: "Files up to this many bytes go up in one multipart request (default 5 MiB, at most 64 MiB)."),
+        BackendOption(
+            "delete_mode",
+            summary: "trash (the default for a My Drive folder) or permanent (the default for appDataFolder)."),
+        BackendOption(
+            "page_size", summary: "Entries per page of listings, changes and revisions, 1 to 1000 (default 100)."),
         StratusHTTPClient.caFileOption,
     ]
 
@@ -76,13 +94,17 @@ public enum DriveBackend: ServiceBackend {
                 .google(clientID: clientID, clientSecret: secret)
             }
         }
-        return try DriveService(configuration: configuration, credentials: credentials, http: http, logger: context.logger)
+        return try DriveService(
+            configuration: configuration, credentials: credentials, http: http, logger: context.logger)
     }
 
     private static func deleteMode(_ options: RemoteOptions) throws -> DriveConfiguration.DeleteMode? {
         guard let text = options.string("delete_mode"), !text.isEmpty else { return nil }
         guard let mode = DriveConfiguration.DeleteMode(rawValue: text.lowercased()) else {
-            throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)' option 'delete_mode' is \(text.debugDescription), which is not trash or permanent.")
+            throw ServiceError(
+                .invalidConfiguration,
+                "Remote '\(options.remoteName)' option 'delete_mode' is \(text.debugDescription), which is not trash or permanent."
+            )
         }
         return mode
     }

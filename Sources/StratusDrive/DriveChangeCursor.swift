@@ -27,9 +27,11 @@ struct DriveChangeCursor: Sendable, Equatable {
     init(_ token: ChangeToken) throws {
         let parts = token.rawValue.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "v1", parts[1].isEmpty || Int64(parts[1]) != nil, !parts[2].isEmpty,
-              parts[2].unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            parts[2].unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
         else {
-            throw ServiceError(.invalidChangeToken, "This change token was not issued by the Drive adapter; resync from a full listing.")
+            throw ServiceError(
+                .invalidChangeToken,
+                "This change token was not issued by the Drive adapter; resync from a full listing.")
         }
         issuedAt = Int64(parts[1])
         pageToken = String(parts[2])

@@ -65,13 +65,20 @@ public struct DriveConfiguration: Sendable {
         retryPolicy: RetryPolicy = .standard
     ) throws {
         guard chunkSize > 0, chunkSize % DriveConfiguration.chunkUnit == 0 else {
-            throw ServiceError(.invalidConfiguration, "The Drive option 'chunk_size' must be a positive multiple of 256 KiB (262144 bytes), not \(chunkSize).")
+            throw ServiceError(
+                .invalidConfiguration,
+                "The Drive option 'chunk_size' must be a positive multiple of 256 KiB (262144 bytes), not \(chunkSize)."
+            )
         }
         guard singleUploadLimit >= 0, singleUploadLimit <= DriveConfiguration.maximumSingleUpload else {
-            throw ServiceError(.invalidConfiguration, "The Drive option 'single_upload_limit' must be between 0 and 64 MiB (67108864 bytes), not \(singleUploadLimit).")
+            throw ServiceError(
+                .invalidConfiguration,
+                "The Drive option 'single_upload_limit' must be between 0 and 64 MiB (67108864 bytes), not \(singleUploadLimit)."
+            )
         }
         guard (1...1000).contains(pageSize) else {
-            throw ServiceError(.invalidConfiguration, "The Drive option 'page_size' must be between 1 and 1000, not \(pageSize).")
+            throw ServiceError(
+                .invalidConfiguration, "The Drive option 'page_size' must be between 1 and 1000, not \(pageSize).")
         }
         _ = try root.components()
         self.apiURL = apiURL

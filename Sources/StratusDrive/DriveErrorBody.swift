@@ -30,7 +30,8 @@ struct DriveErrorBody: Decodable, Sendable, Equatable {
     static func parse(_ data: Data) -> DriveErrorBody? {
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: data) else { return nil }
         let inner = envelope.error
-        return DriveErrorBody(code: inner.code, message: inner.message, errors: inner.errors ?? [], status: inner.status)
+        return DriveErrorBody(
+            code: inner.code, message: inner.message, errors: inner.errors ?? [], status: inner.status)
     }
 
     init(code: Int?, message: String?, errors: [Item], status: String?) {

@@ -23,7 +23,8 @@ struct DriveFile: Decodable, Sendable, Equatable {
     static let folderMimeType = "application/vnd.google-apps.folder"
 
     /// The partial-response field list for one file.
-    static let fields = "id,name,mimeType,parents,size,md5Checksum,headRevisionId,modifiedTime,createdTime,trashed,appProperties"
+    static let fields =
+        "id,name,mimeType,parents,size,md5Checksum,headRevisionId,modifiedTime,createdTime,trashed,appProperties"
 
     /// Whether this is a folder.
     var isFolder: Bool { mimeType == DriveFile.folderMimeType }
@@ -33,7 +34,8 @@ struct DriveFile: Decodable, Sendable, Equatable {
     var isGoogleNative: Bool { (mimeType ?? "").hasPrefix("application/vnd.google-apps.") }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, mimeType, parents, size, md5Checksum, headRevisionId, modifiedTime, createdTime, trashed, appProperties
+        case id, name, mimeType, parents, size, md5Checksum, headRevisionId, modifiedTime, createdTime, trashed,
+            appProperties
     }
 
     init(
@@ -67,7 +69,8 @@ struct DriveFile: Decodable, Sendable, Equatable {
         createdTime = try DriveJSON.date(container, .createdTime)
         trashed = try container.decodeIfPresent(Bool.self, forKey: .trashed)
         // A null value for a key is how Drive reports a removed property in some answers.
-        appProperties = try container.decodeIfPresent([String: String?].self, forKey: .appProperties)?.compactMapValues { $0 }
+        appProperties = try container.decodeIfPresent([String: String?].self, forKey: .appProperties)?.compactMapValues
+        { $0 }
     }
 }
 
@@ -77,7 +80,8 @@ enum DriveJSON {
     static func int64<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> Int64? {
         if let text = try? container.decodeIfPresent(String.self, forKey: key) {
             guard let value = Int64(text) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(text.debugDescription) is not an int64")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "\(text.debugDescription) is not an int64")
             }
             return value
         }
@@ -88,7 +92,8 @@ enum DriveJSON {
     static func date<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> Date? {
         guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
         guard let date = parseDate(text) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(text.debugDescription) is not an RFC 3339 time")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "\(text.debugDescription) is not an RFC 3339 time")
         }
         return date
     }

@@ -25,7 +25,9 @@ enum DriveJSONBody: Sendable, Equatable {
     ///   always can; strings are the only leaves).
     static func encode(_ members: [String: DriveJSONBody]) throws -> Data {
         do {
-            return try JSONSerialization.data(withJSONObject: DriveJSONBody.object(members).foundation, options: [.sortedKeys, .withoutEscapingSlashes])
+            return try JSONSerialization.data(
+                withJSONObject: DriveJSONBody.object(members).foundation,
+                options: [.sortedKeys, .withoutEscapingSlashes])
         } catch {
             throw ServiceError(.invalidResponse, "A Drive request body could not be encoded: \(error)")
         }

@@ -17,7 +17,7 @@ enum DriveNameRule {
     /// Whether `a` is preferred over `b`.
     static func precedes(_ a: DriveFile, _ b: DriveFile) -> Bool {
         switch (a.createdTime, b.createdTime) {
-        case let (x?, y?) where x != y: return x < y
+        case (let x?, let y?) where x != y: return x < y
         case (_?, nil): return true
         case (nil, _?): return false
         default: return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)

@@ -86,7 +86,9 @@ actor DrivePathIndex {
 
     /// Runs `create` for a folder path unless its id is known or a creation is already running,
     /// in which case that one's result is shared.
-    func creatingFolder(_ path: RemotePath, _ create: @escaping @Sendable () async throws -> String) async throws -> String {
+    func creatingFolder(_ path: RemotePath, _ create: @escaping @Sendable () async throws -> String) async throws
+        -> String
+    {
         if let id = folders[path] { return id }
         if let running = creating[path] { return try await running.value }
         let task = Task { try await create() }

@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 
 /// One resumable upload session (`uploadType=resumable`): initiated with the file's metadata,
 /// then fed in chunks of `chunkSize` bytes (a multiple of 256 KiB), each a
@@ -42,9 +42,10 @@ struct DriveResumableUpload: Sendable {
             return request
         }
         guard response.status == 200, let location = response.headers["Location"],
-              let session = URL(string: location, relativeTo: url)?.absoluteURL
+            let session = URL(string: location, relativeTo: url)?.absoluteURL
         else {
-            throw DriveErrorMapping.undecodable(action, "the answer (HTTP \(response.status)) has no usable Location header for the upload session")
+            throw DriveErrorMapping.undecodable(
+                action, "the answer (HTTP \(response.status)) has no usable Location header for the upload session")
         }
         // Every chunk carries the bearer token: a session elsewhere would receive it.
         guard URLOrigin.same(session, url) else {
@@ -113,7 +114,10 @@ struct DriveResumableUpload: Sendable {
                         progress: progress.upload(from: range.lowerBound, limit: size)
                     ) { [content] in
                         var request = StratusHTTPRequest(method: .put, url: session)
-                        request.headers.set("Content-Range", range.isEmpty ? "bytes */\(size)" : "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)")
+                        request.headers.set(
+                            "Content-Range",
+                            range.isEmpty
+                                ? "bytes */\(size)" : "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)")
                         request.body = content.body(range)
                         return request
                     }
@@ -132,7 +136,9 @@ struct DriveResumableUpload: Sendable {
                     // Drive answered but kept nothing new: do not ask forever.
                     stalls += 1
                     guard stalls < policy.maximumAttempts else {
-                        throw ServiceError(.server, "Drive keeps \(received) of \(size) bytes of the upload and takes no more; try again.")
+                        throw ServiceError(
+                            .server,
+                            "Drive keeps \(received) of \(size) bytes of the upload and takes no more; try again.")
                     }
                 }
                 offset = received
@@ -146,7 +152,8 @@ struct DriveResumableUpload: Sendable {
             guard let range = response.headers["Range"] else { return .incomplete(received: 0) }
             guard let received = DriveResumableUpload.receivedBytes(range, size: content.size) else {
                 throw DriveErrorMapping.undecodable(
-                    action, "the Range header '\(range)' is not bytes=0-<last> with <last> below the upload's \(content.size) bytes"
+                    action,
+                    "the Range header '\(range)' is not bytes=0-<last> with <last> below the upload's \(content.size) bytes"
                 )
             }
             return .incomplete(received: received)
@@ -159,7 +166,9 @@ struct DriveResumableUpload: Sendable {
     /// (the server chose the number, so it is checked before any arithmetic).
     static func receivedBytes(_ header: String, size: Int64) -> Int64? {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasPrefix("bytes=0-"), let last = Int64(trimmed.dropFirst("bytes=0-".count)), last >= 0, last < size else {
+        guard trimmed.hasPrefix("bytes=0-"), let last = Int64(trimmed.dropFirst("bytes=0-".count)), last >= 0,
+            last < size
+        else {
             return nil
         }
         return last + 1

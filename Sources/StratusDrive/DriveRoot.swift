@@ -45,7 +45,10 @@ public enum DriveRoot: Hashable, Sendable, CustomStringConvertible {
                 }
                 return path.components
             } catch let error as ServiceError {
-                throw ServiceError(.invalidConfiguration, "The Drive option 'root' is not a valid folder path: \(error.message) Use appDataFolder or a path such as Games/Saves.")
+                throw ServiceError(
+                    .invalidConfiguration,
+                    "The Drive option 'root' is not a valid folder path: \(error.message) Use appDataFolder or a path such as Games/Saves."
+                )
             }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 
 /// The change feed over `changes.getStartPageToken` and `changes.list`, limited to the root's
 /// subtree.
@@ -23,8 +23,11 @@ extension DriveService {
         try await guarded {
             let action = "changes.getStartPageToken"
             let url = transport.apiURL("changes/startPageToken")
-            let (answer, response) = try await transport.decoded(action, as: DriveStartPageToken.self) { StratusHTTPRequest(method: .get, url: url) }
-            return DriveChangeCursor(issuedAt: HTTPDate.serverTime(response.headers), pageToken: answer.startPageToken).token
+            let (answer, response) = try await transport.decoded(action, as: DriveStartPageToken.self) {
+                StratusHTTPRequest(method: .get, url: url)
+            }
+            return DriveChangeCursor(issuedAt: HTTPDate.serverTime(response.headers), pageToken: answer.startPageToken)
+                .token
         }
     }
 
@@ -38,19 +41,27 @@ extension DriveService {
                 ("pageSize", String(configuration.pageSize)),
                 ("spaces", configuration.root.space),
                 ("includeRemoved", "true"),
-                ("fields", "nextPageToken,newStartPageToken,changes(changeType,fileId,removed,time,file(\(DriveFile.fields)))"),
+                (
+                    "fields",
+                    "nextPageToken,newStartPageToken,changes(changeType,fileId,removed,time,file(\(DriveFile.fields)))"
+                ),
             ]
             let action = "changes.list"
             let url = transport.apiURL("changes", query)
             let page: DriveChangeList
             let response: StratusHTTPResponse
             do {
-                (page, response) = try await transport.decoded(action, as: DriveChangeList.self) { StratusHTTPRequest(method: .get, url: url) }
+                (page, response) = try await transport.decoded(action, as: DriveChangeList.self) {
+                    StratusHTTPRequest(method: .get, url: url)
+                }
             } catch let error as ServiceError where error.httpStatus == 400 || error.httpStatus == 404 {
-                throw ServiceError(.invalidChangeToken, "Drive no longer accepts this change token; resync from a full listing.", httpStatus: error.httpStatus, providerError: error.providerError)
+                throw ServiceError(
+                    .invalidChangeToken, "Drive no longer accepts this change token; resync from a full listing.",
+                    httpStatus: error.httpStatus, providerError: error.providerError)
             }
             guard let next = page.nextPageToken ?? page.newStartPageToken else {
-                throw DriveErrorMapping.undecodable("changes.list", "the page has neither nextPageToken nor newStartPageToken")
+                throw DriveErrorMapping.undecodable(
+                    "changes.list", "the page has neither nextPageToken nor newStartPageToken")
             }
             var changes: [Change] = []
             for change in page.changes where change.changeType != "drive" {
@@ -61,7 +72,9 @@ extension DriveService {
             // time on.
             let hasMore = page.nextPageToken != nil
             let issued = hasMore ? cursor.issuedAt : (HTTPDate.serverTime(response.headers) ?? cursor.issuedAt)
-            return ChangePage(changes: changes, nextToken: DriveChangeCursor(issuedAt: issued, pageToken: next).token, hasMore: hasMore)
+            return ChangePage(
+                changes: changes, nextToken: DriveChangeCursor(issuedAt: issued, pageToken: next).token,
+                hasMore: hasMore)
         }
     }
 
@@ -109,7 +122,9 @@ extension DriveService {
 
     /// The path of a file below the root, or `nil` when it lies outside.
     private func path(of file: DriveFile) async throws -> RemotePath? {
-        guard let parentID = file.parents?.first, let folder = try await folderPath(id: parentID, depth: 0) else { return nil }
+        guard let parentID = file.parents?.first, let folder = try await folderPath(id: parentID, depth: 0) else {
+            return nil
+        }
         return try? folder.appending(DriveNameRule.component(file.name))
     }
 
@@ -121,13 +136,14 @@ extension DriveService {
         if let known = await index.path(of: id), known.isFolder { return known.path }
         let folder: DriveFile
         do {
-            folder = try await transport.json("files.get", .get, transport.apiURL("files/\(id)", [("fields", DriveFile.fields)]), as: DriveFile.self)
+            folder = try await transport.json(
+                "files.get", .get, transport.apiURL("files/\(id)", [("fields", DriveFile.fields)]), as: DriveFile.self)
         } catch let error as ServiceError where error.code == .notFound {
             return nil
         }
         guard folder.isFolder, folder.trashed != true, let parentID = folder.parents?.first,
-              let parentPath = try await folderPath(id: parentID, depth: depth + 1),
-              let path = try? parentPath.appending(DriveNameRule.component(folder.name))
+            let parentPath = try await folderPath(id: parentID, depth: depth + 1),
+            let path = try? parentPath.appending(DriveNameRule.component(folder.name))
         else { return nil }
         await index.record(path, id: id, isFolder: true)
         return path

@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// Downloads through `files.get?alt=media` (or `revisions.get?alt=media`), continued with
 /// `Range` after a dropped connection and verified against Drive's `md5Checksum` before the
@@ -17,12 +17,15 @@ extension DriveService {
     /// file is removed on every failure and on cancellation. When the check fails (the content
     /// changed between the metadata read and the download, or was damaged on the way), the
     /// download is repeated once from the start with fresh metadata.
-    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions)
+        async throws -> RemoteFile
+    {
         try await guarded {
             let progress = MonotonicProgress(options.progress, total: nil)
             var file = try await requireFile(at: path)
             if let version {
-                return try await downloadRevision(of: file, at: path, revision: version.rawValue, to: destination, progress: progress)
+                return try await downloadRevision(
+                    of: file, at: path, revision: version.rawValue, to: destination, progress: progress)
             }
             var attempt = 1
             while true {
@@ -43,7 +46,9 @@ extension DriveService {
     }
 
     /// Downloads one revision of a file, checked against the revision's `md5Checksum`.
-    func downloadRevision(of file: DriveFile, at path: RemotePath, revision: String, to destination: URL, progress: MonotonicProgress) async throws -> RemoteFile {
+    func downloadRevision(
+        of file: DriveFile, at path: RemotePath, revision: String, to destination: URL, progress: MonotonicProgress
+    ) async throws -> RemoteFile {
         let meta: DriveRevision
         do {
             meta = try await transport.json(
@@ -52,7 +57,9 @@ extension DriveService {
                 as: DriveRevision.self
             )
         } catch let error as ServiceError where error.code == .notFound || error.httpStatus == 400 {
-            throw ServiceError(.notFound, "Drive has no revision \(revision) of \(path).", httpStatus: error.httpStatus, providerError: error.providerError)
+            throw ServiceError(
+                .notFound, "Drive has no revision \(revision) of \(path).", httpStatus: error.httpStatus,
+                providerError: error.providerError)
         }
         guard let size = meta.size else {
             throw DriveErrorMapping.undecodable("revisions.get", "revision \(revision) has no size")
@@ -71,17 +78,22 @@ extension DriveService {
 
     /// Streams a media URL to a temporary file, checks size and MD5, and renames it over the
     /// destination.
-    private func fetch(_ url: URL, action: String, expecting file: RemoteFile, to destination: URL, progress: MonotonicProgress) async throws {
+    private func fetch(
+        _ url: URL, action: String, expecting file: RemoteFile, to destination: URL, progress: MonotonicProgress
+    ) async throws {
         guard let expected = file.contentHash?.value else {
             throw DriveErrorMapping.undecodable(action, "Drive reports no md5Checksum to check the content against")
         }
         let staging = try DownloadStaging(for: destination, service: "drive")
         defer { staging.discard() }
         // Safe to repeat: a download changes nothing, and each retry continues the file.
-        let response = try await transport.send(action, repetition: .safe, destination: .resumableFile(staging.temporary), progress: progress.download()) {
+        let response = try await transport.send(
+            action, repetition: .safe, destination: .resumableFile(staging.temporary), progress: progress.download()
+        ) {
             StratusHTTPRequest(method: .get, url: url, responseDigests: [.md5])
         }
-        try staging.commit(response, .md5, expected: expected, size: file.size, path: file.path, service: "Drive", digestName: "MD5")
+        try staging.commit(
+            response, .md5, expected: expected, size: file.size, path: file.path, service: "Drive", digestName: "MD5")
         progress.report(file.size)
     }
 }

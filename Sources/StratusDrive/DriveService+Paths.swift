@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 
 /// Path ↔ id resolution: the root, folders (created on demand, once), and a folder's entries.
 extension DriveService {
@@ -12,7 +12,8 @@ extension DriveService {
         switch configuration.root {
         case .appDataFolder:
             // The alias works in queries, but parents are reported by real id: learn it.
-            let file = try await transport.json("files.get", .get, transport.apiURL("files/appDataFolder", [("fields", "id")]), as: DriveFile.self)
+            let file = try await transport.json(
+                "files.get", .get, transport.apiURL("files/appDataFolder", [("fields", "id")]), as: DriveFile.self)
             rememberRootID(file.id)
             return file.id
         case .folder:
@@ -107,7 +108,8 @@ extension DriveService {
                 ("pageSize", String(configuration.pageSize)),
             ]
             if let pageToken { query.append(("pageToken", pageToken)) }
-            let page = try await transport.json("files.list", .get, transport.apiURL("files", query), as: DriveFileList.self)
+            let page = try await transport.json(
+                "files.list", .get, transport.apiURL("files", query), as: DriveFileList.self)
             all += page.files
             guard page.nextPageToken != pageToken else { break }
             pageToken = page.nextPageToken
@@ -134,7 +136,9 @@ extension DriveService {
     /// The file at a path, or `nil` when none is there (a folder is not a file).
     func existingFile(at path: RemotePath) async throws -> DriveFile? {
         guard let found = try await entries(at: path) else { return nil }
-        guard let file = DriveNameRule.preferred(found.entries.filter { !$0.isFolder && !$0.isGoogleNative }) else { return nil }
+        guard let file = DriveNameRule.preferred(found.entries.filter { !$0.isFolder && !$0.isGoogleNative }) else {
+            return nil
+        }
         await index.record(path, id: file.id, isFolder: false)
         return file
     }
@@ -155,7 +159,8 @@ extension DriveService {
     /// Whether an id names an untrashed file or folder.
     func fileExists(id: String) async throws -> Bool {
         do {
-            let file = try await transport.json("files.get", .get, transport.apiURL("files/\(id)", [("fields", "id,trashed")]), as: DriveFile.self)
+            let file = try await transport.json(
+                "files.get", .get, transport.apiURL("files/\(id)", [("fields", "id,trashed")]), as: DriveFile.self)
             return file.trashed != true
         } catch let error as ServiceError where error.code == .notFound {
             return false

@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// Uploads: one `uploadType=multipart` request up to the single-upload limit, a resumable
 /// session above it; `files.create` for a new file, `files.update` for new content of an
@@ -25,7 +25,9 @@ extension DriveService {
     /// name up, `.mustMatch` compares the file's `headRevisionId`. Custom metadata goes to
     /// `appProperties`: `nil` keeps the file's, a dictionary replaces them (keys it lacks are
     /// removed), `[:]` clears them.
-    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws
+        -> RemoteFile
+    {
         try await guarded {
             guard let parent = path.parent else {
                 throw ServiceError(.invalidPath, "Cannot upload to the root folder; give a file name.")
@@ -45,7 +47,8 @@ extension DriveService {
                     if attempt == 2 { break }
                 }
             }
-            throw ServiceError(.conflict, "The folder of \(path) was deleted while it was being written; nothing was written.")
+            throw ServiceError(
+                .conflict, "The folder of \(path) was deleted while it was being written; nothing was written.")
         }
     }
 
@@ -65,14 +68,18 @@ extension DriveService {
             break
         case .mustNotExist:
             if current != nil {
-                throw ServiceError(.conflict, "\(path) exists, and the precondition says it must not; nothing was written.")
+                throw ServiceError(
+                    .conflict, "\(path) exists, and the precondition says it must not; nothing was written.")
             }
         case .mustMatch(let version):
             guard let current else {
-                throw ServiceError(.conflict, "No file is at \(path), so it cannot be at version \(version); nothing was written.")
+                throw ServiceError(
+                    .conflict, "No file is at \(path), so it cannot be at version \(version); nothing was written.")
             }
             guard current.headRevisionId == version.rawValue else {
-                throw ServiceError(.conflict, "\(path) is at version \(current.headRevisionId ?? "?"), not \(version); nothing was written.")
+                throw ServiceError(
+                    .conflict,
+                    "\(path) is at version \(current.headRevisionId ?? "?"), not \(version); nothing was written.")
             }
         }
         let target: UploadTarget = current.map { .update($0) } ?? .create(parentID: parentID)
@@ -80,15 +87,21 @@ extension DriveService {
         var file: DriveFile
         do {
             if content.size <= configuration.singleUploadLimit {
-                file = try await uploadMultipart(content, md5: md5, target: target, name: path.name, parentID: parentID, metadata: metadata, progress: progress)
+                file = try await uploadMultipart(
+                    content, md5: md5, target: target, name: path.name, parentID: parentID, metadata: metadata,
+                    progress: progress)
             } else {
-                file = try await uploadResumable(content, md5: md5, target: target, name: path.name, parentID: parentID, metadata: metadata, progress: progress)
+                file = try await uploadResumable(
+                    content, md5: md5, target: target, name: path.name, parentID: parentID, metadata: metadata,
+                    progress: progress)
             }
         } catch let error as ServiceError where error.code == .notFound {
             throw StaleFolder()
         }
         if file.headRevisionId == nil || file.md5Checksum == nil || file.size == nil {
-            file = try await transport.json("files.get", .get, transport.apiURL("files/\(file.id)", [("fields", DriveFile.fields)]), as: DriveFile.self)
+            file = try await transport.json(
+                "files.get", .get, transport.apiURL("files/\(file.id)", [("fields", DriveFile.fields)]),
+                as: DriveFile.self)
         }
         try DriveService.checkUploaded(file, md5: md5, size: content.size, path: path)
         await index.record(path, id: file.id, isFolder: false)
@@ -153,7 +166,9 @@ extension DriveService {
             try await landedUpload(named: name, in: parentID, md5: md5, size: size, target: target)
         }) { _ in
             let boundary = "stratus-" + UUID().uuidString
-            let response = try await transport.send(action, repetition: .never, progress: progress.upload(from: 0, limit: size)) {
+            let response = try await transport.send(
+                action, repetition: .never, progress: progress.upload(from: 0, limit: size)
+            ) {
                 var request = StratusHTTPRequest(method: method, url: url)
                 request.headers.set("Content-Type", "multipart/related; boundary=\(boundary)")
                 request.body = content.multipartBody(metadata: metadata, boundary: boundary)
@@ -170,9 +185,13 @@ extension DriveService {
         metadata: Data, progress: MonotonicProgress
     ) async throws -> DriveFile {
         let (method, url, action) = uploadEndpoint(target, uploadType: "resumable")
-        let upload = DriveResumableUpload(transport: transport, content: content, chunkSize: configuration.chunkSize, progress: progress)
+        let upload = DriveResumableUpload(
+            transport: transport, content: content, chunkSize: configuration.chunkSize, progress: progress)
         for attempt in 1...2 {
-            if attempt > 1, let landed = try await landedUpload(named: name, in: parentID, md5: md5, size: content.size, target: target) {
+            if attempt > 1,
+                let landed = try await landedUpload(
+                    named: name, in: parentID, md5: md5, size: content.size, target: target)
+            {
                 return landed
             }
             let session = try await upload.initiate(method: method, url: url, metadata: metadata, action: action)
@@ -188,16 +207,24 @@ extension DriveService {
     /// The file an earlier attempt of an upload may have written: the entry the name means now,
     /// when it holds the content (size and MD5) and is new (a created file, or a head revision
     /// other than the one replaced). For a create, another file in the way is a conflict.
-    func landedUpload(named name: String, in parentID: String, md5: String, size: Int64, target: UploadTarget) async throws -> DriveFile? {
+    func landedUpload(named name: String, in parentID: String, md5: String, size: Int64, target: UploadTarget)
+        async throws -> DriveFile?
+    {
         let entries = try await children(of: parentID, named: name)
-        guard let file = DriveNameRule.preferred(entries.filter { !$0.isFolder && !$0.isGoogleNative }) else { return nil }
-        let isNew: Bool = switch target {
-        case .create: true
-        case .update(let previous): file.id != previous.id || file.headRevisionId != previous.headRevisionId
+        guard let file = DriveNameRule.preferred(entries.filter { !$0.isFolder && !$0.isGoogleNative }) else {
+            return nil
         }
+        let isNew: Bool =
+            switch target {
+            case .create: true
+            case .update(let previous): file.id != previous.id || file.headRevisionId != previous.headRevisionId
+            }
         if isNew, file.md5Checksum == md5, file.size == size { return file }
         if case .create = target {
-            throw ServiceError(.conflict, "Another client wrote \(name.debugDescription) while this upload's outcome was unknown; nothing more was written.")
+            throw ServiceError(
+                .conflict,
+                "Another client wrote \(name.debugDescription) while this upload's outcome was unknown; nothing more was written."
+            )
         }
         return nil
     }

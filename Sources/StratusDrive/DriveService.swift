@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 import Synchronization
 
 /// A ``Stratus/Service`` over the Google Drive API v3, rooted at the app's hidden application
@@ -147,20 +147,29 @@ public final class DriveService: Service {
             case .none:
                 break
             case .mustNotExist:
-                throw ServiceError(.conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
+                throw ServiceError(
+                    .conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
             case .mustMatch(let version):
                 guard file.headRevisionId == version.rawValue else {
-                    throw ServiceError(.conflict, "\(path) is at version \(file.headRevisionId ?? "?"), not \(version); nothing was deleted.")
+                    throw ServiceError(
+                        .conflict,
+                        "\(path) is at version \(file.headRevisionId ?? "?"), not \(version); nothing was deleted.")
                 }
             }
             let mode = configuration.deleteMode
             let action = mode == .trash ? "files.update (trash)" : "files.delete"
             let trash = try DriveJSONBody.encode(["trashed": .bool(true)])
-            let url = mode == .trash ? transport.apiURL("files/\(file.id)", [("fields", "id,trashed")]) : transport.apiURL("files/\(file.id)")
+            let url =
+                mode == .trash
+                ? transport.apiURL("files/\(file.id)", [("fields", "id,trashed")])
+                : transport.apiURL("files/\(file.id)")
             let fileID = file.id
-            try await configuration.retryPolicy.runWrite(lookFirst: { try await fileExists(id: fileID) ? nil : () }) { _ in
+            try await configuration.retryPolicy.runWrite(lookFirst: { try await fileExists(id: fileID) ? nil : () }) {
+                _ in
                 _ = try await transport.send(action, repetition: .never) {
-                    mode == .trash ? DriveTransport.request(.patch, url, json: trash) : StratusHTTPRequest(method: .delete, url: url)
+                    mode == .trash
+                        ? DriveTransport.request(.patch, url, json: trash)
+                        : StratusHTTPRequest(method: .delete, url: url)
                 }
             }
             await index.forget(file.id)
@@ -199,7 +208,9 @@ public final class DriveService: Service {
                 ("pageSize", String(configuration.pageSize)),
             ]
             if let pageToken { query.append(("pageToken", pageToken)) }
-            let page = try await transport.json("revisions.list", .get, transport.apiURL("files/\(fileID)/revisions", query), as: DriveRevisionList.self)
+            let page = try await transport.json(
+                "revisions.list", .get, transport.apiURL("files/\(fileID)/revisions", query), as: DriveRevisionList.self
+            )
             all += page.revisions
             guard page.nextPageToken != pageToken else { break }
             pageToken = page.nextPageToken
@@ -216,15 +227,22 @@ public final class DriveService: Service {
     public func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
         try await guarded {
             let file = try await requireFile(at: path)
-            let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-drive-restore-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appending(
+                path: "stratus-drive-restore-\(UUID().uuidString)")
             do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw ServiceError(.localFile, "A private folder for the restored content could not be made in \(folder.deletingLastPathComponent().path).", underlying: error)
+                throw ServiceError(
+                    .localFile,
+                    "A private folder for the restored content could not be made in \(folder.deletingLastPathComponent().path).",
+                    underlying: error)
             }
             defer { try? FileManager.default.removeItem(at: folder) }
             let temporary = folder.appending(path: "content")
-            _ = try await downloadRevision(of: file, at: path, revision: version.rawValue, to: temporary, progress: MonotonicProgress(nil, total: nil))
+            _ = try await downloadRevision(
+                of: file, at: path, revision: version.rawValue, to: temporary,
+                progress: MonotonicProgress(nil, total: nil))
             return try await upload(from: .file(temporary), to: path, options: UploadOptions())
         }
     }
@@ -234,7 +252,8 @@ public final class DriveService: Service {
     /// A ``Stratus/RemoteFile`` from a Drive file at a known path.
     func remoteFile(_ file: DriveFile, at path: RemotePath, action: String) throws -> RemoteFile {
         guard let revision = file.headRevisionId else {
-            throw DriveErrorMapping.undecodable(action, "the file \(file.id) has no headRevisionId (is it a Google Docs file?)")
+            throw DriveErrorMapping.undecodable(
+                action, "the file \(file.id) has no headRevisionId (is it a Google Docs file?)")
         }
         return RemoteFile(
             path: path,

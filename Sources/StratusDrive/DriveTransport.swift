@@ -1,9 +1,9 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
 import StratusOAuth
-import StratusAdapterKit
 
 /// Sends Drive API requests with authorization, retries and error mapping.
 struct DriveTransport: Sendable {
@@ -25,7 +25,9 @@ struct DriveTransport: Sendable {
     /// (so `+`, `&`, `=` and `'` inside a `q` survive every server's decoding).
     static func url(_ base: URL, _ path: String, _ query: [(String, String)]) -> URL {
         let url = base.appending(path: path)
-        guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url
+        }
         components.percentEncodedQuery = PercentEncoding.query(query.map { (name: $0.0, value: $0.1) })
         return components.url ?? url
     }
@@ -52,7 +54,9 @@ struct DriveTransport: Sendable {
         let origins = [configuration.apiURL, configuration.uploadURL]
         return try await configuration.retryPolicy.run(repetition) { _ in
             try Task.checkCancellation()
-            let response = try await credentials.send(makeRequest, origins: origins, http: http, into: destination, action: "The Drive request \(action)", progress: progress)
+            let response = try await credentials.send(
+                makeRequest, origins: origins, http: http, into: destination, action: "The Drive request \(action)",
+                progress: progress)
             if response.isSuccess || accepted.contains(response.status) { return response }
             throw DriveErrorMapping.error(
                 status: response.status, headers: response.headers, body: response.body, action: action,
@@ -70,7 +74,8 @@ struct DriveTransport: Sendable {
         as type: Result.Type,
         repetition: Repetition = .safe
     ) async throws -> Result {
-        try await decoded(action, as: type, repetition: repetition) { DriveTransport.request(method, url, json: body) }.result
+        try await decoded(action, as: type, repetition: repetition) { DriveTransport.request(method, url, json: body) }
+            .result
     }
 
     /// Sends a request and decodes its JSON answer, keeping the answer for its headers. A safe

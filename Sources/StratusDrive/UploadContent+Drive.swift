@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// What Drive needs of an upload's content: its MD5, and a `multipart/related` body.
 extension UploadContent {
@@ -19,9 +19,9 @@ extension UploadContent {
     /// A `multipart/related` body: the metadata part, the whole content, the closing delimiter.
     /// A file's bytes are streamed, never held whole; call again for each attempt.
     func multipartBody(metadata: Data, boundary: String) -> HTTPRequestBody {
-        let head = Data((
-            "--\(boundary)\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n"
-        ).utf8) + metadata + Data("\r\n--\(boundary)\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+        let head =
+            Data(("--\(boundary)\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n").utf8) + metadata
+            + Data("\r\n--\(boundary)\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
         let tail = Data("\r\n--\(boundary)--\r\n".utf8)
         switch source {
         case .bytes(let data):
@@ -40,7 +40,8 @@ extension UploadContent {
                             try Task.checkCancellation()
                             let want = Int(min(Int64(Digest.fileReadSize), expected - sent))
                             guard let piece = try handle.read(upToCount: want), !piece.isEmpty else {
-                                throw ServiceError(.localFile, "\(url.path) became shorter while it was being uploaded.")
+                                throw ServiceError(
+                                    .localFile, "\(url.path) became shorter while it was being uploaded.")
                             }
                             sent += Int64(piece.count)
                             continuation.yield(piece)

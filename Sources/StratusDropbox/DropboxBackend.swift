@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusHTTP
 import StratusOAuth
-import StratusAdapterKit
 
 /// Registers the Dropbox adapter with a ``Stratus/ServiceRegistry`` under the type `dropbox`.
 ///
@@ -14,17 +14,32 @@ public enum DropboxBackend: ServiceBackend {
 
     /// The options a `dropbox` remote takes.
     public static let options: [BackendOption] = [
-        BackendOption("app_key", summary: "The Dropbox app's key (OAuth client ID); needed unless access_token is set."),
+        BackendOption(
+            "app_key", summary: "The Dropbox app's key (OAuth client ID); needed unless access_token is set."),
         BackendOption("app_secret", summary: "The app's secret; leave out for a PKCE app, which has none."),
-        BackendOption("token_store", summary: "The path of the JSON file holding the signed-in token; needed unless access_token is set."),
-        BackendOption("access_token", summary: "A fixed access token, used as is and never refreshed (for tests and mock servers)."),
-        BackendOption("root", summary: "The folder inside the Dropbox (or app folder) that is the remote's root; the top by default."),
-        BackendOption("api_url", summary: "The RPC host, https://api.dropboxapi.com by default; also where the OAuth token endpoint is looked for when set."),
-        BackendOption("content_url", summary: "The upload and download host, https://content.dropboxapi.com by default."),
+        BackendOption(
+            "token_store",
+            summary: "The path of the JSON file holding the signed-in token; needed unless access_token is set."),
+        BackendOption(
+            "access_token",
+            summary: "A fixed access token, used as is and never refreshed (for tests and mock servers)."),
+        BackendOption(
+            "root",
+            summary: "The folder inside the Dropbox (or app folder) that is the remote's root; the top by default."),
+        BackendOption(
+            "api_url",
+            summary:
+                "The RPC host, https://api.dropboxapi.com by default; also where the OAuth token endpoint is looked for when set."
+        ),
+        BackendOption(
+            "content_url", summary: "The upload and download host, https://content.dropboxapi.com by default."),
         BackendOption("notify_url", summary: "The long-poll host, https://notify.dropboxapi.com by default."),
         .allowInsecureHTTP,
-        BackendOption("chunk_size", summary: "The upload-session chunk size in bytes, a multiple of 4 MiB (default 8 MiB)."),
-        BackendOption("single_upload_limit", summary: "Files up to this many bytes go up in one request (default 8 MiB, at most 150 MiB)."),
+        BackendOption(
+            "chunk_size", summary: "The upload-session chunk size in bytes, a multiple of 4 MiB (default 8 MiB)."),
+        BackendOption(
+            "single_upload_limit",
+            summary: "Files up to this many bytes go up in one request (default 8 MiB, at most 150 MiB)."),
         BackendOption("page_size", summary: "Entries per listing page, 1 to 2000 (Dropbox's default when unset)."),
         StratusHTTPClient.caFileOption,
     ]
@@ -73,6 +88,7 @@ public enum DropboxBackend: ServiceBackend {
                 .dropbox(clientID: clientID, clientSecret: secret)
             }
         }
-        return try DropboxService(configuration: configuration, credentials: credentials, http: http, logger: context.logger)
+        return try DropboxService(
+            configuration: configuration, credentials: credentials, http: http, logger: context.logger)
     }
 }

@@ -32,9 +32,11 @@ struct DropboxChangeCursor: Sendable, Equatable {
     init(_ token: ChangeToken) throws {
         let parts = token.rawValue.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "v1" || parts[0] == "v1a", !parts[2].isEmpty,
-              parts[1].isEmpty || Int64(parts[1]) != nil
+            parts[1].isEmpty || Int64(parts[1]) != nil
         else {
-            throw ServiceError(.invalidChangeToken, "This change token was not issued by the Dropbox adapter; resync from a full listing.")
+            throw ServiceError(
+                .invalidChangeToken,
+                "This change token was not issued by the Dropbox adapter; resync from a full listing.")
         }
         isAccountWide = parts[0] == "v1a"
         issuedAt = Int64(parts[1])

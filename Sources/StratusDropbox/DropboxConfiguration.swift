@@ -49,13 +49,20 @@ public struct DropboxConfiguration: Sendable {
         retryPolicy: RetryPolicy = .standard
     ) throws {
         guard chunkSize > 0, chunkSize % DropboxConfiguration.chunkUnit == 0 else {
-            throw ServiceError(.invalidConfiguration, "The Dropbox option 'chunk_size' must be a positive multiple of 4 MiB (4194304 bytes), not \(chunkSize).")
+            throw ServiceError(
+                .invalidConfiguration,
+                "The Dropbox option 'chunk_size' must be a positive multiple of 4 MiB (4194304 bytes), not \(chunkSize)."
+            )
         }
         guard singleUploadLimit >= 0, singleUploadLimit <= DropboxConfiguration.maximumSingleUpload else {
-            throw ServiceError(.invalidConfiguration, "The Dropbox option 'single_upload_limit' must be between 0 and 150 MiB (157286400 bytes), not \(singleUploadLimit).")
+            throw ServiceError(
+                .invalidConfiguration,
+                "The Dropbox option 'single_upload_limit' must be between 0 and 150 MiB (157286400 bytes), not \(singleUploadLimit)."
+            )
         }
         if let pageSize, !(1...2000).contains(pageSize) {
-            throw ServiceError(.invalidConfiguration, "The Dropbox option 'page_size' must be between 1 and 2000, not \(pageSize).")
+            throw ServiceError(
+                .invalidConfiguration, "The Dropbox option 'page_size' must be between 1 and 2000, not \(pageSize).")
         }
         self.apiURL = apiURL
         self.contentURL = contentURL

@@ -22,13 +22,17 @@ enum DropboxCustomMetadata {
         .object([
             ("name", .string(templateName)),
             ("description", .string("Custom metadata written by Stratus, as JSON cut into pieces.")),
-            ("fields", .array(fieldNames.map { name in
-                .object([
-                    ("name", .string(name)),
-                    ("description", .string("A piece of the JSON text.")),
-                    ("type", .tag("string")),
-                ])
-            })),
+            (
+                "fields",
+                .array(
+                    fieldNames.map { name in
+                        .object([
+                            ("name", .string(name)),
+                            ("description", .string("A piece of the JSON text.")),
+                            ("type", .tag("string")),
+                        ])
+                    })
+            ),
         ])
     }
 
@@ -55,13 +59,15 @@ enum DropboxCustomMetadata {
     /// - Throws: ``Stratus/ServiceError/Code/invalidResponse`` when the pieces do not join into
     ///   a JSON object of strings.
     static func metadata(from groups: [DropboxPropertyGroup]?, route: String) throws -> [String: String] {
-        guard let group = groups?.first(where: { group in group.fields.contains { fieldNames.contains($0.name) } }) else {
+        guard let group = groups?.first(where: { group in group.fields.contains { fieldNames.contains($0.name) } })
+        else {
             return [:]
         }
         let values = Dictionary(group.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         let json = fieldNames.compactMap { values[$0] }.joined()
         guard let decoded = try? JSONDecoder().decode([String: String].self, from: Data(json.utf8)) else {
-            throw DropboxErrorMapping.undecodable(route: route, "the Stratus metadata property group does not hold a JSON object of strings")
+            throw DropboxErrorMapping.undecodable(
+                route: route, "the Stratus metadata property group does not hold a JSON object of strings")
         }
         return decoded
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 
 /// Turns a Dropbox error answer into a ``Stratus/ServiceError``.
 ///
@@ -23,7 +23,9 @@ enum DropboxErrorMapping {
     ///   - route: The route, such as `files/upload`, for the message.
     ///   - secrets: The current token and other secrets, scrubbed from the server's text (a 400
     ///     body may echo the request's headers).
-    static func error(status: Int, headers: StratusHTTPHeaders, body: Data, route: String, secrets: [String]) -> ServiceError {
+    static func error(status: Int, headers: StratusHTTPHeaders, body: Data, route: String, secrets: [String])
+        -> ServiceError
+    {
         let parsed = StoneErrorBody.parse(body)
         let summary = parsed?.summary.map { Redaction.serverText($0, secrets: secrets) }
         switch status {
@@ -51,7 +53,10 @@ enum DropboxErrorMapping {
             )
         case 409:
             guard let parsed, !parsed.tags.isEmpty else {
-                return ServiceError(.invalidResponse, "Dropbox answered \(route) with HTTP 409 and an error body that could not be read.", httpStatus: status)
+                return ServiceError(
+                    .invalidResponse,
+                    "Dropbox answered \(route) with HTTP 409 and an error body that could not be read.",
+                    httpStatus: status)
             }
             let code = code(for: parsed)
             let retryAfter: Duration? = code == .rateLimited ? .seconds(parsed.retryAfterSeconds ?? 1) : nil
@@ -64,7 +69,8 @@ enum DropboxErrorMapping {
                 retryAfter: retryAfter
             )
         case 429:
-            let retryAfter = parsed?.retryAfterSeconds.map { Duration.seconds(max(0, $0)) } ?? headers.retryAfter() ?? .seconds(1)
+            let retryAfter =
+                parsed?.retryAfterSeconds.map { Duration.seconds(max(0, $0)) } ?? headers.retryAfter() ?? .seconds(1)
             let seconds = retryAfter.components.seconds
             return ServiceError(
                 .rateLimited,
@@ -74,9 +80,13 @@ enum DropboxErrorMapping {
                 retryAfter: retryAfter
             )
         case 500...599:
-            return ServiceError(.server, "Dropbox failed to answer \(route) (HTTP \(status)); try again later.", httpStatus: status, providerError: summary)
+            return ServiceError(
+                .server, "Dropbox failed to answer \(route) (HTTP \(status)); try again later.", httpStatus: status,
+                providerError: summary)
         default:
-            return ServiceError(.invalidResponse, "Dropbox answered \(route) with an unexpected HTTP \(status).", httpStatus: status, providerError: summary)
+            return ServiceError(
+                .invalidResponse, "Dropbox answered \(route) with an unexpected HTTP \(status).", httpStatus: status,
+                providerError: summary)
         }
     }
 
@@ -109,12 +119,16 @@ enum DropboxErrorMapping {
     private static func message(for code: ServiceError.Code, route: String, chain: String) -> String {
         switch code {
         case .notFound: return "Nothing was found at the path or version asked for (\(route): \(chain))."
-        case .conflict: return "The write was refused because something else is there or the version no longer matches (\(route): \(chain)); nothing was changed."
+        case .conflict:
+            return
+                "The write was refused because something else is there or the version no longer matches (\(route): \(chain)); nothing was changed."
         case .quotaExceeded: return "The Dropbox account has no room for this content (\(route))."
         case .invalidPath: return "Dropbox does not accept this path or name (\(route): \(chain))."
         case .payloadTooLarge: return "The content is larger than Dropbox accepts in one request (\(route))."
-        case .integrityMismatch: return "Dropbox received content that did not match its content_hash (\(route)); nothing was kept."
-        case .invalidChangeToken: return "Dropbox no longer accepts this change token (\(route)); resync from a full listing."
+        case .integrityMismatch:
+            return "Dropbox received content that did not match its content_hash (\(route)); nothing was kept."
+        case .invalidChangeToken:
+            return "Dropbox no longer accepts this change token (\(route)); resync from a full listing."
         case .rateLimited: return "Dropbox asks to slow down writes (\(route): \(chain))."
         case .permissionDenied: return "Dropbox does not allow this (\(route): \(chain))."
         default: return "Dropbox could not complete \(route) (\(chain))."
@@ -124,6 +138,8 @@ enum DropboxErrorMapping {
     /// The error for a 2xx answer whose body or header could not be decoded.
     /// The detail, which may quote the answer, is scrubbed.
     static func undecodable(route: String, _ detail: String) -> ServiceError {
-        ServiceError(.invalidResponse, "Dropbox's answer to \(route) could not be read: \(Redaction.serverText(detail, secrets: [], limit: 500)).")
+        ServiceError(
+            .invalidResponse,
+            "Dropbox's answer to \(route) could not be read: \(Redaction.serverText(detail, secrets: [], limit: 500)).")
     }
 }

@@ -25,7 +25,8 @@ struct DropboxPathMapper: Sendable {
             try DropboxPathMapper.rules.validate(path)
             rootComponents = path.components
         } catch let error as ServiceError {
-            throw ServiceError(.invalidConfiguration, "The Dropbox option 'root' is not a valid folder path: \(error.message)")
+            throw ServiceError(
+                .invalidConfiguration, "The Dropbox option 'root' is not a valid folder path: \(error.message)")
         }
     }
 

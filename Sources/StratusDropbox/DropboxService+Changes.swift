@@ -30,7 +30,8 @@ extension DropboxService {
             ("include_deleted", .bool(false)),
         ]
         if let limit = configuration.pageSize { arguments.append(("limit", .integer(Int64(limit)))) }
-        let (result, response) = try await transport.rpcWithResponse(route, .object(arguments), as: DropboxCursorResult.self)
+        let (result, response) = try await transport.rpcWithResponse(
+            route, .object(arguments), as: DropboxCursorResult.self)
         return (result.cursor, HTTPDate.serverTime(response.headers))
     }
 
@@ -59,7 +60,8 @@ extension DropboxService {
                 case "folder":
                     continue
                 default:
-                    throw DropboxErrorMapping.undecodable(route: route, "an entry has the unknown tag \(entry.kind ?? "(none)")")
+                    throw DropboxErrorMapping.undecodable(
+                        route: route, "an entry has the unknown tag \(entry.kind ?? "(none)")")
                 }
             }
             // Until the feed is read to its end, the next pages still hold changes from the
@@ -82,9 +84,9 @@ extension DropboxService {
             ("limit", .integer(1)),
         ])
         guard let result = try? await transport.rpc(route, argument, as: DropboxRevisionsResult.self),
-              let entry = result.entries.first,
-              let file = try? file(from: entry, route: route, requested: path),
-              Int64(file.modified.timeIntervalSince1970) >= time - 1
+            let entry = result.entries.first,
+            let file = try? file(from: entry, route: route, requested: path),
+            Int64(file.modified.timeIntervalSince1970) >= time - 1
         else {
             return nil
         }

@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// Downloads through `files/download`, continued with `Range` after a dropped connection and
 /// verified against the `content_hash` in `Dropbox-API-Result` before the destination is
@@ -18,7 +18,9 @@ extension DropboxService {
     /// every failure and on cancellation. Content that fails the check (damaged on the way, or
     /// changed between the two parts of a resumed download) is fetched once more from the start
     /// before the call throws ``Stratus/ServiceError/Code/integrityMismatch``.
-    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions)
+        async throws -> RemoteFile
+    {
         try await guarded {
             guard !path.isRoot else {
                 throw ServiceError(.notFound, "The root is a folder, not a file.")
@@ -38,7 +40,9 @@ extension DropboxService {
                     progress.report(file.size)
                     return file
                 } catch let error as ServiceError where error.code == .integrityMismatch && attempt < 2 {
-                    logger.warning("A Dropbox download failed its content check; fetching it again.", metadata: ["path": "\(path)"])
+                    logger.warning(
+                        "A Dropbox download failed its content check; fetching it again.", metadata: ["path": "\(path)"]
+                    )
                     try staging.restart()
                     attempt += 1
                 }
@@ -48,7 +52,9 @@ extension DropboxService {
 
     /// Fetches content into the staging file and, when it matches the `content_hash` and size
     /// Dropbox reports, moves it into place.
-    private func fetchVerified(_ path: RemotePath, target: String, into staging: DownloadStaging, progress: MonotonicProgress) async throws -> RemoteFile {
+    private func fetchVerified(
+        _ path: RemotePath, target: String, into staging: DownloadStaging, progress: MonotonicProgress
+    ) async throws -> RemoteFile {
         let route = "files/download"
         // Safe to repeat: a download changes nothing, and each retry continues the file.
         let response = try await transport.send(
@@ -67,9 +73,12 @@ extension DropboxService {
         let entry = try DropboxTransport.decode(DropboxMetadata.self, from: Data(header.utf8), route: route)
         let file = try file(from: entry, route: route, requested: path)
         guard let expected = file.contentHash?.value else {
-            throw DropboxErrorMapping.undecodable(route: route, "the result has no content_hash to check the content against")
+            throw DropboxErrorMapping.undecodable(
+                route: route, "the result has no content_hash to check the content against")
         }
-        try staging.commit(response, .dropboxContentHash, expected: expected, size: file.size, path: path, service: "Dropbox", digestName: "content_hash")
+        try staging.commit(
+            response, .dropboxContentHash, expected: expected, size: file.size, path: path, service: "Dropbox",
+            digestName: "content_hash")
         return file
     }
 }

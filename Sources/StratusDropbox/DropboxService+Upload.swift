@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// Uploads: one `files/upload` request up to the single-upload limit, an upload session
 /// (`start` → `append_v2` … → `finish`) above it.
@@ -17,7 +17,9 @@ extension DropboxService {
     /// the groups its commit carried, so metadata `nil` reads the file's current metadata
     /// first and sends it again; a writer that changes the metadata between that read and
     /// this commit loses its change.
-    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws
+        -> RemoteFile
+    {
         try await guarded {
             guard !path.isRoot else {
                 throw ServiceError(.invalidPath, "Cannot upload to the root folder; give a file name.")
@@ -39,7 +41,8 @@ extension DropboxService {
             let metadata = try await metadataToWrite(options.metadata, path: path, current: current)
             if !metadata.isEmpty {
                 let template = try await templates.writeID()
-                commit.append(("property_groups", try DropboxCustomMetadata.propertyGroups(metadata, templateID: template)))
+                commit.append(
+                    ("property_groups", try DropboxCustomMetadata.propertyGroups(metadata, templateID: template)))
             }
             let file: RemoteFile
             let expected: String
@@ -63,7 +66,9 @@ extension DropboxService {
 
     /// The metadata the new revision carries: the caller's, or with `nil` the file's current
     /// metadata (none when there is no file, or the account has no metadata template yet).
-    private func metadataToWrite(_ requested: [String: String]?, path: RemotePath, current: RemoteFile?) async throws -> [String: String] {
+    private func metadataToWrite(_ requested: [String: String]?, path: RemotePath, current: RemoteFile?) async throws
+        -> [String: String]
+    {
         if let requested { return requested }
         if let current { return current.metadata }
         guard !(try await templates.readIDs()).isEmpty else { return [:] }
@@ -79,7 +84,9 @@ extension DropboxService {
         do {
             return try await metadata(of: path)
         } catch let error as ServiceError where error.code == .notFound {
-            throw ServiceError(.conflict, "No file is at \(path), so it cannot be at the version the precondition names; nothing was written.")
+            throw ServiceError(
+                .conflict,
+                "No file is at \(path), so it cannot be at the version the precondition names; nothing was written.")
         }
     }
 
@@ -154,7 +161,8 @@ extension DropboxService {
             progress: progress.upload(from: 0)
         )
         try await transport.check(started, route: startRoute)
-        let session = try DropboxTransport.decode(DropboxSessionStartResult.self, from: started.body, route: startRoute).sessionID
+        let session = try DropboxTransport.decode(DropboxSessionStartResult.self, from: started.body, route: startRoute)
+            .sessionID
 
         var offset = firstEnd
         var resumes = 0
@@ -189,7 +197,9 @@ extension DropboxService {
             let route = "files/upload_session/finish"
             let emptyHash = DropboxContentHash().finalizeHex()
             let expected = try whole.finish(content)
-            let outcome: SessionFinish = try await writeOnce(done: { try await self.holds(path, contentHash: expected).map { .committed($0) } }) {
+            let outcome: SessionFinish = try await writeOnce(done: {
+                try await self.holds(path, contentHash: expected).map { .committed($0) }
+            }) {
                 let response = try await transport.send(
                     route: route,
                     host: .content,
@@ -243,7 +253,8 @@ extension DropboxService {
     }
 
     private func tooManyResumes(_ route: String) -> ServiceError {
-        ServiceError(.server, "Dropbox kept answering incorrect_offset (\(route)); the upload was abandoned, try again.")
+        ServiceError(
+            .server, "Dropbox kept answering incorrect_offset (\(route)); the upload was abandoned, try again.")
     }
 }
 

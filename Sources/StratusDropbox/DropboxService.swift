@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// A ``Stratus/Service`` over the Dropbox API v2, rooted at a folder of the account.
 ///
@@ -73,10 +73,11 @@ public final class DropboxService: Service {
             }
             try paths.validate(path)
             let route = "files/get_metadata"
-            let argument = StoneValue.object([
-                ("path", .string(paths.dropboxPath(path))),
-                ("include_deleted", .bool(false)),
-            ] + (try await propertyGroupFilter()))
+            let argument = StoneValue.object(
+                [
+                    ("path", .string(paths.dropboxPath(path))),
+                    ("include_deleted", .bool(false)),
+                ] + (try await propertyGroupFilter()))
             let entry = try await transport.rpc(route, argument, as: DropboxMetadata.self)
             guard entry.isFile else {
                 throw ServiceError(.notFound, "\(path) is a folder, not a file.")
@@ -90,11 +91,12 @@ public final class DropboxService: Service {
     public func list(_ folder: RemotePath) async throws -> [RemoteFile] {
         try await guarded {
             try paths.validate(folder)
-            var arguments: [(String, StoneValue)] = [
-                ("path", .string(paths.dropboxPath(folder))),
-                ("recursive", .bool(true)),
-                ("include_deleted", .bool(false)),
-            ] + (try await propertyGroupFilter())
+            var arguments: [(String, StoneValue)] =
+                [
+                    ("path", .string(paths.dropboxPath(folder))),
+                    ("recursive", .bool(true)),
+                    ("include_deleted", .bool(false)),
+                ] + (try await propertyGroupFilter())
             if let limit = configuration.pageSize { arguments.append(("limit", .integer(Int64(limit)))) }
             var route = "files/list_folder"
             var page: DropboxListFolderResult
@@ -110,7 +112,8 @@ public final class DropboxService: Service {
                 }
                 guard page.hasMore else { return files }
                 route = "files/list_folder/continue"
-                page = try await transport.rpc(route, .object([("cursor", .string(page.cursor))]), as: DropboxListFolderResult.self)
+                page = try await transport.rpc(
+                    route, .object([("cursor", .string(page.cursor))]), as: DropboxListFolderResult.self)
             }
         }
     }
@@ -130,7 +133,8 @@ public final class DropboxService: Service {
             switch precondition {
             case .mustNotExist:
                 _ = try await metadata(of: path)
-                throw ServiceError(.conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
+                throw ServiceError(
+                    .conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
             case .none:
                 // delete_v2 removes folders recursively; make sure a file is there first (a
                 // folder reads as notFound). With parent_rev, Dropbox itself refuses folders.
@@ -149,12 +153,15 @@ public final class DropboxService: Service {
             }
             do {
                 try await writeOnce(done: { try await self.isGone(path) }) { [arguments] in
-                    _ = try await transport.rpc(route, .object(arguments), as: DropboxDeleteResult.self, repetition: .never)
+                    _ = try await transport.rpc(
+                        route, .object(arguments), as: DropboxDeleteResult.self, repetition: .never)
                 }
             } catch let error as ServiceError where error.code == .notFound {
                 // With parent_rev, a revision that is no longer current reads as not_found.
                 if case .mustMatch = precondition, (try? await metadata(of: path)) != nil {
-                    throw ServiceError(.conflict, "\(path) is no longer at the version given; nothing was deleted.", httpStatus: error.httpStatus, providerError: error.providerError)
+                    throw ServiceError(
+                        .conflict, "\(path) is no longer at the version given; nothing was deleted.",
+                        httpStatus: error.httpStatus, providerError: error.providerError)
                 }
                 throw error
             }
@@ -182,7 +189,9 @@ public final class DropboxService: Service {
                 let page = try await transport.rpc(route, .object(arguments), as: DropboxRevisionsResult.self)
                 for entry in page.entries {
                     let file = try file(from: entry, route: route, requested: path)
-                    versions.append(FileVersion(id: file.version, size: file.size, modified: file.modified, contentHash: file.contentHash))
+                    versions.append(
+                        FileVersion(
+                            id: file.version, size: file.size, modified: file.modified, contentHash: file.contentHash))
                 }
                 guard page.hasMore, let last = page.entries.last?.rev, last != before else { break }
                 before = last
@@ -239,7 +248,7 @@ public final class DropboxService: Service {
     ///   path Dropbox reports (listings).
     func file(from entry: DropboxMetadata, route: String, requested: RemotePath?) throws -> RemoteFile {
         guard let rev = entry.rev, let size = entry.size, let modifiedText = entry.serverModified,
-              let modified = DropboxMetadata.date(modifiedText)
+            let modified = DropboxMetadata.date(modifiedText)
         else {
             throw DropboxErrorMapping.undecodable(route: route, "a file entry lacks rev, size or server_modified")
         }

@@ -1,9 +1,9 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
 import StratusOAuth
-import StratusAdapterKit
 
 /// Sends Dropbox API requests: RPC (JSON body), upload and download (JSON in
 /// `Dropbox-API-Arg`), with authorization, retries and error mapping.
@@ -53,7 +53,9 @@ struct DropboxTransport: Sendable {
         let origins = [configuration.apiURL, configuration.contentURL]
         return try await configuration.retryPolicy.run(repetition) { [request] _ in
             try Task.checkCancellation()
-            let response = try await credentials.send({ request }, origins: origins, http: http, into: destination, action: "The request to \(route)", progress: progress)
+            let response = try await credentials.send(
+                { request }, origins: origins, http: http, into: destination, action: "The request to \(route)",
+                progress: progress)
             if response.isSuccess { return response }
             let error = DropboxErrorMapping.error(
                 status: response.status, headers: response.headers, body: response.body, route: route,

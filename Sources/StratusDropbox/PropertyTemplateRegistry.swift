@@ -32,7 +32,8 @@ actor PropertyTemplateRegistry {
         known = try await lookUp()
         if let first = known.first { return first }
         let route = "file_properties/templates/add_for_user"
-        let created = try await transport.rpc(route, DropboxCustomMetadata.templateArgument, as: TemplateID.self, repetition: .onlyWhenRefused)
+        let created = try await transport.rpc(
+            route, DropboxCustomMetadata.templateArgument, as: TemplateID.self, repetition: .onlyWhenRefused)
         known = [created.templateID]
         return created.templateID
     }

@@ -31,7 +31,9 @@ struct StoneErrorBody: Sendable, Equatable {
 
     /// Reads a bare union value (no `error` wrapper), as in tests.
     static func parseUnion(_ data: Data) -> StoneErrorBody? {
-        guard let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        guard let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return nil
+        }
         var body = StoneErrorBody(tags: [], summary: nil)
         body.read(value, depth: 0)
         return body.tags.isEmpty ? nil : body

@@ -1,6 +1,6 @@
 import Stratus
-import StratusDigest
 import StratusAdapterKit
+import StratusDigest
 
 extension UploadContent {
     /// The Dropbox `content_hash` of a range, read in one streaming pass.

@@ -1,10 +1,11 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The one way Stratus replaces a file: write a temporary file in the destination's folder,
@@ -36,7 +37,8 @@ public enum AtomicFile {
         flags: Int32 = 0
     ) throws(FileSystemError) {
         let temporary = try writeTemporary(
-            bytes, in: folder(of: path), named: temporaryName(for: path), mode: mode, ignoringUmask: ignoringUmask, flags: flags
+            bytes, in: folder(of: path), named: temporaryName(for: path), mode: mode, ignoringUmask: ignoringUmask,
+            flags: flags
         )
         do {
             try moveIntoPlace(temporary, replacing: path)

@@ -1,10 +1,11 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An open POSIX file descriptor, closed when the last reference to it goes away. Every call
@@ -34,7 +35,9 @@ public final class FileDescriptor: Sendable {
     ///   - mode: The permissions of a file that `O_CREAT` creates (the umask may take bits away).
     /// - Returns: The open file.
     /// - Throws: ``FileSystemError`` when `open(2)` fails.
-    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(FileSystemError) -> FileDescriptor {
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(FileSystemError)
+        -> FileDescriptor
+    {
         let raw = try SystemCall.checked("open", path) { path.withCString { openFile($0, flags | O_CLOEXEC, mode) } }
         return FileDescriptor(raw: raw, path: path)
     }

@@ -29,8 +29,10 @@ let curlSeekCallback: stratus_curl_seek_callback = { context, offset, origin in
     return transfer.rewindBody(to: Int64(offset)) ? STRATUS_CURL_SEEKFUNC_OK : STRATUS_CURL_SEEKFUNC_FAIL
 }
 
-let curlProgressCallback: stratus_curl_progress_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
+let curlProgressCallback: stratus_curl_progress_callback = {
+    context, downloadTotal, downloaded, uploadTotal, uploaded in
     guard let transfer = transfer(context) else { return 1 }
-    transfer.reportProgress(sent: Int64(uploaded), toSend: Int64(uploadTotal), received: Int64(downloaded), toReceive: Int64(downloadTotal))
+    transfer.reportProgress(
+        sent: Int64(uploaded), toSend: Int64(uploadTotal), received: Int64(downloaded), toReceive: Int64(downloadTotal))
     return 0
 }

@@ -158,7 +158,9 @@ final class CurlEventLoop: @unchecked Sendable {
             let code = curl_multi_add_handle(multi, easy)
             if code != CURLM_OK {
                 active[easy] = nil
-                transfer.complete(with: StratusHTTPClientError(.transport, "libcurl refused the request: \(String(cString: curl_multi_strerror(code)))."))
+                transfer.complete(
+                    with: StratusHTTPClientError(
+                        .transport, "libcurl refused the request: \(String(cString: curl_multi_strerror(code)))."))
                 return
             }
             configuration.logger.trace("HTTP request started", metadata: ["request": "\(transfer.request)"])
@@ -171,7 +173,8 @@ final class CurlEventLoop: @unchecked Sendable {
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                  let transfer = active[easy] else { continue }
+                let transfer = active[easy]
+            else { continue }
             let code = message.pointee.data.result
             let error: StratusHTTPClientError?
             if let failure = transfer.failure {
@@ -189,7 +192,9 @@ final class CurlEventLoop: @unchecked Sendable {
         guard let stall = configuration.timeouts.stall else { return }
         let now = ContinuousClock.now
         for (easy, transfer) in active where !transfer.isPausedForCaller && now - transfer.lastActivity > stall {
-            finish(transfer, easy: easy, error: StratusHTTPClientError(.stalled, "No data moved for \(stall); the transfer was stopped."))
+            finish(
+                transfer, easy: easy,
+                error: StratusHTTPClientError(.stalled, "No data moved for \(stall); the transfer was stopped."))
         }
     }
 
@@ -197,7 +202,8 @@ final class CurlEventLoop: @unchecked Sendable {
         curl_multi_remove_handle(multi, easy)
         active[easy] = nil
         if let error {
-            configuration.logger.debug("HTTP request failed", metadata: ["request": "\(transfer.request)", "error": "\(error.code)"])
+            configuration.logger.debug(
+                "HTTP request failed", metadata: ["request": "\(transfer.request)", "error": "\(error.code)"])
         }
         transfer.complete(with: error)
     }

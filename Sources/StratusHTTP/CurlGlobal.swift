@@ -11,7 +11,9 @@ enum CurlGlobal {
 
     /// libcurl's version text, such as `7.88.1`.
     static var version: String {
-        guard let info = curl_version_info(STRATUS_CURLVERSION_NOW), let text = info.pointee.version else { return "unknown" }
+        guard let info = curl_version_info(STRATUS_CURLVERSION_NOW), let text = info.pointee.version else {
+            return "unknown"
+        }
         return String(cString: text)
     }
 }

@@ -34,7 +34,9 @@ struct CurlOptions {
     /// The blob is copied by libcurl (`CURL_BLOB_COPY`).
     mutating func setBlob(_ option: CURLoption, _ data: Data) {
         let code = data.withUnsafeBytes { bytes -> CURLcode in
-            var blob = curl_blob(data: UnsafeMutableRawPointer(mutating: bytes.baseAddress), len: bytes.count, flags: UInt32(CURL_BLOB_COPY))
+            var blob = curl_blob(
+                data: UnsafeMutableRawPointer(mutating: bytes.baseAddress), len: bytes.count,
+                flags: UInt32(CURL_BLOB_COPY))
             return stratus_easy_setopt_blob(easy, option, &blob)
         }
         check(option, code)

@@ -81,7 +81,9 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: Setup (event-loop thread)
 
     /// Makes and configures the easy handle.
-    func makeHandle(configuration: StratusHTTPClient.Configuration) throws(StratusHTTPClientError) -> UnsafeMutableRawPointer {
+    func makeHandle(configuration: StratusHTTPClient.Configuration) throws(StratusHTTPClientError)
+        -> UnsafeMutableRawPointer
+    {
         guard let easy = curl_easy_init() else {
             throw StratusHTTPClientError(.transport, "libcurl could not create a transfer handle.")
         }
@@ -152,7 +154,9 @@ final class CurlTransfer: @unchecked Sendable {
             options.setSeekCallback(curlSeekCallback)
             options.set(CURLOPT_SEEKDATA, UnsafeRawPointer(context))
             options.set(CURLOPT_POSTFIELDSIZE_LARGE, Int64(source.length ?? -1))
-            if source.length == nil, !fields.contains("Transfer-Encoding") { fields.add("Transfer-Encoding", "chunked") }
+            if source.length == nil, !fields.contains("Transfer-Encoding") {
+                fields.add("Transfer-Encoding", "chunked")
+            }
             if !fields.contains("Content-Type") { fields.add("Content-Type", "") }
             fields.remove("Content-Length")
         }
@@ -161,7 +165,8 @@ final class CurlTransfer: @unchecked Sendable {
             // libcurl adds `Expect: 100-continue` by its own rules unless told otherwise: the
             // client decides (see `Configuration.expectContinueThreshold`).
             if hasBody, method != .head, let threshold = configuration.expectContinueThreshold,
-               source.length.map({ $0 >= threshold }) ?? true {
+                source.length.map({ $0 >= threshold }) ?? true
+            {
                 fields.add("Expect", "100-continue")
                 options.set(CURLOPT_EXPECT_100_TIMEOUT_MS, expectContinueWait(configuration))
             } else {
@@ -306,7 +311,9 @@ final class CurlTransfer: @unchecked Sendable {
             bytesReceived: Self.saturatingSum(resumedLength, received),
             bytesToReceive: toReceive > 0 ? Self.saturatingSum(resumedLength, toReceive) : nil
         )
-        if let lastProgress, lastProgress.bytesSent >= sent, lastProgress.bytesReceived >= progress.bytesReceived { return }
+        if let lastProgress, lastProgress.bytesSent >= sent, lastProgress.bytesReceived >= progress.bytesReceived {
+            return
+        }
         lastProgress = progress
         progressHandler(progress)
     }
@@ -341,15 +348,17 @@ final class CurlTransfer: @unchecked Sendable {
             for digest in responseDigests { digests[digest.algorithm] = digest.finalizeHex() }
         }
         let output = sink.finish()
-        deliver(.success(TransferOutcome(
-            status: status,
-            headers: headers,
-            output: output,
-            bodyLength: bodyLength,
-            bodyDigests: digests,
-            requestBodyDigests: source.finishDigests(),
-            connection: connectionInfo()
-        )))
+        deliver(
+            .success(
+                TransferOutcome(
+                    status: status,
+                    headers: headers,
+                    output: output,
+                    bodyLength: bodyLength,
+                    bodyDigests: digests,
+                    requestBodyDigests: source.finishDigests(),
+                    connection: connectionInfo()
+                )))
     }
 
     private func connectionInfo() -> ConnectionInfo {

@@ -1,7 +1,8 @@
 import Foundation
 import StratusFileSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes a 2xx body to a temporary file beside the destination; other answers' bodies are kept
@@ -25,7 +26,8 @@ final class FileSink: ResponseSink {
         let url = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            return StratusHTTPClientError(.localFile, "Cannot create a temporary file in \(folder.path): \(String(cString: strerror(errno))).")
+            return StratusHTTPClientError(
+                .localFile, "Cannot create a temporary file in \(folder.path): \(String(cString: strerror(errno))).")
         }
         temporary = (descriptor, url)
         return nil
@@ -38,7 +40,9 @@ final class FileSink: ResponseSink {
             return .accepted
         }
         guard writeAll(bytes, to: temporary.descriptor) else {
-            return .fail(StratusHTTPClientError(.localFile, "Writing \(temporary.url.path) failed: \(String(cString: strerror(errno)))."))
+            return .fail(
+                StratusHTTPClientError(
+                    .localFile, "Writing \(temporary.url.path) failed: \(String(cString: strerror(errno)))."))
         }
         return .accepted
     }
@@ -46,7 +50,9 @@ final class FileSink: ResponseSink {
     func finish() -> SinkOutput {
         defer { temporary = nil }
         guard let temporary else { return SinkOutput(body: errorBody) }
-        return SinkOutput(pendingFile: PendingFile(descriptor: temporary.descriptor, temporary: temporary.url, destination: destination))
+        return SinkOutput(
+            pendingFile: PendingFile(
+                descriptor: temporary.descriptor, temporary: temporary.url, destination: destination))
     }
 
     func abandon() {
@@ -79,7 +85,8 @@ struct PendingFile: Sendable {
             try AtomicFile.moveIntoPlace(temporary.path, replacing: destination.path)
         } catch {
             unlink(temporary.path)
-            throw StratusHTTPClientError(.localFile, "Moving the download into place at \(destination.path) failed: \(error.reason).")
+            throw StratusHTTPClientError(
+                .localFile, "Moving the download into place at \(destination.path) failed: \(error.reason).")
         }
     }
 

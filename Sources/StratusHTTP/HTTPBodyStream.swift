@@ -46,7 +46,8 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
         var result = Data()
         for try await chunk in self {
             guard result.count + chunk.count <= limit else {
-                throw StratusHTTPClientError(.bodyTooLarge, "The response body is larger than the limit of \(limit) bytes.")
+                throw StratusHTTPClientError(
+                    .bodyTooLarge, "The response body is larger than the limit of \(limit) bytes.")
             }
             result.append(chunk)
         }
@@ -189,7 +190,8 @@ final class StreamSink: ResponseSink {
         isContent = (200..<300).contains(status)
         let deliver = deliverHead
         deliverHead = nil
-        deliver?(.success(HTTPStreamingResponse(status: status, headers: headers, body: HTTPBodyStream(buffer: buffer))))
+        deliver?(
+            .success(HTTPStreamingResponse(status: status, headers: headers, body: HTTPBodyStream(buffer: buffer))))
         return nil
     }
 

@@ -86,7 +86,7 @@ public enum PercentEncoding {
             let byte = input[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < input.count,
-                      let byte = Hex.decode(String(decoding: input[(index + 1)...(index + 2)], as: UTF8.self))?.first
+                    let byte = Hex.decode(String(decoding: input[(index + 1)...(index + 2)], as: UTF8.self))?.first
                 else {
                     throw .malformedEscape
                 }
@@ -109,8 +109,8 @@ public enum PercentEncoding {
     public static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
             true
         default:
             false

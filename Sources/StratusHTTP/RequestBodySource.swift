@@ -1,8 +1,9 @@
 import Foundation
 import Stratus
 import StratusDigest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the read callback answers libcurl.
@@ -48,18 +49,21 @@ final class RequestBodySource {
         case .file(let url, let range):
             let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
-                throw StratusHTTPClientError(.localFile, "Cannot open \(url.path) for reading: \(String(cString: strerror(errno))).")
+                throw StratusHTTPClientError(
+                    .localFile, "Cannot open \(url.path) for reading: \(String(cString: strerror(errno))).")
             }
             var info = stat()
             guard fstat(descriptor, &info) == 0 else {
                 Glibc.close(descriptor)
-                throw StratusHTTPClientError(.localFile, "Cannot read the size of \(url.path): \(String(cString: strerror(errno))).")
+                throw StratusHTTPClientError(
+                    .localFile, "Cannot read the size of \(url.path): \(String(cString: strerror(errno))).")
             }
             let size = Int64(info.st_size)
             let span = range ?? 0..<size
             guard span.lowerBound >= 0, span.upperBound <= size else {
                 Glibc.close(descriptor)
-                throw StratusHTTPClientError(.invalidRequest, "The byte range \(span) is outside \(url.path), which has \(size) bytes.")
+                throw StratusHTTPClientError(
+                    .invalidRequest, "The byte range \(span) is outside \(url.path), which has \(size) bytes.")
             }
             kind = .file(descriptor: descriptor, start: span.lowerBound, length: span.upperBound - span.lowerBound)
             length = span.upperBound - span.lowerBound
@@ -83,7 +87,9 @@ final class RequestBodySource {
             if count > 0 {
                 data.withUnsafeBytes { source in
                     let start = source.baseAddress.map { $0 + Int(position) }
-                    if let start, let destination = buffer.baseAddress { destination.copyMemory(from: start, byteCount: count) }
+                    if let start, let destination = buffer.baseAddress {
+                        destination.copyMemory(from: start, byteCount: count)
+                    }
                 }
             }
             verdict = .bytes(max(count, 0))
@@ -92,10 +98,14 @@ final class RequestBodySource {
             guard wanted > 0 else { return .bytes(0) }
             let got = pread(descriptor, buffer.baseAddress, wanted, off_t(start + position))
             if got < 0 {
-                return .fail(StratusHTTPClientError(.localFile, "Reading the request body failed: \(String(cString: strerror(errno)))."))
+                return .fail(
+                    StratusHTTPClientError(
+                        .localFile, "Reading the request body failed: \(String(cString: strerror(errno)))."))
             }
             if got == 0 {
-                return .fail(StratusHTTPClientError(.localFile, "The request body file ended early; it changed while it was being sent."))
+                return .fail(
+                    StratusHTTPClientError(
+                        .localFile, "The request body file ended early; it changed while it was being sent."))
             }
             verdict = .bytes(got)
         case .stream(let pump):

@@ -58,7 +58,8 @@ final class MemorySink: ResponseSink {
 
     func receive(_ bytes: UnsafeRawBufferPointer) -> SinkVerdict {
         guard data.count + bytes.count <= limit else {
-            return .fail(StratusHTTPClientError(.bodyTooLarge, "The response body is larger than the limit of \(limit) bytes."))
+            return .fail(
+                StratusHTTPClientError(.bodyTooLarge, "The response body is larger than the limit of \(limit) bytes."))
         }
         data.append(contentsOf: bytes)
         return .accepted

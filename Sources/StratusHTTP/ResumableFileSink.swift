@@ -1,8 +1,9 @@
 import Foundation
 import Stratus
 import StratusDigest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The first bytes of the content that were already in a file before this answer's body (a
@@ -132,7 +133,7 @@ final class ResumableFileSink: ResponseSink {
         let bounds = parts[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         let trim = { (text: Substring) in text.trimmingCharacters(in: .whitespaces) }
         guard bounds.count == 2, let first = Int64(trim(bounds[0])), let last = Int64(trim(bounds[1])),
-              first >= 0, first <= last, last < Int64.max
+            first >= 0, first <= last, last < Int64.max
         else { return nil }
         if trim(parts[1]) == "*" { return (first, last, nil) }
         guard let total = Int64(trim(parts[1])), last < total else { return nil }

@@ -57,7 +57,8 @@ public final class StratusHTTPClient: Sendable {
         case .memory(let limit): sink = MemorySink(limit: limit)
         case .unverifiedFile(let url): sink = FileSink(destination: url, errorBodyLimit: configuration.errorBodyLimit)
         case .resumableFile(let url):
-            let resumable = try ResumableFileSink(url: url, digests: request.responseDigests, errorBodyLimit: configuration.errorBodyLimit)
+            let resumable = try ResumableFileSink(
+                url: url, digests: request.responseDigests, errorBodyLimit: configuration.errorBodyLimit)
             if resumable.existingLength > 0 {
                 request.headers.set("Range", "bytes=\(resumable.existingLength)-")
             }
@@ -75,10 +76,12 @@ public final class StratusHTTPClient: Sendable {
             try pending.commit()
             file = pending.destination
         }
-        configuration.logger.debug("HTTP response", metadata: [
-            "request": "\(request)", "status": "\(outcome.status)",
-            "bytes": "\(outcome.bodyLength)", "elapsed": "\(ContinuousClock.now - started)",
-        ])
+        configuration.logger.debug(
+            "HTTP response",
+            metadata: [
+                "request": "\(request)", "status": "\(outcome.status)",
+                "bytes": "\(outcome.bodyLength)", "elapsed": "\(ContinuousClock.now - started)",
+            ])
         return StratusHTTPResponse(
             status: outcome.status,
             headers: outcome.headers,
@@ -105,19 +108,22 @@ public final class StratusHTTPClient: Sendable {
         let source = try openSource(request)
         let head = HeadHandOver()
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPStreamingResponse, StratusHTTPClientError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPStreamingResponse, StratusHTTPClientError>, Never>) in
                 let box = TransferBox()
                 let buffer = StreamBuffer(
                     capacity: configuration.streamBufferSize,
                     resumeWriter: { [loop] in if let transfer = box.transfer { loop.resume(transfer) } },
                     cancelTransfer: { [loop] in
                         if let transfer = box.transfer {
-                            loop.cancel(transfer, reason: StratusHTTPClientError(.cancelled, "The request was cancelled."))
+                            loop.cancel(
+                                transfer, reason: StratusHTTPClientError(.cancelled, "The request was cancelled."))
                         }
                     }
                 )
                 let sink = StreamSink(buffer: buffer, deliverHead: { continuation.resume(returning: $0) })
-                let transfer = CurlTransfer(request: request, source: source, sink: sink, progress: progress, deliver: { _ in })
+                let transfer = CurlTransfer(
+                    request: request, source: source, sink: sink, progress: progress, deliver: { _ in })
                 box.transfer = transfer
                 head.attach(transfer, loop: loop)
                 loop.submit(transfer)
@@ -135,7 +141,8 @@ public final class StratusHTTPClient: Sendable {
 
     private func openSource(_ request: StratusHTTPRequest) throws(StratusHTTPClientError) -> RequestBodySource {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw StratusHTTPClientError(.invalidRequest, "Only http and https URLs can be requested, not \(Redaction.url(request.url)).")
+            throw StratusHTTPClientError(
+                .invalidRequest, "Only http and https URLs can be requested, not \(Redaction.url(request.url)).")
         }
         // Checked here, before any transfer exists, so the transfer can start its digests
         // without a way to fail.
@@ -145,7 +152,8 @@ public final class StratusHTTPClient: Sendable {
         } catch let error as StratusHTTPClientError {
             throw error
         } catch {
-            throw StratusHTTPClientError(.localFile, "The request body could not be opened.", underlying: SendableDescription(error))
+            throw StratusHTTPClientError(
+                .localFile, "The request body could not be opened.", underlying: SendableDescription(error))
         }
     }
 
@@ -157,7 +165,8 @@ public final class StratusHTTPClient: Sendable {
         let source = try openSource(request)
         let head = HeadHandOver()
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<TransferOutcome, StratusHTTPClientError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<TransferOutcome, StratusHTTPClientError>, Never>) in
                 let transfer = CurlTransfer(request: request, source: source, sink: sink, progress: progress) {
                     continuation.resume(returning: $0)
                 }

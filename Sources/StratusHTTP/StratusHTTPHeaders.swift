@@ -3,7 +3,8 @@ import Foundation
 /// An ordered list of HTTP header fields with case-insensitive lookup.
 ///
 /// Its description redacts secrets (see ``Redaction``), so headers can be logged as they are.
-public struct StratusHTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+public struct StratusHTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible
+{
     /// The fields in order, names as given.
     public private(set) var fields: [(name: String, value: String)]
 
@@ -60,7 +61,9 @@ public struct StratusHTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDic
     /// The `Retry-After` field in its delay-seconds form, or `nil` when it is absent, negative, or
     /// an HTTP date.
     public var retryAfterSeconds: Int64? {
-        guard let value = self["Retry-After"], let seconds = Int64(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+        guard let value = self["Retry-After"], let seconds = Int64(value.trimmingCharacters(in: .whitespaces)),
+            seconds >= 0
+        else {
             return nil
         }
         return seconds

@@ -38,7 +38,11 @@ public enum HTTPResponseDestination: Sendable {
     /// The old name of ``unverifiedFile(_:)``, which renames the body over the destination
     /// before its digest can be checked.
     /// - Parameter url: The destination.
-    @available(*, deprecated, renamed: "unverifiedFile", message: "It replaces the destination before the content can be checked; download into .resumableFile(_:) and rename after the check (StratusAdapterKit's DownloadStaging), or say unverifiedFile(_:).")
+    @available(
+        *, deprecated, renamed: "unverifiedFile",
+        message:
+            "It replaces the destination before the content can be checked; download into .resumableFile(_:) and rename after the check (StratusAdapterKit's DownloadStaging), or say unverifiedFile(_:)."
+    )
     public static func file(_ url: URL) -> HTTPResponseDestination { .unverifiedFile(url) }
 }
 
@@ -153,7 +157,8 @@ public struct HTTPProgress: Hashable, Sendable {
     ///   - bytesToSend: The request body's size, when known.
     ///   - bytesReceived: Body bytes received so far.
     ///   - bytesToReceive: The response body's size, when announced.
-    public init(bytesSent: Int64 = 0, bytesToSend: Int64? = nil, bytesReceived: Int64 = 0, bytesToReceive: Int64? = nil) {
+    public init(bytesSent: Int64 = 0, bytesToSend: Int64? = nil, bytesReceived: Int64 = 0, bytesToReceive: Int64? = nil)
+    {
         self.bytesSent = bytesSent
         self.bytesToSend = bytesToSend
         self.bytesReceived = bytesReceived

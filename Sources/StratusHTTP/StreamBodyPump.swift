@@ -31,7 +31,8 @@ final class StreamBodyPump: Sendable {
                 }
                 self.end(failure: nil, wake: wake)
             } catch {
-                let failure = StratusHTTPClientError(.bodyStreamFailed, "The request body stream failed.", underlying: SendableDescription(error))
+                let failure = StratusHTTPClientError(
+                    .bodyStreamFailed, "The request body stream failed.", underlying: SendableDescription(error))
                 self.end(failure: failure, wake: wake)
             }
         }

@@ -15,7 +15,7 @@ package struct URLOrigin: Hashable, Sendable, CustomStringConvertible {
     /// The origin of an `http` or `https` URL with a host; `nil` for any other URL.
     package init?(_ url: URL) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host(percentEncoded: false)?.lowercased(), !host.isEmpty
+            let host = url.host(percentEncoded: false)?.lowercased(), !host.isEmpty
         else { return nil }
         self.scheme = scheme
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host

@@ -1,9 +1,9 @@
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes all of `bytes` to a file descriptor, going on after partial writes and interrupted
@@ -12,7 +12,9 @@ import Darwin
 func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
-        let written = SystemCall.retryingOnInterrupt { write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset) }
+        let written = SystemCall.retryingOnInterrupt {
+            write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+        }
         if written < 0 { return false }
         offset += written
     }

@@ -79,7 +79,9 @@ public final class EventLog: Sendable {
             }
             let (sequence, overflow) = (last?.sequence ?? Int64(segment * Self.segmentSize)).addingReportingOverflow(1)
             guard !overflow else { throw SyncError(.overflow, "This device's event log has no sequence number left.") }
-            let event = LoggedEvent(device: device, sequence: sequence, timestamp: max(Date(), last?.timestamp ?? .distantPast), name: name, payload: payload)
+            let event = LoggedEvent(
+                device: device, sequence: sequence, timestamp: max(Date(), last?.timestamp ?? .distantPast), name: name,
+                payload: payload)
             events.append(event)
             let id = device + "." + String(format: "%08d", segment)
             try store.save(Self.json(of: events), as: RecordKey(type: Self.recordType, id: id))
@@ -100,7 +102,9 @@ public final class EventLog: Sendable {
     ///   - initial: The state before any event.
     ///   - apply: Applies one event; throws ``Rejection`` when it cannot.
     /// - Returns: The state, and the rejected events with their reasons.
-    public func fold<State>(_ initial: State, _ apply: (inout State, LoggedEvent) throws -> Void) throws -> (state: State, rejected: [(LoggedEvent, String)]) {
+    public func fold<State>(_ initial: State, _ apply: (inout State, LoggedEvent) throws -> Void) throws -> (
+        state: State, rejected: [(LoggedEvent, String)]
+    ) {
         var state = initial
         var rejected: [(LoggedEvent, String)] = []
         for event in try events() {
@@ -131,15 +135,16 @@ public final class EventLog: Sendable {
     }
 
     static func json(of events: [LoggedEvent]) -> JSONValue {
-        .array(events.map { event in
-            .object([
-                "device": .string(event.device),
-                "sequence": .integer(event.sequence),
-                "timestamp": KeyValue.date(event.timestamp).json,
-                "name": .string(event.name),
-                "payload": event.payload.json,
-            ])
-        })
+        .array(
+            events.map { event in
+                .object([
+                    "device": .string(event.device),
+                    "sequence": .integer(event.sequence),
+                    "timestamp": KeyValue.date(event.timestamp).json,
+                    "name": .string(event.name),
+                    "payload": event.payload.json,
+                ])
+            })
     }
 
     static func events(in record: SyncRecord) throws -> [LoggedEvent] {
@@ -147,13 +152,17 @@ public final class EventLog: Sendable {
             throw SyncError(.invalidDocument, "The event record \(record.key) is not an array.")
         }
         return try items.map { item in
-            guard case .object(let fields) = item, case .string(let device)? = fields["device"], case .integer(let sequence)? = fields["sequence"],
-                  let stamp = fields["timestamp"], case .date(let timestamp) = try KeyValue(json: stamp),
-                  case .string(let name)? = fields["name"], let payload = fields["payload"]
+            guard case .object(let fields) = item, case .string(let device)? = fields["device"],
+                case .integer(let sequence)? = fields["sequence"],
+                let stamp = fields["timestamp"], case .date(let timestamp) = try KeyValue(json: stamp),
+                case .string(let name)? = fields["name"], let payload = fields["payload"]
             else {
-                throw SyncError(.invalidDocument, "An event in \(record.key) lacks a device, sequence, timestamp, name or payload.")
+                throw SyncError(
+                    .invalidDocument, "An event in \(record.key) lacks a device, sequence, timestamp, name or payload.")
             }
-            return LoggedEvent(device: device, sequence: sequence, timestamp: timestamp, name: name, payload: try KeyValue(json: payload))
+            return LoggedEvent(
+                device: device, sequence: sequence, timestamp: timestamp, name: name,
+                payload: try KeyValue(json: payload))
         }
     }
 }

@@ -39,7 +39,8 @@ public enum KeyValue: Hashable, Sendable {
         case .array(let values): .array(values.map(\.json))
         case .dictionary(let values):
             // A dictionary that could be read as a tag is wrapped, so it comes back as itself.
-            values.keys.contains(where: { $0.hasPrefix("$") }) ? .object(["$dict": .object(values.mapValues(\.json))]) : .object(values.mapValues(\.json))
+            values.keys.contains(where: { $0.hasPrefix("$") })
+                ? .object(["$dict": .object(values.mapValues(\.json))]) : .object(values.mapValues(\.json))
         }
     }
 
@@ -57,7 +58,9 @@ public enum KeyValue: Hashable, Sendable {
             if members.count == 1, case .object(let wrapped)? = members["$dict"] {
                 self = .dictionary(try wrapped.mapValues(KeyValue.init(json:)))
             } else if members.count == 1, case .string(let text)? = members["$data"] {
-                guard let data = Data(base64Encoded: text) else { throw SyncError(.invalidDocument, "A $data value is not base64.") }
+                guard let data = Data(base64Encoded: text) else {
+                    throw SyncError(.invalidDocument, "A $data value is not base64.")
+                }
                 self = .data(data)
             } else if members.count == 1, case .string(let text)? = members["$date"] {
                 guard let date = try? Self.dateStyle.parse(text) else {

@@ -13,7 +13,10 @@ public struct KeyValueConfiguration: Sendable {
     public var deviceName: String?
 
     /// Creates a configuration.
-    public init(rules: [KeyRule] = [], limits: KeyValueLimits = KeyValueLimits(), remoteFolder: String = "stratus-kv", deviceName: String? = nil) {
+    public init(
+        rules: [KeyRule] = [], limits: KeyValueLimits = KeyValueLimits(), remoteFolder: String = "stratus-kv",
+        deviceName: String? = nil
+    ) {
         self.rules = rules
         self.limits = limits
         self.remoteFolder = remoteFolder

@@ -65,7 +65,8 @@ struct KeyValueDocument: Hashable, Sendable {
             ]
             if let value = entry.value { fields["value"] = value.json }
             if let counter = entry.counter {
-                fields["counter"] = .object(counter.mapValues { .object(["added": .integer($0.added), "spent": .integer($0.spent)]) })
+                fields["counter"] = .object(
+                    counter.mapValues { .object(["added": .integer($0.added), "spent": .integer($0.spent)]) })
             }
             if let generation = entry.generation { fields["generation"] = .string(generation) }
             object[key] = .object(fields)
@@ -81,20 +82,24 @@ struct KeyValueDocument: Hashable, Sendable {
         }
         for (key, value) in object {
             guard case .object(let fields) = value, case .string(let modifiedText)? = fields["modified"],
-                  let modified = try? KeyValue.dateStyle.parse(modifiedText),
-                  case .string(let device)? = fields["device"]
+                let modified = try? KeyValue.dateStyle.parse(modifiedText),
+                case .string(let device)? = fields["device"]
             else {
-                throw SyncError(.invalidDocument, "The entry \(key.debugDescription) needs \"modified\" and \"device\".")
+                throw SyncError(
+                    .invalidDocument, "The entry \(key.debugDescription) needs \"modified\" and \"device\".")
             }
             var entry = Entry(value: nil, counter: nil, modified: modified, device: device)
             if let stored = fields["value"] { entry.value = try KeyValue(json: stored) }
             if case .object(let tallies)? = fields["counter"] {
                 var counter: [String: Tally] = [:]
                 for (owner, tally) in tallies {
-                    guard case .object(let parts) = tally, case .integer(let added)? = parts["added"], case .integer(let spent)? = parts["spent"],
-                          added >= 0, spent >= 0
+                    guard case .object(let parts) = tally, case .integer(let added)? = parts["added"],
+                        case .integer(let spent)? = parts["spent"],
+                        added >= 0, spent >= 0
                     else {
-                        throw SyncError(.invalidDocument, "The counter \(key.debugDescription) has a bad tally for \(owner.debugDescription).")
+                        throw SyncError(
+                            .invalidDocument,
+                            "The counter \(key.debugDescription) has a bad tally for \(owner.debugDescription).")
                     }
                     counter[owner] = Tally(added: added, spent: spent)
                 }

@@ -26,7 +26,9 @@ struct KeyValueMerge: Sendable {
         return result
     }
 
-    private func mergeEntry(_ key: String, base: KeyValueDocument.Entry?, local: KeyValueDocument.Entry?, remote: KeyValueDocument.Entry?) -> KeyValueDocument.Entry? {
+    private func mergeEntry(
+        _ key: String, base: KeyValueDocument.Entry?, local: KeyValueDocument.Entry?, remote: KeyValueDocument.Entry?
+    ) -> KeyValueDocument.Entry? {
         guard let local else { return remote }
         guard let remote else { return local }
         if local.sameContent(as: remote) { return local.modified >= remote.modified ? local : remote }
@@ -70,7 +72,9 @@ struct KeyValueMerge: Sendable {
             for element in theirs where !result.contains(element) { result.append(element) }
             return .array(result)
         case .perEntry(let inner):
-            guard inner.isMonotone, case .dictionary(let mine) = one, case .dictionary(let theirs) = other else { return nil }
+            guard inner.isMonotone, case .dictionary(let mine) = one, case .dictionary(let theirs) = other else {
+                return nil
+            }
             var result = mine
             for (entry, value) in theirs {
                 guard let joined = join(inner, result[entry], value) else { return nil }
@@ -82,21 +86,27 @@ struct KeyValueMerge: Sendable {
         }
     }
 
-    private func apply(_ rule: MergeRule, base: KeyValue?, local: KeyValueDocument.Entry, remote: KeyValueDocument.Entry) -> KeyValueDocument.Entry {
+    private func apply(
+        _ rule: MergeRule, base: KeyValue?, local: KeyValueDocument.Entry, remote: KeyValueDocument.Entry
+    ) -> KeyValueDocument.Entry {
         let newer = isNewer(local, than: remote) ? local : remote
         let modified = max(local.modified, remote.modified)
         switch rule.kind {
         case .lastWriterWins:
             return newer
         default:
-            let value = mergeValues(rule, base: base, local: local.current, remote: remote.current, localIsNewer: isNewer(local, than: remote))
+            let value = mergeValues(
+                rule, base: base, local: local.current, remote: remote.current,
+                localIsNewer: isNewer(local, than: remote))
             return .init(value: value, counter: nil, modified: modified, device: device)
         }
     }
 
     /// Merges two values by a rule; the side written later (the key's entry as a whole: entries
     /// inside a dictionary have no times of their own) settles what the rule cannot.
-    private func mergeValues(_ rule: MergeRule, base: KeyValue?, local: KeyValue?, remote: KeyValue?, localIsNewer: Bool) -> KeyValue? {
+    private func mergeValues(
+        _ rule: MergeRule, base: KeyValue?, local: KeyValue?, remote: KeyValue?, localIsNewer: Bool
+    ) -> KeyValue? {
         let newer = localIsNewer ? (local ?? remote) : (remote ?? local)
         switch rule.kind {
         case .lastWriterWins:

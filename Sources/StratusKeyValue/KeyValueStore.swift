@@ -47,9 +47,12 @@ public final class KeyValueStore: Sendable {
     ///   - configuration: Rules, limits and the remote folder.
     /// - Throws: ``StratusSync/SyncError``: `database` or `localFile` when the local state cannot
     ///   be opened, `invalidDocument` when it is damaged.
-    public init(folder: URL, service: any Service, configuration: KeyValueConfiguration = KeyValueConfiguration()) throws {
+    public init(folder: URL, service: any Service, configuration: KeyValueConfiguration = KeyValueConfiguration())
+        throws
+    {
         let recordKey = try RecordKey(type: Self.recordType, id: "store")
-        var syncConfiguration = SyncConfiguration(remoteFolder: configuration.remoteFolder, deviceName: configuration.deviceName)
+        var syncConfiguration = SyncConfiguration(
+            remoteFolder: configuration.remoteFolder, deviceName: configuration.deviceName)
         // The merge needs this device's name, which the store may make itself: the closure reads
         // it from a box filled in once the store is open.
         let deviceBox = Mutex(configuration.deviceName ?? "")
@@ -69,7 +72,7 @@ public final class KeyValueStore: Sendable {
         key = recordKey
         merge = KeyValueMerge(rules: rules, device: opened.deviceName)
         limits = configuration.limits
-        _ = try stored.map { try KeyValueDocument(json: $0.value) }   // a damaged store fails here, not later
+        _ = try stored.map { try KeyValueDocument(json: $0.value) }  // a damaged store fails here, not later
         events = EventLog(store: opened)
     }
 
@@ -152,8 +155,10 @@ public final class KeyValueStore: Sendable {
             for (key, value) in values {
                 try check(key)
                 let rule = merge.rule(for: key)
-                let canonical = try KeyValue(json: value.json)   // dates to the millisecond, as stored
-                let stored = rule.isMonotone ? KeyValueMerge.join(rule, document.entries[key]?.value, canonical) ?? canonical : canonical
+                let canonical = try KeyValue(json: value.json)  // dates to the millisecond, as stored
+                let stored =
+                    rule.isMonotone
+                    ? KeyValueMerge.join(rule, document.entries[key]?.value, canonical) ?? canonical : canonical
                 document.entries[key] = .init(value: stored, counter: nil, modified: Date(), device: device)
             }
         }
@@ -187,14 +192,19 @@ public final class KeyValueStore: Sendable {
                 entry.generation = UUID().uuidString.lowercased()
             }
             guard var counter = entry.counter else {
-                throw SyncError(.typeMismatch, "The key \(key.debugDescription) holds a value, not a counter; remove it first to make it a counter.")
+                throw SyncError(
+                    .typeMismatch,
+                    "The key \(key.debugDescription) holds a value, not a counter; remove it first to make it a counter."
+                )
             }
             var tally = counter[device] ?? .init(added: 0, spent: 0)
             let magnitude = amount == .min ? nil : abs(amount)
             guard let magnitude else { throw SyncError(.overflow, "Cannot spend \(amount).") }
             let (added, addOverflow) = tally.added.addingReportingOverflow(amount > 0 ? magnitude : 0)
             let (spent, spendOverflow) = tally.spent.addingReportingOverflow(amount < 0 ? magnitude : 0)
-            guard !addOverflow, !spendOverflow else { throw SyncError(.overflow, "The counter \(key.debugDescription) would pass 64 bits.") }
+            guard !addOverflow, !spendOverflow else {
+                throw SyncError(.overflow, "The counter \(key.debugDescription) would pass 64 bits.")
+            }
             tally = .init(added: added, spent: spent)
             counter[device] = tally
             entry.counter = counter
@@ -208,7 +218,10 @@ public final class KeyValueStore: Sendable {
 
     private func check(_ key: String) throws {
         guard !key.isEmpty, key.utf8.count <= limits.maximumKeyLength else {
-            throw SyncError(.invalidKey, "A key must be 1 to \(limits.maximumKeyLength) UTF-8 bytes; \(key.debugDescription) is \(key.utf8.count).")
+            throw SyncError(
+                .invalidKey,
+                "A key must be 1 to \(limits.maximumKeyLength) UTF-8 bytes; \(key.debugDescription) is \(key.utf8.count)."
+            )
         }
     }
 
@@ -233,7 +246,8 @@ public final class KeyValueStore: Sendable {
 
     private func limitProblem(_ document: KeyValueDocument, bytes: Int? = nil) -> String? {
         if document.liveKeyCount > limits.maximumKeys {
-            return "The store would hold \(document.liveKeyCount) keys; the limit is \(limits.maximumKeys). Nothing was written."
+            return
+                "The store would hold \(document.liveKeyCount) keys; the limit is \(limits.maximumKeys). Nothing was written."
         }
         let bytes = bytes ?? document.usedBytes
         if bytes > limits.maximumTotalBytes {
@@ -258,9 +272,13 @@ public final class KeyValueStore: Sendable {
             throw failure.error
         }
         if report.conflicts.contains(key) {
-            throw SyncError(.invalidDocument, "The store's record could not be merged with the remote one (a document this version cannot read); local changes wait until it can.")
+            throw SyncError(
+                .invalidDocument,
+                "The store's record could not be merged with the remote one (a document this version cannot read); local changes wait until it can."
+            )
         }
-        var reason: KeyValueChange.Reason = report.usedFullListing && before.entries.isEmpty ? .initialSync : .changedOnAnotherDevice
+        var reason: KeyValueChange.Reason =
+            report.usedFullListing && before.entries.isEmpty ? .initialSync : .changedOnAnotherDevice
         var after = try document()
         if after.entries.isEmpty, !before.entries.isEmpty {
             // The remote lost the store (another account, or removed by hand): write ours again.
@@ -273,7 +291,9 @@ public final class KeyValueStore: Sendable {
             before.entries[key]?.current != after.entries[key]?.current
         }.sorted()
         if reason == .accountChanged {
-            notify(KeyValueChange(reason: .accountChanged, keys: after.entries.filter { !$0.value.isRemoved }.map(\.key).sorted()))
+            notify(
+                KeyValueChange(
+                    reason: .accountChanged, keys: after.entries.filter { !$0.value.isRemoved }.map(\.key).sorted()))
         } else if !changed.isEmpty {
             notify(KeyValueChange(reason: reason, keys: changed))
         }

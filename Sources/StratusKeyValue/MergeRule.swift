@@ -54,7 +54,9 @@ public struct MergeRule: Sendable {
     public static let lastWriterWins = MergeRule(kind: .lastWriterWins)
     /// The app decides, given the last agreed value and both sides (`nil` where the key is
     /// absent or removed); returning `nil` removes the key.
-    public static func custom(_ merge: @escaping @Sendable (_ base: KeyValue?, _ local: KeyValue?, _ remote: KeyValue?) -> KeyValue?) -> MergeRule {
+    public static func custom(
+        _ merge: @escaping @Sendable (_ base: KeyValue?, _ local: KeyValue?, _ remote: KeyValue?) -> KeyValue?
+    ) -> MergeRule {
         MergeRule(kind: .custom(merge))
     }
 }
@@ -69,9 +71,13 @@ public struct KeyRule: Sendable {
     public var rule: MergeRule
 
     /// A rule for one key.
-    public static func key(_ key: String, _ rule: MergeRule) -> KeyRule { KeyRule(key: key, isPrefix: false, rule: rule) }
+    public static func key(_ key: String, _ rule: MergeRule) -> KeyRule {
+        KeyRule(key: key, isPrefix: false, rule: rule)
+    }
     /// A rule for every key that starts with `prefix` (the longest matching prefix wins).
-    public static func prefix(_ prefix: String, _ rule: MergeRule) -> KeyRule { KeyRule(key: prefix, isPrefix: true, rule: rule) }
+    public static func prefix(_ prefix: String, _ rule: MergeRule) -> KeyRule {
+        KeyRule(key: prefix, isPrefix: true, rule: rule)
+    }
 }
 
 /// The limits of a ``KeyValueStore``, like those of Apple's iCloud key-value store by default.

@@ -3,9 +3,9 @@ import Stratus
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The local store's change feed: an append-only file of JSON lines.
@@ -107,7 +107,7 @@ struct ChangeJournal: Sendable {
             )
         }
         guard position.offset >= headerLength, position.offset <= end,
-              try file.byte(at: position.offset - 1) == Self.newline
+            try file.byte(at: position.offset - 1) == Self.newline
         else {
             throw ServiceError(
                 .invalidChangeToken,
@@ -148,8 +148,8 @@ struct ChangeJournal: Sendable {
         defer { buffer.deallocate() }
         let count = try file.read(into: buffer)
         guard let newline = buffer[0..<count].firstIndex(of: Self.newline),
-              let header = try? JSONDecoder().decode(Header.self, from: Data(buffer[0..<newline])),
-              !header.journal.isEmpty, header.journal.allSatisfy(\.isHexDigit)
+            let header = try? JSONDecoder().decode(Header.self, from: Data(buffer[0..<newline])),
+            !header.journal.isEmpty, header.journal.allSatisfy(\.isHexDigit)
         else {
             throw damaged("its first line is not a journal header")
         }

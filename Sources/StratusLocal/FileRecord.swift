@@ -19,7 +19,8 @@ struct FileRecord: Codable, Sendable {
 
         /// The version as the ``Service`` API describes it.
         var fileVersion: FileVersion {
-            FileVersion(id: id, size: size, modified: modified, contentHash: ContentHash(algorithm: .sha256, value: sha256))
+            FileVersion(
+                id: id, size: size, modified: modified, contentHash: ContentHash(algorithm: .sha256, value: sha256))
         }
 
         /// The version's identifier: its number as text.
@@ -83,7 +84,9 @@ struct FileRecord: Codable, Sendable {
     ///   - date: When it was written.
     ///   - limit: How many versions to keep; the oldest beyond it are dropped.
     /// - Returns: The new version and the versions dropped to stay within the limit.
-    mutating func addVersion(size: Int64, sha256: String, at date: Date, keeping limit: Int) -> (added: Version, pruned: [Version]) {
+    mutating func addVersion(size: Int64, sha256: String, at date: Date, keeping limit: Int) -> (
+        added: Version, pruned: [Version]
+    ) {
         let version = Version(number: nextVersionNumber, size: size, modified: date, sha256: sha256)
         nextVersionNumber += 1
         versions.insert(version, at: 0)

@@ -1,9 +1,9 @@
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The path-level file system calls the local store makes beyond StratusFileSystem's
@@ -85,7 +85,7 @@ enum FileSystem {
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(path, O_RDONLY)
-        } catch where error.errorNumber == ENOENT {
+        } catch  where error.errorNumber == ENOENT {
             return nil
         }
         return try file.readToEnd()

@@ -2,9 +2,9 @@ import Stratus
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension FileSystemError {
@@ -34,7 +34,8 @@ extension FileSystemError {
                 underlying: self
             )
         default:
-            ServiceError(.localFile, "Could not \(action): \(operation) on \(path) failed: \(reason).", underlying: self)
+            ServiceError(
+                .localFile, "Could not \(action): \(operation) on \(path) failed: \(reason).", underlying: self)
         }
     }
 }

@@ -25,7 +25,7 @@ struct JournalPosition: Hashable, Sendable {
     init(token: ChangeToken) throws {
         let parts = token.rawValue.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == Self.prefix, !parts[1].isEmpty,
-              parts[1].allSatisfy(\.isHexDigit), let offset = Int64(parts[2]), offset >= 0
+            parts[1].allSatisfy(\.isHexDigit), let offset = Int64(parts[2]), offset >= 0
         else {
             throw ServiceError(
                 .invalidChangeToken,

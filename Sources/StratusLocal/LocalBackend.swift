@@ -23,11 +23,13 @@ public enum LocalBackend: ServiceBackend {
         ),
         BackendOption(
             "max_versions",
-            summary: "How many versions to keep per file (default \(LocalService.defaultMaximumVersions)); the oldest are pruned beyond it."
+            summary:
+                "How many versions to keep per file (default \(LocalService.defaultMaximumVersions)); the oldest are pruned beyond it."
         ),
         BackendOption(
             "chunk_size",
-            summary: "The chunk size in bytes the service reports in its capabilities (default \(LocalService.defaultChunkSize))."
+            summary:
+                "The chunk size in bytes the service reports in its capabilities (default \(LocalService.defaultChunkSize))."
         ),
     ]
 
@@ -55,6 +57,7 @@ public enum LocalBackend: ServiceBackend {
             )
         }
         let expanded = NSString(string: root).expandingTildeInPath
-        return try LocalService(root: URL(filePath: expanded), maximumVersions: Int(maximumVersions), chunkSize: chunkSize)
+        return try LocalService(
+            root: URL(filePath: expanded), maximumVersions: Int(maximumVersions), chunkSize: chunkSize)
     }
 }

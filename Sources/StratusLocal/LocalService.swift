@@ -76,13 +76,19 @@ public final class LocalService: Service {
         changePageSize: Int = LocalService.defaultChangePageSize
     ) throws {
         guard maximumVersions >= 1 else {
-            throw ServiceError(.invalidConfiguration, "The local backend must keep at least 1 version per file; \(maximumVersions) was asked for.")
+            throw ServiceError(
+                .invalidConfiguration,
+                "The local backend must keep at least 1 version per file; \(maximumVersions) was asked for.")
         }
         guard chunkSize >= 1 else {
-            throw ServiceError(.invalidConfiguration, "The local backend's chunk size must be at least 1 byte; \(chunkSize) was asked for.")
+            throw ServiceError(
+                .invalidConfiguration,
+                "The local backend's chunk size must be at least 1 byte; \(chunkSize) was asked for.")
         }
         guard changePageSize >= 1 else {
-            throw ServiceError(.invalidConfiguration, "The local backend's change page size must be at least 1; \(changePageSize) was asked for.")
+            throw ServiceError(
+                .invalidConfiguration,
+                "The local backend's change page size must be at least 1; \(changePageSize) was asked for.")
         }
         let root = root.standardizedFileURL
         let rootPath = root.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? root.path
@@ -139,7 +145,9 @@ public final class LocalService: Service {
     /// - Throws: ``ServiceError``: `conflict` when the precondition does not hold or a folder or
     ///   file is in the way, `localFile` when the source cannot be read, `cancelled`,
     ///   `quotaExceeded` when the disk is full, `invalidPath`.
-    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws
+        -> RemoteFile
+    {
         try validate(path, naming: "write")
         let store = self.store
         return try await perform("write \(path)") { cancellation in
@@ -159,11 +167,14 @@ public final class LocalService: Service {
     /// - Throws: ``ServiceError``: `notFound` for a missing file or version,
     ///   `integrityMismatch` when the stored content does not match its hash, `cancelled`,
     ///   `localFile` when the destination cannot be written. The destination is untouched then.
-    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions)
+        async throws -> RemoteFile
+    {
         try validate(path)
         let store = self.store
         return try await perform("download \(path) to \(destination.path)") { cancellation in
-            try store.download(path, version: version, to: destination, progress: options.progress, cancellation: cancellation)
+            try store.download(
+                path, version: version, to: destination, progress: options.progress, cancellation: cancellation)
         }
     }
 
@@ -236,7 +247,9 @@ public final class LocalService: Service {
             )
         }
         if let action, path.isRoot {
-            throw ServiceError(.invalidPath, "Cannot \(action) the root: it is a folder. Name a file below it, such as saves/slot-1.json.")
+            throw ServiceError(
+                .invalidPath,
+                "Cannot \(action) the root: it is a folder. Name a file below it, such as saves/slot-1.json.")
         }
         try capabilities.pathRules.validate(path)
     }
@@ -251,7 +264,8 @@ public final class LocalService: Service {
         _ work: @escaping @Sendable (CancellationFlag) throws -> Result
     ) async throws -> Result {
         if Task.isCancelled {
-            throw ServiceError(.cancelled, "The call to \(action) was cancelled before it started; nothing was changed.")
+            throw ServiceError(
+                .cancelled, "The call to \(action) was cancelled before it started; nothing was changed.")
         }
         do {
             return try await BlockingWork.run(work)

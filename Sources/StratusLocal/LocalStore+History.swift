@@ -2,9 +2,9 @@ import Stratus
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension LocalStore {
@@ -54,7 +54,9 @@ extension LocalStore {
     ///   - path: The file.
     /// - Returns: The open content, the version's entry and the file's record.
     /// - Throws: ``ServiceError`` (`notFound`) for a missing file or version.
-    func openVersion(_ version: VersionID?, of path: RemotePath) throws -> (content: FileDescriptor, version: FileRecord.Version, record: FileRecord) {
+    func openVersion(_ version: VersionID?, of path: RemotePath) throws -> (
+        content: FileDescriptor, version: FileRecord.Version, record: FileRecord
+    ) {
         try FileLock.withLock(lockPath) {
             guard let record = try record(of: path) else {
                 throw ServiceError(.notFound, "No file is at \(path).")
@@ -71,7 +73,9 @@ extension LocalStore {
                 kept = found
             } else {
                 guard let current = record.currentVersion else {
-                    throw ServiceError(.notFound, "No file is at \(path); it was deleted. Its versions can still be listed and restored.")
+                    throw ServiceError(
+                        .notFound,
+                        "No file is at \(path); it was deleted. Its versions can still be listed and restored.")
                 }
                 kept = current
             }

@@ -3,9 +3,9 @@ import Stratus
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension LocalStore {
@@ -80,13 +80,17 @@ extension LocalStore {
         progress: ProgressHandler?,
         cancellation: CancellationFlag
     ) throws -> RemoteFile {
-        let target = destination.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? destination.path
+        let target =
+            destination.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? destination.path
         let folder = Self.folder(of: target)
         guard try FileSystem.kind(at: folder) == .directory else {
-            throw ServiceError(.localFile, "Cannot download \(path) to \(target): the folder \(folder) does not exist. Create it first.")
+            throw ServiceError(
+                .localFile,
+                "Cannot download \(path) to \(target): the folder \(folder) does not exist. Create it first.")
         }
         if try FileSystem.kind(at: target) == .directory {
-            throw ServiceError(.localFile, "Cannot download \(path) to \(target): a folder is there. Name a file instead.")
+            throw ServiceError(
+                .localFile, "Cannot download \(path) to \(target): a folder is there. Name a file instead.")
         }
         let (content, kept, record) = try openVersion(version, of: path)
 

@@ -3,9 +3,9 @@ import Stratus
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension LocalStore {
@@ -20,7 +20,9 @@ extension LocalStore {
     ///   - cancellation: Checked between buffers and once more before committing.
     /// - Returns: The new file.
     /// - Throws: ``ServiceError`` (`conflict`, `localFile`, `cancelled`), ``FileSystemError``.
-    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions, cancellation: CancellationFlag) throws -> RemoteFile {
+    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions, cancellation: CancellationFlag)
+        throws -> RemoteFile
+    {
         // Fail fast, before a long transfer; the checks are repeated under the lock.
         try Self.check(options.precondition, against: try record(of: path), at: path, action: "write")
         try checkNothingInTheWay(of: path)
@@ -39,7 +41,10 @@ extension LocalStore {
                 let file = try FileDescriptor.open(sourcePath, O_RDONLY)
                 let status = try file.status()
                 guard status.isRegularFile else {
-                    throw ServiceError(.localFile, "Cannot upload \(sourcePath): it is not a regular file. Upload the files inside a folder one by one.")
+                    throw ServiceError(
+                        .localFile,
+                        "Cannot upload \(sourcePath): it is not a regular file. Upload the files inside a folder one by one."
+                    )
                 }
                 staged = try StagedContent(
                     receiving: .file(file, size: status.size), in: layout.staging,
@@ -47,7 +52,8 @@ extension LocalStore {
                 )
             } catch let error as FileSystemError where error.path == sourcePath {
                 let reason = error.errorNumber == ENOENT ? "it does not exist" : error.reason
-                throw ServiceError(.localFile, "Could not read the file to upload, \(sourcePath): \(reason).", underlying: error)
+                throw ServiceError(
+                    .localFile, "Could not read the file to upload, \(sourcePath): \(reason).", underlying: error)
             }
         }
         defer { staged.discard() }
@@ -69,7 +75,9 @@ extension LocalStore {
     /// - Returns: The new file.
     /// - Throws: ``ServiceError`` (`conflict`) when the precondition does not hold or something
     ///   is in the way, ``FileSystemError`` when the disk refuses.
-    func commit(_ staged: StagedContent, to path: RemotePath, precondition: WritePrecondition, metadata: [String: String]?) throws -> RemoteFile {
+    func commit(
+        _ staged: StagedContent, to path: RemotePath, precondition: WritePrecondition, metadata: [String: String]?
+    ) throws -> RemoteFile {
         let key = layout.key(for: path)
         let existing = try record(of: path)
         try Self.check(precondition, against: existing, at: path, action: "write")
@@ -82,7 +90,8 @@ extension LocalStore {
             if let metadata {
                 record.metadata = metadata
             }
-            let (added, pruned) = record.addVersion(size: staged.size, sha256: staged.sha256, at: Date(), keeping: maximumVersions)
+            let (added, pruned) = record.addVersion(
+                size: staged.size, sha256: staged.sha256, at: Date(), keeping: maximumVersions)
             let file = record.remoteFile(at: added)
             try FileSystem.makeDirectory(layout.versionFolder(for: key))
             let preparedRecord = try prepare(record)

@@ -4,9 +4,9 @@ import StratusDigest
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The local backend's engine: synchronous, blocking operations on the folder layout that
@@ -54,7 +54,8 @@ struct LocalStore: Sendable {
                 )
             }
         case .regularFile, .other:
-            throw ServiceError(.invalidConfiguration, "The local root \(root) is not a folder. Point the root at a folder.")
+            throw ServiceError(
+                .invalidConfiguration, "The local root \(root) is not a folder. Point the root at a folder.")
         }
         for folder in layout.stateFolders {
             try FileSystem.makeDirectory(folder)
@@ -111,9 +112,11 @@ struct LocalStore: Sendable {
         do {
             bytes = try encoder.encode(record)
         } catch {
-            throw ServiceError(.localFile, "Could not encode the record of \(record.path): \(error).", underlying: error)
+            throw ServiceError(
+                .localFile, "Could not encode the record of \(record.path): \(error).", underlying: error)
         }
-        return try AtomicFile.writeTemporary(Array(bytes), in: layout.records, named: "prepared-" + Self.randomIdentifier())
+        return try AtomicFile.writeTemporary(
+            Array(bytes), in: layout.records, named: "prepared-" + Self.randomIdentifier())
     }
 
     /// A new random identifier in hexadecimal.
@@ -133,7 +136,9 @@ struct LocalStore: Sendable {
     ///   - path: The path, for the message.
     ///   - action: `"write"` or `"delete"`, for the message.
     /// - Throws: ``ServiceError`` (`conflict`) when it does not hold.
-    static func check(_ precondition: WritePrecondition, against record: FileRecord?, at path: RemotePath, action: String) throws {
+    static func check(
+        _ precondition: WritePrecondition, against record: FileRecord?, at path: RemotePath, action: String
+    ) throws {
         let current = record?.currentVersion
         switch precondition {
         case .none:

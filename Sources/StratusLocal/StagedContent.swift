@@ -3,9 +3,9 @@ import Stratus
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Content received into the store's staging folder and flushed to the disk, not yet

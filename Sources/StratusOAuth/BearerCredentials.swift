@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 
 /// How an adapter authorizes its requests with a bearer token: a fixed access token, or a
 /// ``CredentialProvider`` that refreshes tokens.
@@ -100,7 +100,9 @@ public struct BearerCredentials: Sendable, CustomStringConvertible {
             } catch let error as ServiceError {
                 throw error
             } catch {
-                throw ServiceError(.unauthorized, "The \(provider.client.provider.name) sign-in could not be used: \(action) was not sent.")
+                throw ServiceError(
+                    .unauthorized,
+                    "The \(provider.client.provider.name) sign-in could not be used: \(action) was not sent.")
             }
         }
     }

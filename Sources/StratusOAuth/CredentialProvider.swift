@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 import Synchronization
 
 /// Hands out valid access tokens to every request of an adapter, refreshing them when needed.
@@ -113,7 +113,9 @@ public actor CredentialProvider {
         let header = try await authorizationHeader()
         let first = try await send(header)
         guard isTokenRejected(first) else { return first }
-        logger.debug("Access token refused; refreshing once and repeating the request", metadata: ["provider": "\(client.provider.name)"])
+        logger.debug(
+            "Access token refused; refreshing once and repeating the request",
+            metadata: ["provider": "\(client.provider.name)"])
         let replacement = try await token(replacingRejected: header).authorizationHeaderValue
         guard replacement != header else { throw refusedAfterRefresh }
         let second = try await send(replacement)
@@ -138,15 +140,16 @@ public actor CredentialProvider {
         into destination: HTTPResponseDestination = .memory(limit: 16 * 1024 * 1024)
     ) async throws -> StratusHTTPResponse {
         let (http, rule) = (client.http, client.provider.tokenRejection)
-        return try await perform({ authorization in
-            var request = request
-            request.headers.set("Authorization", authorization)
-            do {
-                return try await http.execute(request, into: destination)
-            } catch {
-                throw ServiceError.transportFailure(error, action: "The request \(request)")
-            }
-        }, isTokenRejected: { rule.matches($0) })
+        return try await perform(
+            { authorization in
+                var request = request
+                request.headers.set("Authorization", authorization)
+                do {
+                    return try await http.execute(request, into: destination)
+                } catch {
+                    throw ServiceError.transportFailure(error, action: "The request \(request)")
+                }
+            }, isTokenRejected: { rule.matches($0) })
     }
 
     /// Signs out: revokes the grant at the provider (refreshing first when the access token has
@@ -161,9 +164,10 @@ public actor CredentialProvider {
             switch client.provider.revocation?.style {
             case .bearer:
                 let (client, rule) = (client, client.provider.tokenRejection)
-                let response = try await perform({ authorization in
-                    try await client.sendRevocation(of: token, authorization: authorization)
-                }, isTokenRejected: { rule.matches($0) })
+                let response = try await perform(
+                    { authorization in
+                        try await client.sendRevocation(of: token, authorization: authorization)
+                    }, isTokenRejected: { rule.matches($0) })
                 try client.checkRevocation(response, secrets: [])
             case .formToken:
                 try await client.revoke(token)
@@ -211,7 +215,8 @@ public actor CredentialProvider {
         do {
             let token = try await store.update { stored in
                 guard let stored else {
-                    throw ServiceError(.reauthenticationRequired, "No \(provider) sign-in is stored. \(client.signInHint)")
+                    throw ServiceError(
+                        .reauthenticationRequired, "No \(provider) sign-in is stored. \(client.signInHint)")
                 }
                 if stored.authorizationHeaderValue != header, !stored.isExpired(margin: margin) {
                     logger.debug("Using the stored token", metadata: ["provider": "\(provider)", "token": "\(stored)"])
@@ -224,10 +229,13 @@ public actor CredentialProvider {
                         providerError: "invalid_grant"
                     )
                 }
-                logger.debug("Refreshing access token", metadata: [
-                    "provider": "\(provider)", "reason": "\(header == nil ? "expires within margin" : "refused by the server")",
-                    "expires_at": "\(stored.expiresAt.map { $0.formatted(.iso8601) } ?? "unknown")",
-                ])
+                logger.debug(
+                    "Refreshing access token",
+                    metadata: [
+                        "provider": "\(provider)",
+                        "reason": "\(header == nil ? "expires within margin" : "refused by the server")",
+                        "expires_at": "\(stored.expiresAt.map { $0.formatted(.iso8601) } ?? "unknown")",
+                    ])
                 attempt.record(stored.refreshToken)
                 return try await client.refresh(stored)
             }

@@ -2,11 +2,11 @@ import Foundation
 import Stratus
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A ``TokenStore`` that keeps the token as JSON in a file only its owner can read.

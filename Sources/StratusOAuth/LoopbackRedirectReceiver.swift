@@ -4,11 +4,11 @@ import Stratus
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Receives the browser's redirect at the end of a sign-in on `http://127.0.0.1:PORT/callback`
@@ -91,7 +91,10 @@ public final class LoopbackRedirectReceiver: Sendable {
 
     /// Stops listening without waiting; a later ``waitForCode(state:timeout:)`` fails.
     public func close() {
-        if let descriptor = listener.withLock({ descriptor in defer { descriptor = nil }; return descriptor }) {
+        if let descriptor = listener.withLock({ descriptor in
+            defer { descriptor = nil }
+            return descriptor
+        }) {
             Socket.closeDescriptor(descriptor)
         }
     }
@@ -110,8 +113,15 @@ public final class LoopbackRedirectReceiver: Sendable {
     ///   provider redirected with, `timeout` when nothing valid arrived in time, `cancelled` when
     ///   the task was cancelled, `invalidConfiguration` when the receiver was already used.
     public func waitForCode(state: String, timeout: Duration = .seconds(300)) async throws -> String {
-        guard let descriptor = listener.withLock({ descriptor in defer { descriptor = nil }; return descriptor }) else {
-            throw ServiceError(.invalidConfiguration, "This redirect receiver was already used or closed; create a new one for each sign-in.")
+        guard
+            let descriptor = listener.withLock({ descriptor in
+                defer { descriptor = nil }
+                return descriptor
+            })
+        else {
+            throw ServiceError(
+                .invalidConfiguration,
+                "This redirect receiver was already used or closed; create a new one for each sign-in.")
         }
         let wake: WakePipe
         do {

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 
 /// The OAuth 2 calls of one app at one provider: the authorization URL (with PKCE and `state`),
 /// the code exchange, refresh and revocation.
@@ -77,9 +77,12 @@ public struct OAuthClient: Sendable {
         if !scopes.isEmpty { fields.append(("scope", scopes.joined(separator: " "))) }
         fields += provider.authorizationParameters
         guard let url = FormEncoding.url(provider.authorizeURL, adding: fields) else {
-            throw ServiceError(.invalidConfiguration, "The \(provider.name) authorization URL \(Redaction.url(provider.authorizeURL)) is not valid.")
+            throw ServiceError(
+                .invalidConfiguration,
+                "The \(provider.name) authorization URL \(Redaction.url(provider.authorizeURL)) is not valid.")
         }
-        logger.debug("Prepared authorization URL", metadata: ["provider": "\(provider.name)", "url": "\(Redaction.url(url))"])
+        logger.debug(
+            "Prepared authorization URL", metadata: ["provider": "\(provider.name)", "url": "\(Redaction.url(url))"])
         return PendingAuthorization(url: url, state: state, pkce: pkce, redirectURI: redirectURI, scopes: scopes)
     }
 
@@ -106,9 +109,11 @@ public struct OAuthClient: Sendable {
             requestedScopes: pending.scopes,
             secrets: [code, pending.codeVerifier]
         )
-        logger.debug("Signed in", metadata: [
-            "provider": "\(provider.name)", "token": "\(token)",
-        ])
+        logger.debug(
+            "Signed in",
+            metadata: [
+                "provider": "\(provider.name)", "token": "\(token)",
+            ])
         return token
     }
 
@@ -128,10 +133,11 @@ public struct OAuthClient: Sendable {
                 "The \(provider.name) sign-in has no refresh token (it did not ask for offline access), so the expired access token cannot be renewed. \(signInHint)"
             )
         }
-        let fields: [(name: String, value: String)] = [
-            ("grant_type", TokenGrant.refreshToken.rawValue),
-            ("refresh_token", refreshToken),
-        ] + clientFields
+        let fields: [(name: String, value: String)] =
+            [
+                ("grant_type", TokenGrant.refreshToken.rawValue),
+                ("refresh_token", refreshToken),
+            ] + clientFields
         let refreshed = try await requestToken(
             fields,
             grant: .refreshToken,
@@ -139,10 +145,12 @@ public struct OAuthClient: Sendable {
             requestedScopes: token.scopes,
             secrets: [refreshToken, token.accessToken]
         )
-        logger.debug("Refreshed access token", metadata: [
-            "provider": "\(provider.name)", "token": "\(refreshed)",
-            "rotated": "\(refreshed.refreshToken != token.refreshToken)",
-        ])
+        logger.debug(
+            "Refreshed access token",
+            metadata: [
+                "provider": "\(provider.name)", "token": "\(refreshed)",
+                "rotated": "\(refreshed.refreshToken != token.refreshToken)",
+            ])
         return refreshed
     }
 
@@ -156,7 +164,10 @@ public struct OAuthClient: Sendable {
     ///   ``CredentialProvider/signOut()`` does), others by status.
     public func revoke(_ token: OAuthToken) async throws {
         let response = try await sendRevocation(of: token, authorization: token.authorizationHeaderValue)
-        try checkRevocation(response, secrets: [token.accessToken] + (token.refreshToken.map { [$0] } ?? []) + (provider.clientSecret.map { [$0] } ?? []))
+        try checkRevocation(
+            response,
+            secrets: [token.accessToken] + (token.refreshToken.map { [$0] } ?? [])
+                + (provider.clientSecret.map { [$0] } ?? []))
     }
 
     // MARK: Internals shared with CredentialProvider
@@ -188,14 +199,19 @@ public struct OAuthClient: Sendable {
         if response.isSuccess { return }
         // RFC 7009 servers (Google) answer invalid_token for a token that is already dead.
         if response.status == 400, TokenEndpointError.parse(response.body)?.error == "invalid_token" { return }
-        let providerError = TokenEndpointError.parse(response.body).map { Redaction.serverText($0.error, secrets: secrets, limit: 100) }
-        let code: ServiceError.Code = switch response.status {
-        case 401: .unauthorized
-        case 429: .rateLimited
-        case 500...: .server
-        default: .invalidResponse
+        let providerError = TokenEndpointError.parse(response.body).map {
+            Redaction.serverText($0.error, secrets: secrets, limit: 100)
         }
-        throw ServiceError(code, "\(provider.name) did not revoke the token (HTTP \(response.status)).", httpStatus: response.status, providerError: providerError)
+        let code: ServiceError.Code =
+            switch response.status {
+            case 401: .unauthorized
+            case 429: .rateLimited
+            case 500...: .server
+            default: .invalidResponse
+            }
+        throw ServiceError(
+            code, "\(provider.name) did not revoke the token (HTTP \(response.status)).", httpStatus: response.status,
+            providerError: providerError)
     }
 
     // MARK: Token endpoint
@@ -222,10 +238,12 @@ public struct OAuthClient: Sendable {
         let secrets = secrets + (provider.clientSecret.map { [$0] } ?? [])
         let (provider, http, logger, signInHint) = (self.provider, self.http, self.logger, self.signInHint)
         return try await retryPolicy.run { attempt in
-            logger.debug("Token request", metadata: [
-                "provider": "\(provider.name)", "grant_type": "\(grant.rawValue)",
-                "endpoint": "\(Redaction.url(provider.tokenURL))", "attempt": "\(attempt)",
-            ])
+            logger.debug(
+                "Token request",
+                metadata: [
+                    "provider": "\(provider.name)", "grant_type": "\(grant.rawValue)",
+                    "endpoint": "\(Redaction.url(provider.tokenURL))", "attempt": "\(attempt)",
+                ])
             let issuedAt = Date()
             let response: StratusHTTPResponse
             do {
@@ -233,21 +251,26 @@ public struct OAuthClient: Sendable {
             } catch {
                 throw ServiceError.transportFailure(error, action: "The \(provider.name) token request")
             }
-            logger.trace("Token endpoint answered", metadata: [
-                "provider": "\(provider.name)", "status": "\(response.status)", "bytes": "\(response.body.count)",
-            ])
+            logger.trace(
+                "Token endpoint answered",
+                metadata: [
+                    "provider": "\(provider.name)", "status": "\(response.status)", "bytes": "\(response.body.count)",
+                ])
             guard response.isSuccess else {
                 let error = ServiceError.tokenEndpoint(
                     status: response.status, headers: response.headers, body: response.body,
                     grant: grant, provider: provider.name, signInHint: signInHint, secrets: secrets
                 )
-                logger.debug("Token request failed", metadata: [
-                    "provider": "\(provider.name)", "status": "\(response.status)", "code": "\(error.code)",
-                    "error": "\(error.providerError ?? "none")",
-                ])
+                logger.debug(
+                    "Token request failed",
+                    metadata: [
+                        "provider": "\(provider.name)", "status": "\(response.status)", "code": "\(error.code)",
+                        "error": "\(error.providerError ?? "none")",
+                    ])
                 throw error
             }
-            return try TokenEndpointAnswer.token(from: response.body, issuedAt: issuedAt, previous: previous, requestedScopes: requestedScopes)
+            return try TokenEndpointAnswer.token(
+                from: response.body, issuedAt: issuedAt, previous: previous, requestedScopes: requestedScopes)
         }
     }
 }

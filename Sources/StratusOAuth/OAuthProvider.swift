@@ -84,15 +84,19 @@ public struct OAuthProvider: Sendable, CustomStringConvertible, CustomReflectabl
     /// The endpoints and client ID; the client secret is redacted.
     public var description: String {
         let secret = clientSecret == nil ? "none" : Redaction.placeholder
-        return "OAuthProvider(\(name), client: \(clientID), secret: \(secret), authorize: \(Redaction.url(authorizeURL)), token: \(Redaction.url(tokenURL)))"
+        return
+            "OAuthProvider(\(name), client: \(clientID), secret: \(secret), authorize: \(Redaction.url(authorizeURL)), token: \(Redaction.url(tokenURL)))"
     }
 
     /// A mirror without the client secret, so `dump` is safe to log.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "name": name, "clientID": clientID, "clientSecret": clientSecret == nil ? "none" : Redaction.placeholder,
-            "authorizeURL": Redaction.url(authorizeURL), "tokenURL": Redaction.url(tokenURL),
-        ])
+        Mirror(
+            self,
+            children: [
+                "name": name, "clientID": clientID,
+                "clientSecret": clientSecret == nil ? "none" : Redaction.placeholder,
+                "authorizeURL": Redaction.url(authorizeURL), "tokenURL": Redaction.url(tokenURL),
+            ])
     }
 }
 

@@ -73,7 +73,8 @@ public struct OAuthToken: Codable, Hashable, Sendable {
         refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
         // Seconds since 1970 rather than Date's own encoding, so the file reads the same whatever
         // date strategy an encoder was set up with.
-        expiresAt = try container.decodeIfPresent(Double.self, forKey: .expiresAt).map(Date.init(timeIntervalSince1970:))
+        expiresAt = try container.decodeIfPresent(Double.self, forKey: .expiresAt).map(
+            Date.init(timeIntervalSince1970:))
         scopes = try container.decodeIfPresent([String].self, forKey: .scopes) ?? []
         tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType) ?? "bearer"
     }
@@ -104,13 +105,15 @@ extension OAuthToken: CustomStringConvertible, CustomDebugStringConvertible, Cus
 
     /// A mirror without the credentials, so `dump(token)` is safe to log.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "accessToken": Redaction.placeholder,
-            "refreshToken": refreshToken == nil ? "none" : Redaction.placeholder,
-            "expiresAt": expiresAt.map { $0.formatted(.iso8601) } ?? "unknown",
-            "scopes": scopes,
-            "tokenType": tokenType,
-        ])
+        Mirror(
+            self,
+            children: [
+                "accessToken": Redaction.placeholder,
+                "refreshToken": refreshToken == nil ? "none" : Redaction.placeholder,
+                "expiresAt": expiresAt.map { $0.formatted(.iso8601) } ?? "unknown",
+                "scopes": scopes,
+                "tokenType": tokenType,
+            ])
     }
 }
 

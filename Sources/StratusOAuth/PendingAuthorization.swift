@@ -35,9 +35,11 @@ public struct PendingAuthorization: Sendable, CustomStringConvertible, CustomRef
 
     /// A mirror without the verifier, so `dump` is safe to log.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "url": Redaction.url(url), "state": state, "pkce": pkce,
-            "redirectURI": redirectURI.absoluteString, "scopes": scopes,
-        ])
+        Mirror(
+            self,
+            children: [
+                "url": Redaction.url(url), "state": state, "pkce": pkce,
+                "redirectURI": redirectURI.absoluteString, "scopes": scopes,
+            ])
     }
 }

@@ -4,11 +4,11 @@ import Stratus
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One wait of a ``LoopbackRedirectReceiver``: accepts connections one at a time on its own
@@ -25,7 +25,10 @@ struct RedirectSession: Sendable {
     let logger: Logger
 
     private enum Wait { case ready, timedOut, cancelled }
-    private enum Handling { case keepWaiting, finished(Result<String, ServiceError>) }
+    private enum Handling {
+        case keepWaiting
+        case finished(Result<String, ServiceError>)
+    }
 
     /// Runs the accept loop; blocks the calling thread.
     func run() -> Result<String, ServiceError> {
@@ -55,10 +58,14 @@ struct RedirectSession: Sendable {
         while Self.endOfHead(in: head) == nil && head.count <= LoopbackRedirectReceiver.headLimit {
             switch wait(for: client, events: POLLIN, until: connectionDeadline) {
             case .cancelled: return .finished(.failure(cancelled))
-            case .timedOut: return ContinuousClock.now >= deadline ? .finished(.failure(timedOut)) : ignored("client sent no request in time")
+            case .timedOut:
+                return ContinuousClock.now >= deadline
+                    ? .finished(.failure(timedOut)) : ignored("client sent no request in time")
             case .ready: break
             }
-            let count = SystemCall.retryingOnInterrupt { chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) } }
+            let count = SystemCall.retryingOnInterrupt {
+                chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            }
             if count == 0 { return ignored("client closed the connection") }
             if count < 0 {
                 if errno == EAGAIN || errno == EWOULDBLOCK { continue }
@@ -76,7 +83,8 @@ struct RedirectSession: Sendable {
 
     private func respond(to head: [UInt8], on client: Int32) -> Handling {
         let lineEnd = head.firstIndex(of: UInt8(ascii: "\r")) ?? head.endIndex
-        let parts = String(decoding: head[..<lineEnd], as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
+        let parts = String(decoding: head[..<lineEnd], as: UTF8.self).split(
+            separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else {
             reply(client, status: "400 Bad Request", page: .notUnderstood)
             return ignored("malformed request line")
@@ -128,7 +136,9 @@ struct RedirectSession: Sendable {
                 providerError: error
             )
         case "server_error", "temporarily_unavailable":
-            return ServiceError(.server, "The provider could not complete the sign-in (\(error))\(detail); try again later.", providerError: error)
+            return ServiceError(
+                .server, "The provider could not complete the sign-in (\(error))\(detail); try again later.",
+                providerError: error)
         default:
             return ServiceError(
                 .invalidConfiguration,
@@ -158,7 +168,8 @@ struct RedirectSession: Sendable {
 
     private func reply(_ client: Int32, status: String, page: RedirectPage) {
         let body = Array(page.html.utf8)
-        let head = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.count)\r\n"
+        let head =
+            "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.count)\r\n"
             + "Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\nConnection: close\r\n\r\n"
         let bytes = Array(head.utf8) + body
         let sendDeadline = ContinuousClock.now + .seconds(2)
@@ -184,7 +195,9 @@ struct RedirectSession: Sendable {
         let until = min(deadline, .now + .milliseconds(250))
         var chunk = [UInt8](repeating: 0, count: 4096)
         while case .ready = wait(for: client, events: POLLIN, until: until) {
-            let count = SystemCall.retryingOnInterrupt { chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) } }
+            let count = SystemCall.retryingOnInterrupt {
+                chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            }
             if count == 0 || (count < 0 && errno != EAGAIN) { return }
         }
     }

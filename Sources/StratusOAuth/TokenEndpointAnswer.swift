@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 
 /// The token endpoint's JSON, which Dropbox and Google both shape after RFC 6749 §5.
 ///
@@ -31,7 +31,9 @@ struct TokenEndpointAnswer: Decodable {
         if let seconds = try? container.decodeIfPresent(Double.self, forKey: .expiresIn) {
             expiresIn = seconds
         } else {
-            expiresIn = (try? container.decodeIfPresent(String.self, forKey: .expiresIn)).flatMap { $0.flatMap(Double.init) }
+            expiresIn = (try? container.decodeIfPresent(String.self, forKey: .expiresIn)).flatMap {
+                $0.flatMap(Double.init)
+            }
         }
         refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
         scope = try container.decodeIfPresent(String.self, forKey: .scope)
@@ -50,7 +52,9 @@ struct TokenEndpointAnswer: Decodable {
     ///   - requestedScopes: The scopes asked for, used when the answer names none.
     /// - Throws: `invalidResponse` when the body is not a token answer, or its `expires_in` is
     ///   not a finite number of seconds from 0 to ``maximumLifetime``.
-    static func token(from body: Data, issuedAt: Date, previous: OAuthToken?, requestedScopes: [String]) throws -> OAuthToken {
+    static func token(from body: Data, issuedAt: Date, previous: OAuthToken?, requestedScopes: [String]) throws
+        -> OAuthToken
+    {
         let answer: TokenEndpointAnswer
         do {
             answer = try JSONDecoder().decode(TokenEndpointAnswer.self, from: body)
@@ -69,13 +73,16 @@ struct TokenEndpointAnswer: Decodable {
                 "The token endpoint gave expires_in \(lifetime), which is not a number of seconds between 0 and \(Int(maximumLifetime)); the token was not used."
             )
         }
-        let scopes = answer.scope.map { $0.split(separator: " ").map(String.init) }
+        let scopes =
+            answer.scope.map { $0.split(separator: " ").map(String.init) }
             ?? previous?.scopes ?? requestedScopes
         return OAuthToken(
             accessToken: answer.accessToken,
             refreshToken: answer.refreshToken ?? previous?.refreshToken,
             // Whole seconds, so the expiry survives the token file's JSON unchanged.
-            expiresAt: answer.expiresIn.map { Date(timeIntervalSince1970: (issuedAt.timeIntervalSince1970 + $0).rounded(.down)) },
+            expiresAt: answer.expiresIn.map {
+                Date(timeIntervalSince1970: (issuedAt.timeIntervalSince1970 + $0).rounded(.down))
+            },
             scopes: scopes,
             tokenType: answer.tokenType ?? "bearer"
         )
@@ -127,17 +134,21 @@ extension ServiceError {
         // Both are the server's words, which may echo the request (refresh token, client secret).
         let code = answer.map { Redaction.serverText($0.error, secrets: secrets, limit: 100) }
         // The provider's own words, without a final full stop (the message adds its own).
-        let detail = answer?.errorDescription.map {
-            ": " + Redaction.serverText($0, secrets: secrets).trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-        } ?? ""
+        let detail =
+            answer?.errorDescription.map {
+                ": "
+                    + Redaction.serverText($0, secrets: secrets).trimmingCharacters(
+                        in: CharacterSet(charactersIn: ". "))
+            } ?? ""
         switch code {
         case "invalid_grant":
-            let message = switch grant {
-            case .refreshToken:
-                "The \(provider) sign-in is no longer valid: the refresh token was revoked or has expired\(detail). \(signInHint)"
-            case .authorizationCode:
-                "\(provider) refused the authorization code (it expired, was already used, or does not match this sign-in)\(detail). \(signInHint)"
-            }
+            let message =
+                switch grant {
+                case .refreshToken:
+                    "The \(provider) sign-in is no longer valid: the refresh token was revoked or has expired\(detail). \(signInHint)"
+                case .authorizationCode:
+                    "\(provider) refused the authorization code (it expired, was already used, or does not match this sign-in)\(detail). \(signInHint)"
+                }
             return ServiceError(.reauthenticationRequired, message, httpStatus: status, providerError: "invalid_grant")
         case "invalid_client", "unauthorized_client":
             return ServiceError(
@@ -147,7 +158,8 @@ extension ServiceError {
                 providerError: code
             )
         case "temporarily_unavailable", "server_error", "internal_failure":
-            return ServiceError(.server, "\(provider)'s token endpoint failed\(detail).", httpStatus: status, providerError: code)
+            return ServiceError(
+                .server, "\(provider)'s token endpoint failed\(detail).", httpStatus: status, providerError: code)
         default:
             break
         }
@@ -161,14 +173,21 @@ extension ServiceError {
             )
         }
         if status == 408 {
-            return ServiceError(.timeout, "\(provider)'s token endpoint timed out.", httpStatus: status, providerError: code)
+            return ServiceError(
+                .timeout, "\(provider)'s token endpoint timed out.", httpStatus: status, providerError: code)
         }
         if status >= 500 {
-            return ServiceError(.server, "\(provider)'s token endpoint failed with HTTP \(status).", httpStatus: status, providerError: code)
+            return ServiceError(
+                .server, "\(provider)'s token endpoint failed with HTTP \(status).", httpStatus: status,
+                providerError: code)
         }
         if let code {
-            return ServiceError(.unauthorized, "\(provider) refused the token request (\(code))\(detail).", httpStatus: status, providerError: code)
+            return ServiceError(
+                .unauthorized, "\(provider) refused the token request (\(code))\(detail).", httpStatus: status,
+                providerError: code)
         }
-        return ServiceError(.invalidResponse, "\(provider)'s token endpoint answered HTTP \(status) without an OAuth error.", httpStatus: status)
+        return ServiceError(
+            .invalidResponse, "\(provider)'s token endpoint answered HTTP \(status) without an OAuth error.",
+            httpStatus: status)
     }
 }

@@ -4,11 +4,11 @@ import StratusAdapterKit
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The token file's POSIX operations.
@@ -33,14 +33,18 @@ enum TokenFile {
             if count < 0 { throw failure("read", url, errno: errno) }
             data.append(contentsOf: buffer[0..<count])
             if data.count > 1024 * 1024 {
-                throw ServiceError(.localFile, "The token file \(url.path) is larger than 1 MiB, so it is not a token file; remove it and sign in again.")
+                throw ServiceError(
+                    .localFile,
+                    "The token file \(url.path) is larger than 1 MiB, so it is not a token file; remove it and sign in again."
+                )
             }
         }
         do {
             return try JSONDecoder().decode(OAuthToken.self, from: data)
         } catch {
             // The decoding error may quote the file's contents, so it is not passed on.
-            throw ServiceError(.localFile, "The token file \(url.path) is not a valid token file; remove it and sign in again.")
+            throw ServiceError(
+                .localFile, "The token file \(url.path) is not a valid token file; remove it and sign in again.")
         }
     }
 
@@ -68,7 +72,8 @@ enum TokenFile {
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            throw ServiceError(.localFile, "The token file \(url.path) is not a regular file; remove it and sign in again.")
+            throw ServiceError(
+                .localFile, "The token file \(url.path) is not a regular file; remove it and sign in again.")
         }
         guard status.st_uid == geteuid() else {
             close(descriptor)
@@ -119,14 +124,16 @@ enum TokenFile {
         do {
             try AtomicFile.write(data, to: url.path, mode: 0o600, ignoringUmask: true, flags: O_NOFOLLOW | O_NONBLOCK)
         } catch {
-            let action = switch error.operation {
-            case "open": "create"
-            case "fchmod": "set permissions of"
-            case "write": "write"
-            case "fsync": "flush"
-            default: "replace"
-            }
-            throw failure(action, error.operation == "rename" ? url : URL(filePath: error.path), errno: error.errorNumber)
+            let action =
+                switch error.operation {
+                case "open": "create"
+                case "fchmod": "set permissions of"
+                case "write": "write"
+                case "fsync": "flush"
+                default: "replace"
+                }
+            throw failure(
+                action, error.operation == "rename" ? url : URL(filePath: error.path), errno: error.errorNumber)
         }
     }
 
@@ -145,9 +152,12 @@ enum TokenFile {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue { return }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw ServiceError(.localFile, "Could not create the folder \(folder.path) for the token file.", underlying: SendableError(error))
+            throw ServiceError(
+                .localFile, "Could not create the folder \(folder.path) for the token file.",
+                underlying: SendableError(error))
         }
     }
 
@@ -163,7 +173,9 @@ enum TokenFile {
         if descriptor >= 0 { return descriptor }
         if error == ENOENT && flags & O_CREAT == 0 { throw NoSuchFile() }
         if error == ELOOP {
-            throw ServiceError(.permissionDenied, "\(url.path) is a symbolic link; token files must be regular files. Remove the link and sign in again.")
+            throw ServiceError(
+                .permissionDenied,
+                "\(url.path) is a symbolic link; token files must be regular files. Remove the link and sign in again.")
         }
         throw failure(purpose, url, errno: error)
     }
@@ -190,4 +202,3 @@ private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mo
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(descriptor, buffer, count)
 }
-

@@ -3,11 +3,11 @@ import Stratus
 import StratusFileSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The token file's lock: StratusFileSystem's ``StratusFileSystem/FileLock`` on `<token>.lock`,
@@ -27,9 +27,12 @@ enum TokenLock {
             lock = try await FileLock.acquire(url.path, flags: O_NOFOLLOW | O_NONBLOCK, mode: 0o600, timeout: timeout)
         } catch let error as FileSystemError {
             if error.errorNumber == ELOOP {
-                throw ServiceError(.permissionDenied, "\(url.path) is a symbolic link; lock files must be regular files. Remove the link and try again.")
+                throw ServiceError(
+                    .permissionDenied,
+                    "\(url.path) is a symbolic link; lock files must be regular files. Remove the link and try again.")
             }
-            throw TokenFile.failure(error.operation == "open" ? "open the lock file" : "lock", url, errno: error.errorNumber)
+            throw TokenFile.failure(
+                error.operation == "open" ? "open the lock file" : "lock", url, errno: error.errorNumber)
         } catch {
             throw ServiceError(.cancelled, "The task was cancelled while waiting for the token lock \(url.path).")
         }

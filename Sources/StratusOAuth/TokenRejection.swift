@@ -35,7 +35,8 @@ public struct TokenRejection: Sendable {
     public static let dropbox = TokenRejection { status, headers, body in
         guard status == 401 else { return false }
         if let answer = try? JSONDecoder().decode(DropboxAuthAnswer.self, from: body),
-           let tag = answer.error?.tag {
+            let tag = answer.error?.tag
+        {
             return tag == "expired_access_token" || tag == "invalid_access_token"
         }
         return challengeSaysInvalidToken(headers)

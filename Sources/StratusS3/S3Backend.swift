@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 
 /// Registers the S3 adapter with a ``Stratus/ServiceRegistry`` under the type `s3`.
 ///
@@ -18,20 +18,44 @@ public enum S3Backend: ServiceBackend {
         BackendOption("bucket", summary: "The bucket.", isRequired: true),
         BackendOption("root", summary: "The key prefix that is the remote's root; the whole bucket by default."),
         BackendOption("region", summary: "The signing region (default AWS_REGION, else us-east-1)."),
-        BackendOption("endpoint", summary: "The S3 endpoint URL; https://s3.<region>.amazonaws.com by default, or any S3-compatible server."),
+        BackendOption(
+            "endpoint",
+            summary: "The S3 endpoint URL; https://s3.<region>.amazonaws.com by default, or any S3-compatible server."),
         .allowInsecureHTTP,
-        BackendOption("addressing", summary: "'path' (endpoint/bucket/key) or 'virtual' (bucket.endpoint/key); path when endpoint is set, else virtual."),
-        BackendOption("access_key_id", summary: "The access key id; with secret_access_key, overrides the environment and the credentials file."),
+        BackendOption(
+            "addressing",
+            summary:
+                "'path' (endpoint/bucket/key) or 'virtual' (bucket.endpoint/key); path when endpoint is set, else virtual."
+        ),
+        BackendOption(
+            "access_key_id",
+            summary: "The access key id; with secret_access_key, overrides the environment and the credentials file."),
         BackendOption("secret_access_key", summary: "The secret access key."),
         BackendOption("session_token", summary: "The session token of temporary credentials."),
-        BackendOption("profile", summary: "The profile of the shared credentials file to use (default AWS_PROFILE, else default)."),
-        BackendOption("credentials_file", summary: "The shared credentials file (default AWS_SHARED_CREDENTIALS_FILE, else ~/.aws/credentials)."),
-        BackendOption("versioning", summary: "'on' (the bucket keeps versions; default), 'enable' (turn bucket versioning on), or 'off' (no versions, no change feed)."),
+        BackendOption(
+            "profile", summary: "The profile of the shared credentials file to use (default AWS_PROFILE, else default)."
+        ),
+        BackendOption(
+            "credentials_file",
+            summary: "The shared credentials file (default AWS_SHARED_CREDENTIALS_FILE, else ~/.aws/credentials)."),
+        BackendOption(
+            "versioning",
+            summary:
+                "'on' (the bucket keeps versions; default), 'enable' (turn bucket versioning on), or 'off' (no versions, no change feed)."
+        ),
         BackendOption("part_size", summary: "The multipart part size in bytes (default 8 MiB, at least 5 MiB)."),
-        BackendOption("single_upload_limit", summary: "Files up to this many bytes go up in one PutObject (default 8 MiB, at most 5 GiB)."),
-        BackendOption("minimum_part_size", summary: "The smallest part the server accepts (default 5 MiB, S3's rule); lower only for servers that accept less."),
+        BackendOption(
+            "single_upload_limit",
+            summary: "Files up to this many bytes go up in one PutObject (default 8 MiB, at most 5 GiB)."),
+        BackendOption(
+            "minimum_part_size",
+            summary:
+                "The smallest part the server accepts (default 5 MiB, S3's rule); lower only for servers that accept less."
+        ),
         BackendOption("page_size", summary: "Changes per change-feed page (default 1000)."),
-        BackendOption("change_lookback_seconds", summary: "How far back the emulated change feed looks for late-listed versions (default 3600)."),
+        BackendOption(
+            "change_lookback_seconds",
+            summary: "How far back the emulated change feed looks for late-listed versions (default 3600)."),
         StratusHTTPClient.caFileOption,
     ]
 
@@ -61,7 +85,10 @@ public enum S3Backend: ServiceBackend {
         case "path": addressing = .path
         case "virtual", "virtual-hosted", "virtual_hosted": addressing = .virtualHosted
         case let other?:
-            throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)' option 'addressing' is \(other.debugDescription), which is not 'path' or 'virtual'.")
+            throw ServiceError(
+                .invalidConfiguration,
+                "Remote '\(options.remoteName)' option 'addressing' is \(other.debugDescription), which is not 'path' or 'virtual'."
+            )
         }
         let versioning: S3Configuration.Versioning
         switch options.string("versioning")?.lowercased() {
@@ -69,14 +96,18 @@ public enum S3Backend: ServiceBackend {
         case "enable": versioning = .enable
         case "off", "false", "no": versioning = .off
         case let other?:
-            throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)' option 'versioning' is \(other.debugDescription), which is not 'on', 'enable' or 'off'.")
+            throw ServiceError(
+                .invalidConfiguration,
+                "Remote '\(options.remoteName)' option 'versioning' is \(other.debugDescription), which is not 'on', 'enable' or 'off'."
+            )
         }
         let defaults = (partSize: Int64(8 * 1_048_576), single: Int64(8 * 1_048_576))
         let configuration: S3Configuration
         do {
             configuration = try S3Configuration(
                 endpoint: try options.url("endpoint"),
-                region: options.string("region") ?? environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1",
+                region: options.string("region") ?? environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"]
+                    ?? "us-east-1",
                 bucket: try options.requiredString("bucket"),
                 root: options.string("root") ?? "",
                 addressing: addressing,
@@ -93,12 +124,16 @@ public enum S3Backend: ServiceBackend {
         let credentials: S3Credentials
         if let id = options.string("access_key_id"), !id.isEmpty {
             let secret = try options.requiredString("secret_access_key")
-            credentials = S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: options.string("session_token").flatMap { $0.isEmpty ? nil : $0 })
+            credentials = S3Credentials(
+                accessKeyID: id, secretAccessKey: secret,
+                sessionToken: options.string("session_token").flatMap { $0.isEmpty ? nil : $0 })
         } else {
             do {
                 credentials = try S3Credentials.resolve(
                     profile: options.string("profile").flatMap { $0.isEmpty ? nil : $0 },
-                    file: options.string("credentials_file").flatMap { $0.isEmpty ? nil : URL(filePath: NSString(string: $0).expandingTildeInPath) },
+                    file: options.string("credentials_file").flatMap {
+                        $0.isEmpty ? nil : URL(filePath: NSString(string: $0).expandingTildeInPath)
+                    },
                     environment: environment
                 )
             } catch let error as ServiceError {

@@ -22,7 +22,9 @@ struct S3ChangeCursor: Codable, Sendable, Equatable {
     var seen: [String]
 
     private enum CodingKeys: String, CodingKey {
-        case remote = "r", watermark = "w", seen = "s"
+        case remote = "r"
+        case watermark = "w"
+        case seen = "s"
     }
 
     /// The token for this position.
@@ -41,11 +43,14 @@ struct S3ChangeCursor: Codable, Sendable, Equatable {
     /// - Throws: ``Stratus/ServiceError/Code/invalidChangeToken`` for anything that is not a
     ///   token of this remote in a known format.
     init(_ token: ChangeToken, remote: String) throws {
-        let refused = ServiceError(.invalidChangeToken, "The change token was not issued by this S3 remote's change feed (or its format is unknown); list the files again and take a new token.")
+        let refused = ServiceError(
+            .invalidChangeToken,
+            "The change token was not issued by this S3 remote's change feed (or its format is unknown); list the files again and take a new token."
+        )
         guard token.rawValue.hasPrefix(S3ChangeCursor.prefix), token.rawValue.utf8.count < 4 * 1_048_576,
-              let bytes = Base64URL.decode(String(token.rawValue.dropFirst(S3ChangeCursor.prefix.count))),
-              let cursor = try? JSONDecoder().decode(S3ChangeCursor.self, from: Data(bytes)),
-              cursor.remote == remote, cursor.watermark >= 0
+            let bytes = Base64URL.decode(String(token.rawValue.dropFirst(S3ChangeCursor.prefix.count))),
+            let cursor = try? JSONDecoder().decode(S3ChangeCursor.self, from: Data(bytes)),
+            cursor.remote == remote, cursor.watermark >= 0
         else { throw refused }
         self = cursor
     }

@@ -92,20 +92,30 @@ public struct S3Configuration: Sendable {
         retryPolicy: RetryPolicy = .standard
     ) throws {
         guard !region.isEmpty, region.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) else {
-            throw ServiceError(.invalidConfiguration, "The S3 region \(region.debugDescription) is not a region name such as us-east-1.")
+            throw ServiceError(
+                .invalidConfiguration,
+                "The S3 region \(region.debugDescription) is not a region name such as us-east-1.")
         }
         guard S3Configuration.isBucketName(bucket) else {
-            throw ServiceError(.invalidConfiguration, "\(bucket.debugDescription) is not an S3 bucket name (3 to 63 lower-case letters, digits, '.' and '-').")
+            throw ServiceError(
+                .invalidConfiguration,
+                "\(bucket.debugDescription) is not an S3 bucket name (3 to 63 lower-case letters, digits, '.' and '-')."
+            )
         }
         let resolvedEndpoint = endpoint ?? URL(string: "https://s3.\(region).amazonaws.com")
-        guard let resolvedEndpoint, let scheme = resolvedEndpoint.scheme?.lowercased(), scheme == "http" || scheme == "https", resolvedEndpoint.host != nil else {
+        guard let resolvedEndpoint, let scheme = resolvedEndpoint.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", resolvedEndpoint.host != nil
+        else {
             throw ServiceError(.invalidConfiguration, "The S3 endpoint must be an http or https URL with a host.")
         }
         guard partSize >= minimumPartSize, minimumPartSize > 0 else {
-            throw ServiceError(.invalidConfiguration, "The S3 part size \(partSize) is below the smallest the server accepts (\(minimumPartSize) bytes).")
+            throw ServiceError(
+                .invalidConfiguration,
+                "The S3 part size \(partSize) is below the smallest the server accepts (\(minimumPartSize) bytes).")
         }
         guard singleUploadLimit >= 0, singleUploadLimit <= S3Configuration.s3LargestSingleUpload else {
-            throw ServiceError(.invalidConfiguration, "The single upload limit must be between 0 and 5 GiB, not \(singleUploadLimit).")
+            throw ServiceError(
+                .invalidConfiguration, "The single upload limit must be between 0 and 5 GiB, not \(singleUploadLimit).")
         }
         guard changePageSize > 0 else {
             throw ServiceError(.invalidConfiguration, "The change page size must be at least 1.")
@@ -115,7 +125,8 @@ public struct S3Configuration: Sendable {
             do {
                 _ = try RemotePath(trimmedRoot)
             } catch {
-                throw ServiceError(.invalidConfiguration, "The S3 root \(root.debugDescription) is not a valid key prefix.")
+                throw ServiceError(
+                    .invalidConfiguration, "The S3 root \(root.debugDescription) is not a valid key prefix.")
             }
         }
         self.endpoint = resolvedEndpoint
@@ -136,7 +147,10 @@ public struct S3Configuration: Sendable {
     static func isBucketName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (3...63).contains(bytes.count) else { return false }
-        let allowed = bytes.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+        let allowed = bytes.allSatisfy {
+            (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "-")
+        }
         let alphanumeric: (UInt8) -> Bool = { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
         guard let first = bytes.first, let last = bytes.last else { return false }
         return allowed && alphanumeric(first) && alphanumeric(last)

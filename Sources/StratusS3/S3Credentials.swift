@@ -30,7 +30,12 @@ public struct S3Credentials: Sendable, Hashable, CustomStringConvertible, Custom
 
     /// A mirror without the secret, so `dump` does not print it.
     public var customMirror: Mirror {
-        Mirror(self, children: ["accessKeyID": accessKeyID, "secretAccessKey": "<redacted>", "sessionToken": sessionToken == nil ? "nil" : "<redacted>"])
+        Mirror(
+            self,
+            children: [
+                "accessKeyID": accessKeyID, "secretAccessKey": "<redacted>",
+                "sessionToken": sessionToken == nil ? "nil" : "<redacted>",
+            ])
     }
 
     /// Finds credentials the way AWS tools do: the environment (`AWS_ACCESS_KEY_ID`,
@@ -50,8 +55,9 @@ public struct S3Credentials: Sendable, Hashable, CustomStringConvertible, Custom
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> S3Credentials {
         if profile == nil, file == nil,
-           let id = environment["AWS_ACCESS_KEY_ID"], !id.isEmpty,
-           let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty {
+            let id = environment["AWS_ACCESS_KEY_ID"], !id.isEmpty,
+            let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty
+        {
             let token = environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
             return S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: token)
         }
@@ -74,7 +80,7 @@ public struct S3Credentials: Sendable, Hashable, CustomStringConvertible, Custom
         }
         let section = parseProfiles(text)[profileName] ?? [:]
         guard let id = section["aws_access_key_id"], !id.isEmpty,
-              let secret = section["aws_secret_access_key"], !secret.isEmpty
+            let secret = section["aws_secret_access_key"], !secret.isEmpty
         else {
             throw ServiceError(
                 .invalidConfiguration,

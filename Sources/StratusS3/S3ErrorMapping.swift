@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 
 /// Turns S3 answers and transport failures into ``Stratus/ServiceError``.
 ///
@@ -15,10 +15,12 @@ enum S3ErrorMapping {
     ///   - body: The answer's body (empty for HEAD).
     ///   - action: What was being done, such as "PutObject of saves/slot-1.json".
     ///   - secrets: The secret key and session token, scrubbed from the server's text.
-    static func error(status: Int, headers: StratusHTTPHeaders = StratusHTTPHeaders(), body: Data, action: String, secrets: [String]) -> ServiceError {
+    static func error(
+        status: Int, headers: StratusHTTPHeaders = StratusHTTPHeaders(), body: Data, action: String, secrets: [String]
+    ) -> ServiceError {
         var code: String?
         var message: String?
-        if !body.isEmpty, let document = try? S3XMLElement.parse(body), document.name == "Error" {
+        if !body.isEmpty, let document = try? XMLTree.parse(body), document.name == "Error" {
             code = document.value("Code").map { Redaction.serverText($0, secrets: secrets, limit: 100) }
             message = document.value("Message").map { Redaction.serverText($0, secrets: secrets) }
         }
@@ -38,11 +40,13 @@ enum S3ErrorMapping {
         case "NoSuchBucket": return .invalidConfiguration
         case "PreconditionFailed", "ConditionalRequestConflict", "OperationAborted": return .conflict
         case "SlowDown", "TooManyRequests", "RequestLimitExceeded": return .rateLimited
-        case "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken", "TokenRefreshRequired", "RequestTimeTooSkewed":
+        case "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken", "TokenRefreshRequired",
+            "RequestTimeTooSkewed":
             return .unauthorized
         case "AccessDenied", "AllAccessDisabled", "AccountProblem": return .permissionDenied
         case "EntityTooLarge", "MaxMessageLengthExceeded": return .payloadTooLarge
-        case "EntityTooSmall", "InvalidBucketName", "PermanentRedirect", "AuthorizationHeaderMalformed", "IllegalLocationConstraintException":
+        case "EntityTooSmall", "InvalidBucketName", "PermanentRedirect", "AuthorizationHeaderMalformed",
+            "IllegalLocationConstraintException":
             return .invalidConfiguration
         case "BadDigest", "InvalidDigest", "XAmzContentSHA256Mismatch", "InvalidPart": return .integrityMismatch
         case "KeyTooLongError": return .invalidPath
@@ -66,6 +70,9 @@ enum S3ErrorMapping {
 
     /// An answer the adapter could not read; the reason, which may quote the answer, is scrubbed.
     static func undecodable(_ action: String, _ reason: String) -> ServiceError {
-        ServiceError(.invalidResponse, "\(action) gave an answer that could not be read: \(Redaction.serverText(reason, secrets: [], limit: 500)).")
+        ServiceError(
+            .invalidResponse,
+            "\(action) gave an answer that could not be read: \(Redaction.serverText(reason, secrets: [], limit: 500))."
+        )
     }
 }

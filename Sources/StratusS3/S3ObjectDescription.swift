@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// What S3 says about one object version in `HEAD`/`GET` answer headers.
 struct S3ObjectDescription: Sendable {
@@ -85,7 +85,11 @@ enum S3MetadataCoding {
     /// Whether a name can be a metadata name: S3 lower-cases header names, so only lower-case
     /// letters, digits, `-` and `_` survive a round trip.
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+        !name.isEmpty
+            && name.utf8.allSatisfy {
+                (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-")
+                    || $0 == UInt8(ascii: "_")
+            }
     }
 
     static func encode(_ value: String) -> String {

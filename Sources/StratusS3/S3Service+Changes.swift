@@ -27,7 +27,9 @@ extension S3Service {
             let entries = try await feedEntries()
             let watermark = entries.map { milliseconds($0.modified) }.max() ?? 0
             let lower = watermark - lookbackMilliseconds
-            let seen = entries.filter { milliseconds($0.modified) >= lower }.map { S3ChangeCursor.digest(key: $0.key, versionID: $0.versionID) }
+            let seen = entries.filter { milliseconds($0.modified) >= lower }.map {
+                S3ChangeCursor.digest(key: $0.key, versionID: $0.versionID)
+            }
             return S3ChangeCursor(remote: remoteDigest, watermark: watermark, seen: seen).token
         }
     }
@@ -78,10 +80,12 @@ extension S3Service {
             let changes: [Change] = page.compactMap { candidate in
                 guard let path = path(forKey: candidate.entry.key) else { return nil }
                 if candidate.entry.isDeleteMarker { return .deleted(path) }
-                return .upserted(RemoteFile(
-                    path: path, id: candidate.entry.key, size: candidate.entry.size, modified: candidate.entry.modified,
-                    contentHash: nil, version: VersionID(candidate.entry.versionID)
-                ))
+                return .upserted(
+                    RemoteFile(
+                        path: path, id: candidate.entry.key, size: candidate.entry.size,
+                        modified: candidate.entry.modified,
+                        contentHash: nil, version: VersionID(candidate.entry.versionID)
+                    ))
             }
             return ChangePage(
                 changes: changes,

@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 import Synchronization
 
 /// Downloads through `GetObject`, streamed to a temporary file beside the destination, resumed
@@ -17,7 +17,9 @@ extension S3Service {
     /// attempts. The SHA-256 is then compared with `x-amz-meta-stratus-sha256` (or, for objects
     /// written by other tools, the MD5 with a single-part ETag; a multipart ETag leaves only the
     /// size to check), and only matching content is flushed and renamed over the destination.
-    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions)
+        async throws -> RemoteFile
+    {
         try await guarded {
             try validateFile(path)
             var versionParameter: String?
@@ -25,7 +27,10 @@ extension S3Service {
                 if configuration.versioning == .off {
                     let current = try await headDescription(path, version: nil)
                     guard current.etag == version.rawValue else {
-                        throw ServiceError(.notFound, "\(path) has no version \(version); without bucket versioning only the current one can be read.")
+                        throw ServiceError(
+                            .notFound,
+                            "\(path) has no version \(version); without bucket versioning only the current one can be read."
+                        )
                     }
                 } else {
                     try await ensureVersioning()
@@ -38,21 +43,32 @@ extension S3Service {
             do {
                 handle = try FileHandle(forWritingTo: staging.temporary)
             } catch {
-                throw ServiceError(.localFile, "\(staging.temporary.path) could not be opened: \(error.localizedDescription)")
+                throw ServiceError(
+                    .localFile, "\(staging.temporary.path) could not be opened: \(error.localizedDescription)")
             }
             defer { try? handle.close() }
 
             let received = try await receive(path, version: versionParameter, into: handle, progress: options.progress)
             let description = received.description
             guard received.bytes == description.size else {
-                throw ServiceError(.integrityMismatch, "\(received.bytes) bytes of \(path) arrived where S3 announced \(description.size); the destination was left as it was.")
+                throw ServiceError(
+                    .integrityMismatch,
+                    "\(received.bytes) bytes of \(path) arrived where S3 announced \(description.size); the destination was left as it was."
+                )
             }
             if let expected = description.sha256 {
                 guard received.sha256 == expected else {
-                    throw ServiceError(.integrityMismatch, "The content of \(path) received from S3 has SHA-256 \(received.sha256), not the \(expected) recorded at upload; the destination was left as it was.")
+                    throw ServiceError(
+                        .integrityMismatch,
+                        "The content of \(path) received from S3 has SHA-256 \(received.sha256), not the \(expected) recorded at upload; the destination was left as it was."
+                    )
                 }
-            } else if S3ObjectDescription.isContentMD5(description.etag), received.md5 != description.etag.lowercased() {
-                throw ServiceError(.integrityMismatch, "The content of \(path) received from S3 has MD5 \(received.md5), not its ETag \(description.etag); the destination was left as it was.")
+            } else if S3ObjectDescription.isContentMD5(description.etag), received.md5 != description.etag.lowercased()
+            {
+                throw ServiceError(
+                    .integrityMismatch,
+                    "The content of \(path) received from S3 has MD5 \(received.md5), not its ETag \(description.etag); the destination was left as it was."
+                )
             }
             try staging.moveIntoPlace()
             return try file(path, from: description)
@@ -79,7 +95,9 @@ extension S3Service {
     /// attempt of the retry policy's loop (`Repetition.safe`) goes on from
     /// the bytes already received, so a download makes at most `maximumAttempts` requests and
     /// honours `Retry-After` like every other request.
-    private func receive(_ path: RemotePath, version: String?, into handle: FileHandle, progress handler: ProgressHandler?) async throws -> Received {
+    private func receive(
+        _ path: RemotePath, version: String?, into handle: FileHandle, progress handler: ProgressHandler?
+    ) async throws -> Received {
         let state = Mutex(Progress())
         let action = "GetObject of \(path)"
         let progress = MonotonicProgress(handler, total: nil)
@@ -102,9 +120,13 @@ extension S3Service {
                 let response = try await transport.http.stream(signed)
                 guard (200..<300).contains(response.status) else {
                     let body = (try? await response.body.collect(upTo: 64 * 1024)) ?? Data()
-                    let error = S3ErrorMapping.error(status: response.status, headers: response.headers, body: body, action: action, secrets: transport.secrets)
+                    let error = S3ErrorMapping.error(
+                        status: response.status, headers: response.headers, body: body, action: action,
+                        secrets: transport.secrets)
                     if version != nil, [400, 405].contains(response.status) || error.code == .notFound {
-                        throw ServiceError(.notFound, "\(path) has no version \(version ?? "").", httpStatus: response.status, providerError: error.providerError)
+                        throw ServiceError(
+                            .notFound, "\(path) has no version \(version ?? "").", httpStatus: response.status,
+                            providerError: error.providerError)
                     }
                     throw error
                 }
@@ -134,8 +156,12 @@ extension S3Service {
                     progress.report(now, total: total)
                 }
                 return try state.withLock { state in
-                    guard let description = state.description else { throw S3ErrorMapping.undecodable(action, "no answer") }
-                    return Received(description: description, bytes: state.received, sha256: Hex.encode(state.sha.finalize()), md5: Hex.encode(state.md5.finalize()))
+                    guard let description = state.description else {
+                        throw S3ErrorMapping.undecodable(action, "no answer")
+                    }
+                    return Received(
+                        description: description, bytes: state.received, sha256: Hex.encode(state.sha.finalize()),
+                        md5: Hex.encode(state.md5.finalize()))
                 }
             } catch {
                 throw ServiceError.transportFailure(error, action: action)

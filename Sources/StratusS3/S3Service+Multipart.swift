@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// What the adapter keeps about an unfinished multipart upload, in
 /// `<root>/.stratus/uploads/<sha256 of the key>.json`, so a later upload of the same content
@@ -34,8 +34,12 @@ extension S3Service {
         let key = key(for: path)
         let recordKey = reservedKey("uploads/" + Hex.encode(Digest.sha256(Data(key.utf8))) + ".json")
         let stampName = "x-amz-meta-" + S3ObjectDescription.writtenName
-        let headersDigest = Hex.encode(Digest.sha256(Data(headers.filter { $0.0 != stampName }.map { "\($0.0.lowercased()):\($0.1)\n" }.joined().utf8)))
-        let wanted = S3UploadRecord(key: key, uploadID: "", sha256: sha256, size: content.size, partSize: partSize, headersDigest: headersDigest)
+        let headersDigest = Hex.encode(
+            Digest.sha256(
+                Data(headers.filter { $0.0 != stampName }.map { "\($0.0.lowercased()):\($0.1)\n" }.joined().utf8)))
+        let wanted = S3UploadRecord(
+            key: key, uploadID: "", sha256: sha256, size: content.size, partSize: partSize, headersDigest: headersDigest
+        )
 
         var uploadID: String?
         var done: [Int: String] = [:]
@@ -50,7 +54,8 @@ extension S3Service {
                         done[part.number] = part.etag
                     }
                 }
-                logger.debug("Resuming a multipart upload", metadata: ["key": "\(key)", "parts": "\(done.count)/\(parts.count)"])
+                logger.debug(
+                    "Resuming a multipart upload", metadata: ["key": "\(key)", "parts": "\(done.count)/\(parts.count)"])
             } else {
                 try await abortUpload(key: key, uploadID: record.uploadID)
             }
@@ -61,7 +66,9 @@ extension S3Service {
             var fields = headers.filter { !["if-none-match", "if-match"].contains($0.0.lowercased()) }
             fields.append(("Content-Type", "application/octet-stream"))
             let document = try await transport.sendXML(
-                S3Transport.Request(method: .post, key: key, query: [("uploads", "")], headers: fields, action: "CreateMultipartUpload of \(path)"),
+                S3Transport.Request(
+                    method: .post, key: key, query: [("uploads", "")], headers: fields,
+                    action: "CreateMultipartUpload of \(path)"),
                 repetition: .safe
             )
             guard let id = document.value("UploadId"), !id.isEmpty else {
@@ -115,7 +122,7 @@ extension S3Service {
             try? await removeUploadRecord(recordKey)
             throw error
         }
-        if let document = try? S3XMLElement.parse(response.body), document.name == "Error" {
+        if let document = try? XMLTree.parse(response.body), document.name == "Error" {
             throw S3ErrorMapping.error(status: 500, body: response.body, action: action, secrets: transport.secrets)
         }
         try? await removeUploadRecord(recordKey)
@@ -136,7 +143,7 @@ extension S3Service {
         repeat {
             var query = [("uploadId", uploadID)]
             if let marker { query.append(("part-number-marker", marker)) }
-            let document: S3XMLElement
+            let document: XMLTree
             do {
                 document = try await transport.sendXML(
                     S3Transport.Request(method: .get, key: key, query: query, action: "ListParts of \(key)"),
@@ -147,7 +154,7 @@ extension S3Service {
             }
             for element in document.children("Part") {
                 guard let number = element.value("PartNumber").flatMap({ Int($0) }),
-                      let etag = element.value("ETag"), let size = element.value("Size").flatMap({ Int64($0) })
+                    let etag = element.value("ETag"), let size = element.value("Size").flatMap({ Int64($0) })
                 else { continue }
                 parts.append(ListedPart(number: number, etag: S3ObjectDescription.unquoted(etag), size: size))
             }
@@ -160,7 +167,9 @@ extension S3Service {
     func abortUpload(key: String, uploadID: String) async throws {
         do {
             _ = try await transport.send(
-                S3Transport.Request(method: .delete, key: key, query: [("uploadId", uploadID)], action: "AbortMultipartUpload of \(key)"),
+                S3Transport.Request(
+                    method: .delete, key: key, query: [("uploadId", uploadID)], action: "AbortMultipartUpload of \(key)"
+                ),
                 repetition: .safe
             )
         } catch let error as ServiceError where error.code == .notFound {
@@ -172,7 +181,9 @@ extension S3Service {
     /// (found with `ListMultipartUploads`), except one.
     func abortAbandonedUploads(key: String, keeping: String?) async throws {
         let document = try await transport.sendXML(
-            S3Transport.Request(method: .get, key: nil, query: [("uploads", ""), ("prefix", key)], action: "ListMultipartUploads of \(key)"),
+            S3Transport.Request(
+                method: .get, key: nil, query: [("uploads", ""), ("prefix", key)],
+                action: "ListMultipartUploads of \(key)"),
             repetition: .safe
         )
         let cutoff = Date().addingTimeInterval(-Double(configuration.abandonedUploadAge.components.seconds))
@@ -204,8 +215,11 @@ extension S3Service {
         _ = try await transport.send(
             S3Transport.Request(
                 method: .put, key: recordKey,
-                headers: [("Content-MD5", Data(Digest.md5(data)).base64EncodedString()), ("Content-Type", "application/json")],
-                body: .bytes(data), payloadHash: Hex.encode(Digest.sha256(data)), action: "PutObject of the upload record"
+                headers: [
+                    ("Content-MD5", Data(Digest.md5(data)).base64EncodedString()), ("Content-Type", "application/json"),
+                ],
+                body: .bytes(data), payloadHash: Hex.encode(Digest.sha256(data)),
+                action: "PutObject of the upload record"
             ),
             repetition: .safe
         )
@@ -215,12 +229,16 @@ extension S3Service {
     /// the records leave no history behind.
     private func removeUploadRecord(_ recordKey: String) async throws {
         guard configuration.versioning != .off else {
-            _ = try await transport.send(S3Transport.Request(method: .delete, key: recordKey, action: "DeleteObject of the upload record"), repetition: .safe)
+            _ = try await transport.send(
+                S3Transport.Request(method: .delete, key: recordKey, action: "DeleteObject of the upload record"),
+                repetition: .safe)
             return
         }
         for entry in try await listVersions(prefix: recordKey) where entry.key == recordKey {
             _ = try await transport.send(
-                S3Transport.Request(method: .delete, key: recordKey, query: [("versionId", entry.versionID)], action: "DeleteObject of the upload record"),
+                S3Transport.Request(
+                    method: .delete, key: recordKey, query: [("versionId", entry.versionID)],
+                    action: "DeleteObject of the upload record"),
                 repetition: .safe
             )
         }

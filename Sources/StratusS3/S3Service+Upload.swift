@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// Uploads: one `PutObject` up to ``S3Configuration/singleUploadLimit``, a multipart upload
 /// above it. Every request carries the SHA-256 of its bytes (signed, so S3 checks it) and
@@ -17,13 +17,19 @@ extension S3Service {
     /// that lost a race. A file cannot be written where a folder is (keys below the path) or
     /// below a file; those checks are `HeadObject`/`ListObjectsV2` requests made just before the
     /// write, so a writer in between can slip past them.
-    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws
+        -> RemoteFile
+    {
         try await guarded {
             guard !path.isRoot else { throw ServiceError(.invalidPath, "The root is a folder; give a file name.") }
             try validate(path)
             if let metadata = options.metadata {
-                for name in metadata.keys where !S3MetadataCoding.isValidName(name) || name.hasPrefix(S3ObjectDescription.reservedNamePrefix) {
-                    throw ServiceError(.unsupported, "The metadata name \(name.debugDescription) cannot be kept by S3: use lower-case letters, digits, '-' and '_', not starting with 'stratus-'.")
+                for name in metadata.keys
+                where !S3MetadataCoding.isValidName(name) || name.hasPrefix(S3ObjectDescription.reservedNamePrefix) {
+                    throw ServiceError(
+                        .unsupported,
+                        "The metadata name \(name.debugDescription) cannot be kept by S3: use lower-case letters, digits, '-' and '_', not starting with 'stratus-'."
+                    )
                 }
             }
             try await ensureVersioning()
@@ -37,7 +43,8 @@ extension S3Service {
                 break
             case .mustNotExist:
                 if current != nil {
-                    throw ServiceError(.conflict, "\(path) exists, and the precondition says it must not; nothing was written.")
+                    throw ServiceError(
+                        .conflict, "\(path) exists, and the precondition says it must not; nothing was written.")
                 }
                 conditions.append(("If-None-Match", "*"))
             case .mustMatch(let expected):
@@ -60,13 +67,19 @@ extension S3Service {
             let versionID: String?
             do {
                 if multipart {
-                    versionID = try await multipartUpload(path, content: content, sha256: sha256, parts: parts, partSize: partSize, headers: headers, progress: progress)
+                    versionID = try await multipartUpload(
+                        path, content: content, sha256: sha256, parts: parts, partSize: partSize, headers: headers,
+                        progress: progress)
                 } else {
-                    versionID = try await putObject(path, content: content, digests: parts[0], headers: headers, isConditional: !conditions.isEmpty, progress: progress)
+                    versionID = try await putObject(
+                        path, content: content, digests: parts[0], headers: headers, isConditional: !conditions.isEmpty,
+                        progress: progress)
                 }
             } catch let error as ServiceError where error.code == .notFound && !conditions.isEmpty {
                 // If-Match on a key that was deleted meanwhile.
-                throw ServiceError(.conflict, "\(path) changed before it could be written; nothing was written.", httpStatus: error.httpStatus, providerError: error.providerError)
+                throw ServiceError(
+                    .conflict, "\(path) changed before it could be written; nothing was written.",
+                    httpStatus: error.httpStatus, providerError: error.providerError)
             }
             let written = try await headDescription(path, version: configuration.versioning == .off ? nil : versionID)
             guard written.size == content.size, written.sha256 == sha256 else {
@@ -131,7 +144,8 @@ extension S3Service {
         // Without a condition, sending the same bytes again is harmless (at most one more
         // version of the same content); with one, a repeat of a write that went through would
         // be refused, so only a refusal is retried.
-        let response = try await transport.send(request, repetition: isConditional ? .onlyWhenRefused : .safe, progress: progress.upload(from: 0))
+        let response = try await transport.send(
+            request, repetition: isConditional ? .onlyWhenRefused : .safe, progress: progress.upload(from: 0))
         try checkETag(response, expected: digests, action: "PutObject of \(path)")
         return response.headers["x-amz-version-id"]
     }
@@ -142,7 +156,9 @@ extension S3Service {
             throw S3ErrorMapping.undecodable(action, "the answer has no ETag")
         }
         if S3ObjectDescription.isContentMD5(etag), etag.lowercased() != expected.md5Hex {
-            throw ServiceError(.integrityMismatch, "\(action): S3 stored bytes with MD5 \(etag), not the \(expected.md5Hex) that was sent.")
+            throw ServiceError(
+                .integrityMismatch,
+                "\(action): S3 stored bytes with MD5 \(etag), not the \(expected.md5Hex) that was sent.")
         }
     }
 }

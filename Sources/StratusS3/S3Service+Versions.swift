@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 
 /// One entry of `ListObjectVersions`: a version or a delete marker.
 struct S3VersionEntry: Sendable {
@@ -46,7 +47,8 @@ extension S3Service {
             try await ensureVersioning()
             let old = try await headDescription(path, version: version.rawValue)
             let key = key(for: path)
-            let source = "/\(configuration.bucket)/\(SigV4Signer.uriEncode(key, keepSlash: true))?versionId=\(SigV4Signer.uriEncode(version.rawValue, keepSlash: false))"
+            let source =
+                "/\(configuration.bucket)/\(SigV4Signer.uriEncode(key, keepSlash: true))?versionId=\(SigV4Signer.uriEncode(version.rawValue, keepSlash: false))"
             let action = "CopyObject of \(path) from version \(version)"
             // REPLACE rather than COPY: the new version needs its own write stamp; the content
             // hash and custom metadata are carried over.
@@ -61,7 +63,7 @@ extension S3Service {
             }
             let request = S3Transport.Request(method: .put, key: key, headers: headers, action: action)
             let response = try await transport.send(request, repetition: .onlyWhenRefused)
-            if let document = try? S3XMLElement.parse(response.body), document.name == "Error" {
+            if let document = try? XMLTree.parse(response.body), document.name == "Error" {
                 throw S3ErrorMapping.error(status: 500, body: response.body, action: action, secrets: transport.secrets)
             }
             guard let newVersion = response.headers["x-amz-version-id"] else {
@@ -88,22 +90,25 @@ extension S3Service {
             )
             for element in document.children where element.name == "Version" || element.name == "DeleteMarker" {
                 guard let key = element.value("Key"), let id = element.value("VersionId"),
-                      let modifiedText = element.value("LastModified"), let modified = S3Dates.isoDate(modifiedText)
+                    let modifiedText = element.value("LastModified"), let modified = S3Dates.isoDate(modifiedText)
                 else {
                     throw S3ErrorMapping.undecodable(action, "a version lacks Key, VersionId or LastModified")
                 }
-                entries.append(S3VersionEntry(
-                    key: key,
-                    versionID: id,
-                    isDeleteMarker: element.name == "DeleteMarker",
-                    isLatest: element.value("IsLatest") == "true",
-                    modified: modified,
-                    size: element.value("Size").flatMap { Int64($0) } ?? 0,
-                    etag: element.value("ETag").map(S3ObjectDescription.unquoted) ?? ""
-                ))
+                entries.append(
+                    S3VersionEntry(
+                        key: key,
+                        versionID: id,
+                        isDeleteMarker: element.name == "DeleteMarker",
+                        isLatest: element.value("IsLatest") == "true",
+                        modified: modified,
+                        size: element.value("Size").flatMap { Int64($0) } ?? 0,
+                        etag: element.value("ETag").map(S3ObjectDescription.unquoted) ?? ""
+                    ))
             }
             guard document.value("IsTruncated") == "true" else { return entries }
-            if let stopAfterKey, let last = entries.last, stopAfterKey.utf8.lexicographicallyPrecedes(last.key.utf8) { return entries }
+            if let stopAfterKey, let last = entries.last, stopAfterKey.utf8.lexicographicallyPrecedes(last.key.utf8) {
+                return entries
+            }
             keyMarker = document.value("NextKeyMarker")
             versionMarker = document.value("NextVersionIdMarker")
             guard keyMarker != nil else { return entries }

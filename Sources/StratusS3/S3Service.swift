@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 import Synchronization
 
 /// A ``Stratus/Service`` over an S3 bucket (AWS or any S3-compatible server), rooted at a key
@@ -99,7 +99,7 @@ public final class S3Service: Service {
         guard key.hasPrefix(rootPrefix) else { return nil }
         let relative = String(key.dropFirst(rootPrefix.count))
         guard !relative.isEmpty, let path = try? RemotePath(relative), !path.isRoot,
-              path.components.first != S3Service.reservedFolder
+            path.components.first != S3Service.reservedFolder
         else { return nil }
         return path
     }
@@ -108,7 +108,8 @@ public final class S3Service: Service {
     func validate(_ path: RemotePath) throws {
         try capabilities.pathRules.validate(path)
         if path.components.first == S3Service.reservedFolder {
-            throw ServiceError(.invalidPath, "Paths below \(S3Service.reservedFolder)/ are reserved for the S3 adapter's own records.")
+            throw ServiceError(
+                .invalidPath, "Paths below \(S3Service.reservedFolder)/ are reserved for the S3 adapter's own records.")
         }
     }
 
@@ -145,7 +146,9 @@ public final class S3Service: Service {
             // A version id that is a delete marker (405) or not a version id at all (400).
             throw ServiceError(.notFound, "\(path) has no version \(version ?? "")", httpStatus: error.httpStatus)
         } catch let error as ServiceError where error.code == .notFound {
-            throw ServiceError(.notFound, "No file at \(path)\(version.map { " with version \($0)" } ?? "").", httpStatus: error.httpStatus, providerError: error.providerError)
+            throw ServiceError(
+                .notFound, "No file at \(path)\(version.map { " with version \($0)" } ?? "").",
+                httpStatus: error.httpStatus, providerError: error.providerError)
         }
     }
 
@@ -195,7 +198,9 @@ public final class S3Service: Service {
             if let limit { query.append(("max-keys", String(limit))) }
             if let continuation { query.append(("continuation-token", continuation)) }
             let document = try await transport.sendXML(
-                S3Transport.Request(method: .get, key: nil, query: query, action: "ListObjectsV2 of \(prefix.isEmpty ? "the bucket" : prefix)"),
+                S3Transport.Request(
+                    method: .get, key: nil, query: query,
+                    action: "ListObjectsV2 of \(prefix.isEmpty ? "the bucket" : prefix)"),
                 repetition: .safe
             )
             keys += document.children("Contents").compactMap { $0.value("Key") }
@@ -246,7 +251,8 @@ public final class S3Service: Service {
             case .none:
                 break
             case .mustNotExist:
-                throw ServiceError(.conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
+                throw ServiceError(
+                    .conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
             case .mustMatch(let expected):
                 guard try version(of: current) == expected else {
                     throw ServiceError(.conflict, "\(path) is not at the version \(expected); nothing was deleted.")
@@ -256,7 +262,9 @@ public final class S3Service: Service {
             do {
                 _ = try await transport.send(request, repetition: .onlyWhenRefused)
             } catch let error as ServiceError where error.code == .notFound && precondition != .none {
-                throw ServiceError(.conflict, "\(path) changed before it could be deleted; nothing was deleted.", httpStatus: error.httpStatus, providerError: error.providerError)
+                throw ServiceError(
+                    .conflict, "\(path) changed before it could be deleted; nothing was deleted.",
+                    httpStatus: error.httpStatus, providerError: error.providerError)
             }
         }
     }
@@ -267,7 +275,9 @@ public final class S3Service: Service {
     func ensureVersioning() async throws {
         guard configuration.versioning != .off, !versioningChecked.withLock({ $0 }) else { return }
         let document = try await transport.sendXML(
-            S3Transport.Request(method: .get, key: nil, query: [("versioning", "")], action: "GetBucketVersioning of \(configuration.bucket)"),
+            S3Transport.Request(
+                method: .get, key: nil, query: [("versioning", "")],
+                action: "GetBucketVersioning of \(configuration.bucket)"),
             repetition: .safe
         )
         if document.value("Status") != "Enabled" {
@@ -277,11 +287,16 @@ public final class S3Service: Service {
                     "Versioning is not on for the bucket \(configuration.bucket), so versions, restore and the change feed are unavailable. Turn it on, or set the remote's option versioning to 'enable' (the adapter turns it on) or 'off'."
                 )
             }
-            let body = Data("<VersioningConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Status>Enabled</Status></VersioningConfiguration>".utf8)
+            let body = Data(
+                "<VersioningConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Status>Enabled</Status></VersioningConfiguration>"
+                    .utf8)
             _ = try await transport.send(
                 S3Transport.Request(
                     method: .put, key: nil, query: [("versioning", "")],
-                    headers: [("Content-MD5", Data(Digest.md5(body)).base64EncodedString()), ("Content-Type", "application/xml")],
+                    headers: [
+                        ("Content-MD5", Data(Digest.md5(body)).base64EncodedString()),
+                        ("Content-Type", "application/xml"),
+                    ],
                     body: .bytes(body), payloadHash: Hex.encode(Digest.sha256(body)),
                     action: "PutBucketVersioning of \(configuration.bucket)"
                 ),
@@ -294,7 +309,10 @@ public final class S3Service: Service {
     /// Throws `unsupported` when the bucket keeps no versions.
     func requireVersions() throws {
         guard configuration.versioning != .off else {
-            throw ServiceError(.unsupported, "The remote is configured without versioning (versioning = off); versions, restore and the change feed are unavailable.")
+            throw ServiceError(
+                .unsupported,
+                "The remote is configured without versioning (versioning = off); versions, restore and the change feed are unavailable."
+            )
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// Builds, signs and sends S3 requests, with retries and error mapping.
 struct S3Transport: Sendable {
@@ -64,11 +64,13 @@ struct S3Transport: Sendable {
         }
         let signature = signer.sign(
             method: request.method.rawValue, encodedPath: path, query: request.query,
-            headers: headers, payloadHash: request.payloadHash, timestamp: headers.first { $0.0 == "x-amz-date" }?.1 ?? ""
+            headers: headers, payloadHash: request.payloadHash,
+            timestamp: headers.first { $0.0 == "x-amz-date" }?.1 ?? ""
         )
         var fields = StratusHTTPHeaders(headers)
         fields.add("Authorization", signature.authorization)
-        return StratusHTTPRequest(method: request.method, url: url, headers: fields, body: request.body, responseDigests: responseDigests)
+        return StratusHTTPRequest(
+            method: request.method, url: url, headers: fields, body: request.body, responseDigests: responseDigests)
     }
 
     /// Sends a request and returns its 2xx answer; any other answer, and transport failures,
@@ -89,23 +91,25 @@ struct S3Transport: Sendable {
                 throw ServiceError.transportFailure(error, action: request.action)
             }
             guard response.isSuccess else {
-                throw S3ErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: request.action, secrets: secrets)
+                throw S3ErrorMapping.error(
+                    status: response.status, headers: response.headers, body: response.body, action: request.action,
+                    secrets: secrets)
             }
             return response
         }
     }
 
     /// Sends a request whose answer is an XML document and parses it.
-    func sendXML(_ request: Request, repetition: Repetition) async throws -> S3XMLElement {
+    func sendXML(_ request: Request, repetition: Repetition) async throws -> XMLTree {
         let response = try await send(request, repetition: repetition)
         do {
-            let document = try S3XMLElement.parse(response.body)
+            let document = try XMLTree.parse(response.body)
             // CompleteMultipartUpload and CopyObject can fail after a 200 status line.
             if document.name == "Error" {
                 throw S3ErrorMapping.error(status: 500, body: response.body, action: request.action, secrets: secrets)
             }
             return document
-        } catch let error as S3XMLError {
+        } catch let error as XMLTreeError {
             throw S3ErrorMapping.undecodable(request.action, error.reason)
         }
     }

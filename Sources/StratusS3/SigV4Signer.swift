@@ -1,10 +1,11 @@
 import Foundation
 import StratusDigest
 import StratusHTTP
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// AWS Signature Version 4 (header form), as S3 uses it: the path is encoded once and never
@@ -57,8 +58,11 @@ struct SigV4Signer: Sendable {
         let scope = "\(timestamp.prefix(8))/\(region)/\(service)/aws4_request"
         let toSign = SigV4Signer.stringToSign(timestamp: timestamp, scope: scope, canonicalRequest: canonical)
         let signature = signature(of: toSign, date: String(timestamp.prefix(8)))
-        let authorization = "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)"
-        return Signed(canonicalRequest: canonical, stringToSign: toSign, signature: signature, authorization: authorization, signedHeaders: signedHeaders)
+        let authorization =
+            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)"
+        return Signed(
+            canonicalRequest: canonical, stringToSign: toSign, signature: signature, authorization: authorization,
+            signedHeaders: signedHeaders)
     }
 
     /// The canonical request and its signed-headers list.
@@ -85,7 +89,8 @@ struct SigV4Signer: Sendable {
         let canonicalHeaders = names.map { "\($0):\(grouped[$0, default: []].joined(separator: ","))\n" }.joined()
         let signedHeaders = names.joined(separator: ";")
         let path = encodedPath.isEmpty ? "/" : encodedPath
-        let request = [method.uppercased(), path, canonicalQuery, canonicalHeaders, signedHeaders, payloadHash].joined(separator: "\n")
+        let request = [method.uppercased(), path, canonicalQuery, canonicalHeaders, signedHeaders, payloadHash].joined(
+            separator: "\n")
         return (request, signedHeaders)
     }
 
@@ -97,7 +102,8 @@ struct SigV4Signer: Sendable {
 
     /// The hex signature of a string to sign, with the key derived for a day.
     func signature(of stringToSign: String, date: String) -> String {
-        var key = HMACSHA256.authenticationCode(for: Data(date.utf8), key: Data(("AWS4" + credentials.secretAccessKey).utf8))
+        var key = HMACSHA256.authenticationCode(
+            for: Data(date.utf8), key: Data(("AWS4" + credentials.secretAccessKey).utf8))
         for part in [region, service, "aws4_request"] {
             key = HMACSHA256.authenticationCode(for: Data(part.utf8), key: key)
         }

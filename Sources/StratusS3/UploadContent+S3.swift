@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusDigest
 import StratusAdapterKit
+import StratusDigest
 
 /// The digests S3 requests carry.
 extension UploadContent {

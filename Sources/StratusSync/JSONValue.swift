@@ -103,7 +103,8 @@ enum JSONCoding {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let date = Timestamp.date(from: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "Not an ISO 8601 date: \(text.debugDescription)")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "Not an ISO 8601 date: \(text.debugDescription)")
             }
             return date
         }

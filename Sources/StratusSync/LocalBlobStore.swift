@@ -19,7 +19,9 @@ struct LocalBlobStore: Sendable {
             }
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
-            throw SyncError(.localFile, "The store's file folders under \(root.path) cannot be set up: \(error)", underlying: SendableDescription(error))
+            throw SyncError(
+                .localFile, "The store's file folders under \(root.path) cannot be set up: \(error)",
+                underlying: SendableDescription(error))
         }
     }
 
@@ -79,7 +81,10 @@ struct LocalBlobStore: Sendable {
         }
         let hash = digest.finalizeHex()
         guard hash == entry.sha256, size == entry.size else {
-            throw SyncError(.blobMismatch, "The blob \(entry.sha256) holds content with SHA-256 \(hash) and \(size) bytes, not \(entry.size) bytes of that hash.")
+            throw SyncError(
+                .blobMismatch,
+                "The blob \(entry.sha256) holds content with SHA-256 \(hash) and \(size) bytes, not \(entry.size) bytes of that hash."
+            )
         }
         try moveIntoPlace(staged, hash: entry.sha256)
     }
@@ -88,11 +93,13 @@ struct LocalBlobStore: Sendable {
         let destination = url(of: hash)
         if FileManager.default.fileExists(atPath: destination.path) { return }
         do {
-            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: staged.path)
             try AtomicFile.moveIntoPlace(staged.path, replacing: destination.path)
         } catch let error as FileSystemError {
-            throw SyncError(.localFile, "Cannot move a blob into \(destination.path): \(error.reason).", underlying: error)
+            throw SyncError(
+                .localFile, "Cannot move a blob into \(destination.path): \(error.reason).", underlying: error)
         } catch {
             throw SyncError.wrapping(error, "Keeping blob \(hash)")
         }

@@ -41,50 +41,57 @@ struct LocalState: Sendable {
             queue = try DatabaseQueue(path: file.path, configuration: configuration)
             try Self.migrator.migrate(queue)
         } catch {
-            throw SyncError(.database, "The sync state at \(file.path) cannot be opened: \(error)", underlying: SendableDescription(error))
+            throw SyncError(
+                .database, "The sync state at \(file.path) cannot be opened: \(error)",
+                underlying: SendableDescription(error))
         }
     }
 
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: records, conflicts, pulls, quarantine, archive, blobs") { db in
-            try db.execute(sql: """
-                CREATE TABLE record (
-                    type TEXT NOT NULL, id TEXT NOT NULL,
-                    document BLOB NOT NULL, revision INTEGER NOT NULL, dirty INTEGER NOT NULL,
-                    baseVersion TEXT, baseDocument BLOB, pushedEdit TEXT,
-                    PRIMARY KEY (type, id));
-                CREATE INDEX recordDirty ON record(dirty) WHERE dirty;
-                CREATE TABLE conflict (
-                    type TEXT NOT NULL, id TEXT NOT NULL,
-                    remoteVersion TEXT NOT NULL, remoteDocument BLOB NOT NULL, remoteIsCurrent INTEGER NOT NULL,
-                    detected DATETIME NOT NULL,
-                    PRIMARY KEY (type, id));
-                CREATE TABLE pendingPull (path TEXT PRIMARY KEY, version TEXT);
-                CREATE TABLE quarantine (
-                    type TEXT NOT NULL, id TEXT NOT NULL, path TEXT NOT NULL,
-                    version TEXT, reason TEXT NOT NULL, detected DATETIME NOT NULL,
-                    PRIMARY KEY (type, id));
-                CREATE TABLE archive (
-                    number INTEGER PRIMARY KEY AUTOINCREMENT,
-                    type TEXT NOT NULL, id TEXT NOT NULL, document BLOB NOT NULL,
-                    reason TEXT NOT NULL, archived DATETIME NOT NULL);
-                CREATE INDEX archiveRecord ON archive(type, id);
-                CREATE TABLE remoteBlob (hash TEXT PRIMARY KEY, confirmed DATETIME NOT NULL);
-                CREATE TABLE setting (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE record (
+                        type TEXT NOT NULL, id TEXT NOT NULL,
+                        document BLOB NOT NULL, revision INTEGER NOT NULL, dirty INTEGER NOT NULL,
+                        baseVersion TEXT, baseDocument BLOB, pushedEdit TEXT,
+                        PRIMARY KEY (type, id));
+                    CREATE INDEX recordDirty ON record(dirty) WHERE dirty;
+                    CREATE TABLE conflict (
+                        type TEXT NOT NULL, id TEXT NOT NULL,
+                        remoteVersion TEXT NOT NULL, remoteDocument BLOB NOT NULL, remoteIsCurrent INTEGER NOT NULL,
+                        detected DATETIME NOT NULL,
+                        PRIMARY KEY (type, id));
+                    CREATE TABLE pendingPull (path TEXT PRIMARY KEY, version TEXT);
+                    CREATE TABLE quarantine (
+                        type TEXT NOT NULL, id TEXT NOT NULL, path TEXT NOT NULL,
+                        version TEXT, reason TEXT NOT NULL, detected DATETIME NOT NULL,
+                        PRIMARY KEY (type, id));
+                    CREATE TABLE archive (
+                        number INTEGER PRIMARY KEY AUTOINCREMENT,
+                        type TEXT NOT NULL, id TEXT NOT NULL, document BLOB NOT NULL,
+                        reason TEXT NOT NULL, archived DATETIME NOT NULL);
+                    CREATE INDEX archiveRecord ON archive(type, id);
+                    CREATE TABLE remoteBlob (hash TEXT PRIMARY KEY, confirmed DATETIME NOT NULL);
+                    CREATE TABLE setting (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    """)
         }
         return migrator
     }
 
     /// Runs a read transaction, mapping GRDB's errors to ``SyncError``.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        do { return try queue.read(body) } catch { throw SyncError.wrapping(error, "Reading the sync state", otherwise: .database) }
+        do { return try queue.read(body) } catch {
+            throw SyncError.wrapping(error, "Reading the sync state", otherwise: .database)
+        }
     }
 
     /// Runs a write transaction, mapping GRDB's errors to ``SyncError``.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        do { return try queue.write(body) } catch { throw SyncError.wrapping(error, "Writing the sync state", otherwise: .database) }
+        do { return try queue.write(body) } catch {
+            throw SyncError.wrapping(error, "Writing the sync state", otherwise: .database)
+        }
     }
 
     /// Runs a write transaction that is on the disk when it returns, for the app's own writes.
@@ -108,7 +115,9 @@ struct LocalState: Sendable {
 
     /// The async form of ``write(_:)``, off the caller's thread.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await queue.write(body) } catch { throw SyncError.wrapping(error, "Writing the sync state", otherwise: .database) }
+        do { return try await queue.write(body) } catch {
+            throw SyncError.wrapping(error, "Writing the sync state", otherwise: .database)
+        }
     }
 }
 
@@ -124,10 +133,14 @@ struct RecordRow: Sendable {
     var key: RecordKey { document.key }
 
     static func fetch(_ db: Database, _ key: RecordKey) throws -> RecordRow? {
-        try Row.fetchOne(db, sql: "SELECT * FROM record WHERE type = ? AND id = ?", arguments: [key.type, key.id]).map(RecordRow.init(row:))
+        try Row.fetchOne(db, sql: "SELECT * FROM record WHERE type = ? AND id = ?", arguments: [key.type, key.id]).map(
+            RecordRow.init(row:))
     }
 
-    init(document: RecordDocument, revision: Int64, dirty: Bool, baseVersion: String?, baseDocument: RecordDocument?, pushedEdit: String? = nil) {
+    init(
+        document: RecordDocument, revision: Int64, dirty: Bool, baseVersion: String?, baseDocument: RecordDocument?,
+        pushedEdit: String? = nil
+    ) {
         self.document = document
         self.revision = revision
         self.dirty = dirty
@@ -151,7 +164,9 @@ struct RecordRow: Sendable {
                 INSERT OR REPLACE INTO record (type, id, document, revision, dirty, baseVersion, baseDocument, pushedEdit)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [key.type, key.id, document.encoded(), revision, dirty, baseVersion, baseDocument?.encoded(), pushedEdit]
+            arguments: [
+                key.type, key.id, document.encoded(), revision, dirty, baseVersion, baseDocument?.encoded(), pushedEdit,
+            ]
         )
     }
 }
@@ -177,6 +192,7 @@ extension Database {
     }
 
     func hasConflict(_ key: RecordKey) throws -> Bool {
-        try Bool.fetchOne(self, sql: "SELECT 1 FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id]) ?? false
+        try Bool.fetchOne(self, sql: "SELECT 1 FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
+            ?? false
     }
 }

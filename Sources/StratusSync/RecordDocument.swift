@@ -37,7 +37,9 @@ struct RecordDocument: Hashable, Sendable {
         UUID().uuidString.lowercased()
     }
 
-    private static let knownFields: Set<String> = ["format", "type", "id", "edit", "device", "modified", "deleted", "value", "files"]
+    private static let knownFields: Set<String> = [
+        "format", "type", "id", "edit", "device", "modified", "deleted", "value", "files",
+    ]
 
     /// The document's bytes: sorted keys, so equal documents are equal bytes.
     func encoded() throws -> Data {
@@ -64,7 +66,8 @@ struct RecordDocument: Hashable, Sendable {
     /// - Throws: ``SyncError`` (`invalidDocument` or `unsupportedFormat`).
     static func decode(_ data: Data, expectedKey: RecordKey?) throws -> RecordDocument {
         guard data.count <= maximumSize else {
-            throw SyncError(.invalidDocument, "The record document is \(data.count) bytes; at most \(maximumSize) are accepted.")
+            throw SyncError(
+                .invalidDocument, "The record document is \(data.count) bytes; at most \(maximumSize) are accepted.")
         }
         let root: JSONValue
         do {
@@ -80,7 +83,10 @@ struct RecordDocument: Hashable, Sendable {
         }
         guard format == currentFormat else {
             if format > currentFormat {
-                throw SyncError(.unsupportedFormat, "The record document has format \(format); this library reads format \(currentFormat). Update the app to read it.")
+                throw SyncError(
+                    .unsupportedFormat,
+                    "The record document has format \(format); this library reads format \(currentFormat). Update the app to read it."
+                )
             }
             throw SyncError(.invalidDocument, "The record document has format \(format), which does not exist.")
         }
@@ -117,12 +123,17 @@ struct RecordDocument: Hashable, Sendable {
         var files: [String: FileEntry] = [:]
         for (name, entry) in fileObject {
             guard FileName.isValid(name) else {
-                throw SyncError(.invalidDocument, "The record document names a file \(name.debugDescription), which is not a valid file name.")
+                throw SyncError(
+                    .invalidDocument,
+                    "The record document names a file \(name.debugDescription), which is not a valid file name.")
             }
             guard case .object(let fields) = entry, case .string(let hash)? = fields["sha256"],
-                  case .integer(let size)? = fields["size"], size >= 0, BlobHash.isValid(hash)
+                case .integer(let size)? = fields["size"], size >= 0, BlobHash.isValid(hash)
             else {
-                throw SyncError(.invalidDocument, "The record document's file \(name.debugDescription) needs a 64-digit lowercase \"sha256\" and a \"size\" of at least 0.")
+                throw SyncError(
+                    .invalidDocument,
+                    "The record document's file \(name.debugDescription) needs a 64-digit lowercase \"sha256\" and a \"size\" of at least 0."
+                )
             }
             files[name] = FileEntry(sha256: hash, size: size)
         }

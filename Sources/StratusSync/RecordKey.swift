@@ -24,7 +24,9 @@ public struct RecordKey: Hashable, Sendable, Codable, Comparable, CustomStringCo
     private static func validate(_ name: String, _ role: String) throws {
         guard !name.isEmpty else { throw SyncError(.invalidKey, "A record \(role) may not be empty.") }
         guard name.utf8.count <= maximumLength else {
-            throw SyncError(.invalidKey, "The record \(role) is \(name.utf8.count) bytes long; at most \(maximumLength) are allowed.")
+            throw SyncError(
+                .invalidKey,
+                "The record \(role) is \(name.utf8.count) bytes long; at most \(maximumLength) are allowed.")
         }
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw SyncError(.invalidKey, "The record \(role) \(name.debugDescription) contains a control character.")
@@ -34,7 +36,8 @@ public struct RecordKey: Hashable, Sendable, Codable, Comparable, CustomStringCo
     /// Decodes a `{"type": …, "id": …}` object and validates both names as ``init(type:id:)`` does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(type: container.decode(String.self, forKey: .type), id: container.decode(String.self, forKey: .id))
+        try self.init(
+            type: container.decode(String.self, forKey: .type), id: container.decode(String.self, forKey: .id))
     }
 
     /// The key as `type/id`, such as `save/slot-1`.

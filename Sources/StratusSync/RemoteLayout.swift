@@ -36,7 +36,7 @@ struct RemoteLayout: Sendable {
         let typeName = path.components[records.components.count]
         let fileName = path.components[records.components.count + 1]
         guard fileName.hasSuffix(".json"), let type = Self.decode(typeName),
-              let id = Self.decode(String(fileName.dropLast(5)))
+            let id = Self.decode(String(fileName.dropLast(5)))
         else { return nil }
         return try? RecordKey(type: type, id: id)
     }

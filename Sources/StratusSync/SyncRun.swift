@@ -52,7 +52,9 @@ final class SyncRun: Sendable {
     private func announce(_ change: (inout Counters) -> Void) {
         let progress = counters.withLock { counters in
             change(&counters)
-            return SyncProgress(phase: counters.phase, completedRecords: counters.completed, totalRecords: counters.total, transferredBytes: counters.bytes)
+            return SyncProgress(
+                phase: counters.phase, completedRecords: counters.completed, totalRecords: counters.total,
+                transferredBytes: counters.bytes)
         }
         handler?(progress)
     }

@@ -7,7 +7,9 @@ extension SyncStore {
     /// Applies what the remote holds for a record at a version: a document, or nothing (the
     /// provider deleted the file).
     /// - Returns: The changes to announce.
-    func applyRemote(_ db: Database, key: RecordKey, version: String?, document remote: RecordDocument?, run: SyncRun?) throws -> [RecordChange] {
+    func applyRemote(_ db: Database, key: RecordKey, version: String?, document remote: RecordDocument?, run: SyncRun?)
+        throws -> [RecordChange]
+    {
         let existing = try RecordRow.fetch(db, key)
         guard let remote, let version else {
             // The document is gone from the remote (not a tombstone: removed by hand or by
@@ -29,7 +31,8 @@ extension SyncStore {
             return [RecordChange(key: key, kind: .deleted, origin: .remote)]
         }
         guard var row = existing else {
-            try RecordRow(document: remote, revision: 1, dirty: false, baseVersion: version, baseDocument: remote).save(db)
+            try RecordRow(document: remote, revision: 1, dirty: false, baseVersion: version, baseDocument: remote).save(
+                db)
             run?.update { $0.pulled.append(key) }
             return remote.isDeleted ? [] : [RecordChange(key: key, kind: .updated, origin: .remote)]
         }
@@ -47,7 +50,8 @@ extension SyncStore {
         }
         // This device's own write, committed before its answer was lost (a crash, a dropped
         // connection): adopt the version; the local side is clean if nothing changed since.
-        if remote.edit == row.document.edit || remote.edit == row.pushedEdit || row.document.hasSameContent(as: remote) {
+        if remote.edit == row.document.edit || remote.edit == row.pushedEdit || row.document.hasSameContent(as: remote)
+        {
             if remote.edit == row.document.edit || row.document.hasSameContent(as: remote) { row.dirty = false }
             row.baseVersion = version
             row.baseDocument = remote
@@ -63,7 +67,10 @@ extension SyncStore {
     /// - Parameter remoteIsCurrent: Whether `remote` is what the remote holds at
     ///   `remoteVersion`; false for a write that lost a race and is in the history only, so a
     ///   decision for it must be pushed.
-    func settle(_ db: Database, _ row: inout RecordRow, remoteVersion: String, remote: RecordDocument, remoteIsCurrent: Bool = true, run: SyncRun?) throws -> [RecordChange] {
+    func settle(
+        _ db: Database, _ row: inout RecordRow, remoteVersion: String, remote: RecordDocument,
+        remoteIsCurrent: Bool = true, run: SyncRun?
+    ) throws -> [RecordChange] {
         let decision: MergeDecision
         switch configuration.policy(for: row.key.type).rule {
         case .manual:
@@ -84,11 +91,15 @@ extension SyncStore {
             do {
                 decision = try merge(input)
             } catch {
-                logger.warning("The merge rule for \(row.key.type) failed on \(row.key); the conflict is left to the app: \(error)")
+                logger.warning(
+                    "The merge rule for \(row.key.type) failed on \(row.key); the conflict is left to the app: \(error)"
+                )
                 decision = .manual
             }
         }
-        return try apply(decision, db, &row, remoteVersion: remoteVersion, remote: remote, remoteIsCurrent: remoteIsCurrent, run: run)
+        return try apply(
+            decision, db, &row, remoteVersion: remoteVersion, remote: remote, remoteIsCurrent: remoteIsCurrent, run: run
+        )
     }
 
     /// Carries out a decision about a conflict. The side that loses is never destroyed: the
@@ -106,7 +117,8 @@ extension SyncStore {
         var changes: [RecordChange] = []
         switch decision {
         case .manual:
-            let known = try String.fetchOne(db, sql: "SELECT remoteVersion FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
+            let known = try String.fetchOne(
+                db, sql: "SELECT remoteVersion FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
             try db.execute(
                 sql: """
                     INSERT OR REPLACE INTO conflict (type, id, remoteVersion, remoteDocument, remoteIsCurrent, detected)
@@ -131,7 +143,10 @@ extension SyncStore {
             changes.append(RecordChange(key: key, kind: remote.isDeleted ? .deleted : .updated, origin: .remote))
         case .merged(let value, let files):
             for file in files.values where !blobs.contains(file.sha256) {
-                throw SyncError(.invalidValue, "The merged record \(key) names a file (\(file.sha256)) this store does not hold; merge from the sides' own files.")
+                throw SyncError(
+                    .invalidValue,
+                    "The merged record \(key) names a file (\(file.sha256)) this store does not hold; merge from the sides' own files."
+                )
             }
             try db.archive(row.document, reason: "A conflict was settled by a merge.")
             row.document = RecordDocument(
@@ -142,7 +157,8 @@ extension SyncStore {
                 isDeleted: false,
                 value: value,
                 files: files.mapValues { RecordDocument.FileEntry(sha256: $0.sha256, size: $0.size) },
-                unknownFields: remote.unknownFields.merging(row.document.unknownFields) { remoteField, _ in remoteField }
+                unknownFields: remote.unknownFields.merging(row.document.unknownFields) { remoteField, _ in remoteField
+                }
             )
             row.baseVersion = remoteVersion
             if remoteIsCurrent { row.baseDocument = remote }

@@ -43,17 +43,27 @@ extension SyncStore {
         var report = CompactionReport()
         var referenced = try state.read { db in
             var hashes = Set<String>()
-            let documents = try Data.fetchAll(db, sql: "SELECT document FROM record UNION ALL SELECT baseDocument FROM record WHERE baseDocument IS NOT NULL UNION ALL SELECT remoteDocument FROM conflict UNION ALL SELECT document FROM archive")
+            let documents = try Data.fetchAll(
+                db,
+                sql:
+                    "SELECT document FROM record UNION ALL SELECT baseDocument FROM record WHERE baseDocument IS NOT NULL UNION ALL SELECT remoteDocument FROM conflict UNION ALL SELECT document FROM archive"
+            )
             for data in documents {
-                for entry in try RecordDocument.decode(data, expectedKey: nil).files.values { hashes.insert(entry.sha256) }
+                for entry in try RecordDocument.decode(data, expectedKey: nil).files.values {
+                    hashes.insert(entry.sha256)
+                }
             }
             return hashes
         }
         for document in try await listOrEmpty(layout.records) {
             guard let key = layout.key(ofDocument: document.path) else { continue }
-            let versions = service.capabilities.supportsVersions ? try await service.versions(of: document.path).map(\.id) : [document.version]
+            let versions =
+                service.capabilities.supportsVersions
+                ? try await service.versions(of: document.path).map(\.id) : [document.version]
             for version in versions {
-                guard let fetched = try await fetchDocument(document.path, key: key, version: version, run: nil) else { continue }
+                guard let fetched = try await fetchDocument(document.path, key: key, version: version, run: nil) else {
+                    continue
+                }
                 report.documentsRead += 1
                 for entry in try fetched.document.get().files.values { referenced.insert(entry.sha256) }
             }
@@ -68,12 +78,16 @@ extension SyncStore {
             } catch let error as ServiceError where error.code == .notFound || error.code == .conflict {
                 continue
             }
-            try await state.write { db in try db.execute(sql: "DELETE FROM remoteBlob WHERE hash = ?", arguments: [hash]) }
+            try await state.write { db in
+                try db.execute(sql: "DELETE FROM remoteBlob WHERE hash = ?", arguments: [hash])
+            }
             report.blobsRemoved += 1
             let (bytes, overflow) = report.bytesRemoved.addingReportingOverflow(max(0, blob.size))
             report.bytesRemoved = overflow ? .max : bytes
         }
-        logger.info("Compaction removed \(report.blobsRemoved) of \(report.blobsExamined) blobs (\(report.bytesRemoved) bytes).")
+        logger.info(
+            "Compaction removed \(report.blobsRemoved) of \(report.blobsExamined) blobs (\(report.bytesRemoved) bytes)."
+        )
         return report
     }
 

@@ -26,13 +26,17 @@ extension SyncStore {
                     try Task.checkCancellation()
                     let page = try await service.changes(since: token)
                     let entries = try await pendingEntries(for: page.changes).filter { path, version in
-                        guard let version, let remotePath = try? RemotePath(path), let key = layout.key(ofDocument: remotePath) else { return true }
+                        guard let version, let remotePath = try? RemotePath(path),
+                            let key = layout.key(ofDocument: remotePath)
+                        else { return true }
                         return known[key] != version
                     }
                     let next = page.nextToken
                     try await state.write { db in
                         for (path, version) in entries {
-                            try db.execute(sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)", arguments: [path, version])
+                            try db.execute(
+                                sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)",
+                                arguments: [path, version])
                         }
                         try db.setSetting(Self.tokenSetting, next.rawValue)
                     }
@@ -54,7 +58,9 @@ extension SyncStore {
         for change in changes {
             switch change {
             case .upserted(let file):
-                if layout.key(ofDocument: file.path) != nil { entries.append((file.path.string, file.version.rawValue)) }
+                if layout.key(ofDocument: file.path) != nil {
+                    entries.append((file.path.string, file.version.rawValue))
+                }
             case .deleted(let path):
                 if layout.key(ofDocument: path) != nil {
                     entries.append((path.string, nil))
@@ -76,7 +82,9 @@ extension SyncStore {
     private func knownBaseVersions() throws -> [RecordKey: String] {
         try state.read { db in
             var result: [RecordKey: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT type, id, baseVersion FROM record WHERE baseVersion IS NOT NULL") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT type, id, baseVersion FROM record WHERE baseVersion IS NOT NULL")
+            {
                 result[try RecordKey(type: row["type"], id: row["id"])] = row["baseVersion"]
             }
             return result
@@ -110,7 +118,8 @@ extension SyncStore {
         }
         try await state.write { [entries] db in
             for (path, version) in entries {
-                try db.execute(sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)", arguments: [path, version])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)", arguments: [path, version])
             }
             if let token { try db.setSetting(Self.tokenSetting, token.rawValue) }
         }
@@ -120,7 +129,9 @@ extension SyncStore {
     /// Fetches and applies every pending record document.
     func pullPending(_ run: SyncRun) async throws {
         let pending = try state.read { db in
-            try Row.fetchAll(db, sql: "SELECT path, version FROM pendingPull ORDER BY path").map { ($0["path"] as String, $0["version"] as String?) }
+            try Row.fetchAll(db, sql: "SELECT path, version FROM pendingPull ORDER BY path").map {
+                ($0["path"] as String, $0["version"] as String?)
+            }
         }
         run.begin(.pulling, total: pending.count)
         try await forEachConcurrently(pending) { [self] path, version in
@@ -138,7 +149,8 @@ extension SyncStore {
         }
         do {
             let base = try state.read { db in
-                try String.fetchOne(db, sql: "SELECT baseVersion FROM record WHERE type = ? AND id = ?", arguments: [key.type, key.id])
+                try String.fetchOne(
+                    db, sql: "SELECT baseVersion FROM record WHERE type = ? AND id = ?", arguments: [key.type, key.id])
             }
             if let hint, base == hint {
                 try await forgetPending(pathText)
@@ -182,11 +194,14 @@ extension SyncStore {
 
     /// Keeps an invalid remote document out of the local data; the record is reported and not
     /// pushed over until a valid version arrives.
-    private func quarantine(_ key: RecordKey, path: String, version: String?, _ error: SyncError, run: SyncRun) async throws {
+    private func quarantine(_ key: RecordKey, path: String, version: String?, _ error: SyncError, run: SyncRun)
+        async throws
+    {
         logger.warning("Quarantined the remote document of \(key): \(error)")
         try await state.write { db in
             try db.execute(
-                sql: "INSERT OR REPLACE INTO quarantine (type, id, path, version, reason, detected) VALUES (?, ?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT OR REPLACE INTO quarantine (type, id, path, version, reason, detected) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [key.type, key.id, path, version, error.description, Date()]
             )
             try db.execute(sql: "DELETE FROM pendingPull WHERE path = ?", arguments: [path])
@@ -202,7 +217,9 @@ extension SyncStore {
 
     /// Downloads a record document (the current one, or a version of it).
     /// - Returns: `nil` when no document is there.
-    func fetchDocument(_ path: RemotePath, key: RecordKey, version: VersionID? = nil, run: SyncRun?) async throws -> FetchedDocument? {
+    func fetchDocument(_ path: RemotePath, key: RecordKey, version: VersionID? = nil, run: SyncRun?) async throws
+        -> FetchedDocument?
+    {
         let staged = blobs.stagingFile()
         defer { try? FileManager.default.removeItem(at: staged) }
         let file: RemoteFile
@@ -213,7 +230,9 @@ extension SyncStore {
         }
         run?.moved(bytes: file.size)
         guard file.size <= RecordDocument.maximumSize else {
-            let error = SyncError(.invalidDocument, "The record document is \(file.size) bytes; at most \(RecordDocument.maximumSize) are accepted.")
+            let error = SyncError(
+                .invalidDocument,
+                "The record document is \(file.size) bytes; at most \(RecordDocument.maximumSize) are accepted.")
             return FetchedDocument(version: file.version.rawValue, document: .failure(error))
         }
         let data: Data
@@ -223,7 +242,8 @@ extension SyncStore {
             throw SyncError(.localFile, "Cannot read the downloaded document of \(key): \(error)")
         }
         do {
-            return FetchedDocument(version: file.version.rawValue, document: .success(try RecordDocument.decode(data, expectedKey: key)))
+            return FetchedDocument(
+                version: file.version.rawValue, document: .success(try RecordDocument.decode(data, expectedKey: key)))
         } catch let error as SyncError {
             return FetchedDocument(version: file.version.rawValue, document: .failure(error))
         }
@@ -242,9 +262,13 @@ extension SyncStore {
                 }
             })
             do {
-                _ = try await service.download(layout.blobPath(of: entry.sha256), version: nil, to: staged, options: options)
+                _ = try await service.download(
+                    layout.blobPath(of: entry.sha256), version: nil, to: staged, options: options)
             } catch let error as ServiceError where error.code == .notFound {
-                throw SyncError(.missingBlob, "The record \(document.key) names the file blob \(entry.sha256), which is not on the remote.", underlying: error)
+                throw SyncError(
+                    .missingBlob,
+                    "The record \(document.key) names the file blob \(entry.sha256), which is not on the remote.",
+                    underlying: error)
             }
             try blobs.adoptDownload(staged, as: entry)
             run?.moved(bytes: entry.size)

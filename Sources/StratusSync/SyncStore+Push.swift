@@ -21,7 +21,10 @@ extension SyncStore {
                     ORDER BY type, id
                     """
             ).map { try RecordKey(type: $0["type"], id: $0["id"]) }.filter { !failed.contains($0) }
-            let quarantined = try Set(Row.fetchAll(db, sql: "SELECT type, id FROM quarantine").map { try RecordKey(type: $0["type"], id: $0["id"]) })
+            let quarantined = try Set(
+                Row.fetchAll(db, sql: "SELECT type, id FROM quarantine").map {
+                    try RecordKey(type: $0["type"], id: $0["id"])
+                })
             return (keys.filter { !quarantined.contains($0) }, keys.filter { quarantined.contains($0) })
         }
     }
@@ -32,7 +35,12 @@ extension SyncStore {
         let (ready, quarantined) = try pushableKeys(run)
         for key in quarantined {
             let path = (try? layout.documentPath(of: key).string) ?? key.description
-            run.fail(key, path: path, SyncError(.quarantined, "The remote document of \(key) is quarantined; this device's change waits until a valid version arrives."))
+            run.fail(
+                key, path: path,
+                SyncError(
+                    .quarantined,
+                    "The remote document of \(key) is quarantined; this device's change waits until a valid version arrives."
+                ))
         }
         guard !ready.isEmpty else { return }
         run.begin(.pushing, total: ready.count)
@@ -40,7 +48,9 @@ extension SyncStore {
         // committed whose answer is lost is recognised as this device's own. An earlier note
         // stays until its push is confirmed.
         try await state.write { db in
-            try db.execute(sql: "UPDATE record SET pushedEdit = COALESCE(pushedEdit, json_extract(document, '$.edit')) WHERE dirty")
+            try db.execute(
+                sql: "UPDATE record SET pushedEdit = COALESCE(pushedEdit, json_extract(document, '$.edit')) WHERE dirty"
+            )
         }
         let commits = PushCommits()
         do {
@@ -84,8 +94,11 @@ extension SyncStore {
     private func push(_ key: RecordKey, run: SyncRun, commits: PushCommits) async throws {
         // The stored document's bytes are what goes up (and become the base): no re-encoding.
         let pending = try state.read { db -> (bytes: Data, revision: Int64, baseVersion: String?)? in
-            try Row.fetchOne(db, sql: "SELECT document, revision, baseVersion FROM record WHERE type = ? AND id = ? AND dirty", arguments: [key.type, key.id])
-                .map { ($0["document"], $0["revision"], $0["baseVersion"]) }
+            try Row.fetchOne(
+                db, sql: "SELECT document, revision, baseVersion FROM record WHERE type = ? AND id = ? AND dirty",
+                arguments: [key.type, key.id]
+            )
+            .map { ($0["document"], $0["revision"], $0["baseVersion"]) }
         }
         guard let pending else { return }
         let bytes = pending.bytes
@@ -96,7 +109,8 @@ extension SyncStore {
         let precondition: WritePrecondition = pending.baseVersion.map { .mustMatch(VersionID($0)) } ?? .mustNotExist
         let written: RemoteFile
         do {
-            written = try await service.upload(from: .bytes(bytes), to: path, options: UploadOptions(precondition: precondition))
+            written = try await service.upload(
+                from: .bytes(bytes), to: path, options: UploadOptions(precondition: precondition))
         } catch let error as ServiceError where error.code == .conflict {
             // Another device wrote first: take its side through the pull path, which settles
             // the conflict by the record type's policy.
@@ -107,7 +121,8 @@ extension SyncStore {
         reach(.documentCommitted)
         run.moved(bytes: Int64(bytes.count))
         if service.capabilities.conditionalWrites != .atomic, pending.baseVersion == nil,
-           try await service.metadata(of: path).version != written.version {
+            try await service.metadata(of: path).version != written.version
+        {
             // A create that lost a race on a best-effort service: another device created the
             // same record at the same time, and its file is the one readers see (Drive keeps
             // both and shows the older). Settle with that side, as a refused push would.
@@ -115,11 +130,13 @@ extension SyncStore {
             try await pull(path: path.string, version: nil, run: run)
             return
         }
-        let confirmed = PushCommits.Confirmed(key: key, version: written.version.rawValue, document: bytes, revision: pending.revision)
+        let confirmed = PushCommits.Confirmed(
+            key: key, version: written.version.rawValue, document: bytes, revision: pending.revision)
         run.update { $0.pushed.append(key) }
         if service.capabilities.conditionalWrites != .atomic, service.capabilities.supportsVersions {
             try await record([confirmed])
-            try await detectLostRace(key, path: path, written: written.version, base: pending.baseVersion, ours: document, run: run)
+            try await detectLostRace(
+                key, path: path, written: written.version, base: pending.baseVersion, ours: document, run: run)
         } else if let batch = commits.add(confirmed) {
             try await record(batch)
         }
@@ -138,7 +155,10 @@ extension SyncStore {
         let confirmed = try state.read { db in
             var result: [String: Date] = [:]
             let marks = hashes.map { _ in "?" }.joined(separator: ",")
-            for row in try Row.fetchAll(db, sql: "SELECT hash, confirmed FROM remoteBlob WHERE hash IN (\(marks))", arguments: StatementArguments(hashes)) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT hash, confirmed FROM remoteBlob WHERE hash IN (\(marks))",
+                arguments: StatementArguments(hashes))
+            {
                 result[row["hash"]] = row["confirmed"]
             }
             return result
@@ -153,10 +173,13 @@ extension SyncStore {
             }
             let source = blobs.url(of: hash)
             guard FileManager.default.fileExists(atPath: source.path) else {
-                throw SyncError(.localFile, "The file \(hash) of \(document.key) is missing from the store folder \(blobs.folder.path).")
+                throw SyncError(
+                    .localFile,
+                    "The file \(hash) of \(document.key) is missing from the store folder \(blobs.folder.path).")
             }
             do {
-                _ = try await service.upload(from: .file(source), to: path, options: UploadOptions(precondition: .mustNotExist))
+                _ = try await service.upload(
+                    from: .file(source), to: path, options: UploadOptions(precondition: .mustNotExist))
                 run.moved(bytes: entry.size)
             } catch let error as ServiceError where error.code == .conflict {
                 // Content-addressed: a blob with this name holds this content already.
@@ -175,7 +198,8 @@ extension SyncStore {
 
     private func confirm(_ hash: String) async throws {
         try await state.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO remoteBlob (hash, confirmed) VALUES (?, ?)", arguments: [hash, Date()])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO remoteBlob (hash, confirmed) VALUES (?, ?)", arguments: [hash, Date()])
         }
     }
 
@@ -184,7 +208,9 @@ extension SyncStore {
     /// between the base and ours: fetch it and settle it as a conflict, so it is not lost.
     /// A first write (no base) that finds an older version below it lost a race to another
     /// device's first write in the same way.
-    private func detectLostRace(_ key: RecordKey, path: RemotePath, written: VersionID, base: String?, ours: RecordDocument, run: SyncRun) async throws {
+    private func detectLostRace(
+        _ key: RecordKey, path: RemotePath, written: VersionID, base: String?, ours: RecordDocument, run: SyncRun
+    ) async throws {
         let history: [FileVersion]
         do {
             history = try await service.versions(of: path)
@@ -196,17 +222,20 @@ extension SyncStore {
         let older = history[(index + 1)...]
         guard let lost = older.first else { return }
         if let base {
-            guard let baseIndex = older.firstIndex(where: { $0.id.rawValue == base }), baseIndex > older.startIndex else { return }
+            guard let baseIndex = older.firstIndex(where: { $0.id.rawValue == base }), baseIndex > older.startIndex
+            else { return }
         }
-        logger.notice("A write to \(key) slipped in before this device's push (version \(lost.id)); settling it as a conflict.")
+        logger.notice(
+            "A write to \(key) slipped in before this device's push (version \(lost.id)); settling it as a conflict.")
         guard let fetched = try await fetchDocument(path, key: key, version: lost.id, run: run),
-              case .success(let theirs) = fetched.document
+            case .success(let theirs) = fetched.document
         else { return }
         try await fetchFiles(of: theirs, run: run)
         let changes = try await state.write { [self] db in
             guard var row = try RecordRow.fetch(db, key) else { return [RecordChange]() }
             row.dirty = true
-            return try settle(db, &row, remoteVersion: written.rawValue, remote: theirs, remoteIsCurrent: false, run: run)
+            return try settle(
+                db, &row, remoteVersion: written.rawValue, remote: theirs, remoteIsCurrent: false, run: run)
         }
         broadcaster.send(changes)
     }

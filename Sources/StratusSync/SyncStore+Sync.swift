@@ -36,14 +36,18 @@ extension SyncStore {
                         guard try !pushableKeys(run).ready.isEmpty else { break }
                     }
                     let conflicts = try state.read { db in
-                        try Row.fetchAll(db, sql: "SELECT type, id FROM conflict ORDER BY type, id").map { try RecordKey(type: $0["type"], id: $0["id"]) }
+                        try Row.fetchAll(db, sql: "SELECT type, id FROM conflict ORDER BY type, id").map {
+                            try RecordKey(type: $0["type"], id: $0["id"])
+                        }
                     }
                     run.update { $0.conflicts = conflicts }
                 } catch {
                     throw SyncError.wrapping(error, "Syncing with the remote", otherwise: .database)
                 }
                 let report = run.report
-                logger.debug("Sync finished: \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflicts, \(report.failures.count) failures.")
+                logger.debug(
+                    "Sync finished: \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflicts, \(report.failures.count) failures."
+                )
                 return report
             }
         }
@@ -51,7 +55,9 @@ extension SyncStore {
 
     /// Runs `work` for each item with at most ``SyncConfiguration/maximumConcurrentTransfers``
     /// at once.
-    func forEachConcurrently<Item: Sendable>(_ items: [Item], _ work: @escaping @Sendable (Item) async throws -> Void) async throws {
+    func forEachConcurrently<Item: Sendable>(_ items: [Item], _ work: @escaping @Sendable (Item) async throws -> Void)
+        async throws
+    {
         let width = max(1, configuration.maximumConcurrentTransfers)
         try await withThrowingTaskGroup(of: Void.self) { group in
             var iterator = items.makeIterator()

@@ -20,9 +20,10 @@ extension SyncStore {
             var result: [RecordVersion] = []
             for version in try await service.versions(of: path) {
                 guard let fetched = try await fetchDocument(path, key: key, version: version.id, run: nil),
-                      case .success(let document) = fetched.document
+                    case .success(let document) = fetched.document
                 else { continue }
-                result.append(RecordVersion(id: version.id.rawValue, stored: version.modified, record: makeRecord(document)))
+                result.append(
+                    RecordVersion(id: version.id.rawValue, stored: version.modified, record: makeRecord(document)))
             }
             return result
         } catch let error as ServiceError where error.code == .notFound {

@@ -55,12 +55,16 @@ public final class SyncStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw SyncError(.localFile, "The store folder \(folder.path) cannot be created: \(error)", underlying: SendableDescription(error))
+            throw SyncError(
+                .localFile, "The store folder \(folder.path) cannot be created: \(error)",
+                underlying: SendableDescription(error))
         }
         do {
             layout = try RemoteLayout(folder: RemotePath(configuration.remoteFolder))
         } catch {
-            throw SyncError(.invalidKey, "The remote folder \(configuration.remoteFolder.debugDescription) is not a valid path: \(error)")
+            throw SyncError(
+                .invalidKey,
+                "The remote folder \(configuration.remoteFolder.debugDescription) is not a valid path: \(error)")
         }
         state = try LocalState(file: folder.appending(path: "state.sqlite"))
         blobs = try LocalBlobStore(root: folder)
@@ -89,7 +93,8 @@ public final class SyncStore: Sendable {
     /// - Throws: ``SyncError`` (`database`) when the local state cannot be read.
     public func records(ofType type: String) throws -> [SyncRecord] {
         let rows = try state.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM record WHERE type = ? ORDER BY id", arguments: [type]).map(RecordRow.init(row:))
+            try Row.fetchAll(db, sql: "SELECT * FROM record WHERE type = ? ORDER BY id", arguments: [type]).map(
+                RecordRow.init(row:))
         }
         return rows.filter { !$0.document.isDeleted }.map { makeRecord($0.document) }
     }
@@ -123,7 +128,9 @@ public final class SyncStore: Sendable {
     /// - Throws: ``SyncError``: `invalidValue` for a value that is not JSON, `invalidKey` for a
     ///   bad file name, `localFile` when a file cannot be read, `database`.
     @discardableResult
-    public func save<Value: Encodable>(_ value: Value, as key: RecordKey, files: [String: URL]? = nil) throws -> SyncRecord {
+    public func save<Value: Encodable>(_ value: Value, as key: RecordKey, files: [String: URL]? = nil) throws
+        -> SyncRecord
+    {
         var batch = SyncBatch()
         try batch.save(value, as: key, files: files)
         return try write(batch)[0]
@@ -183,7 +190,8 @@ public final class SyncStore: Sendable {
                 return document
             }
         }
-        broadcaster.send(documents.map { RecordChange(key: $0.key, kind: $0.isDeleted ? .deleted : .updated, origin: .local) })
+        broadcaster.send(
+            documents.map { RecordChange(key: $0.key, kind: $0.isDeleted ? .deleted : .updated, origin: .local) })
         return documents.map(makeRecord)
     }
 
@@ -194,7 +202,8 @@ public final class SyncStore: Sendable {
         if let existing, try db.hasConflict(existing.key) {
             try db.archive(existing.document, reason: "Replaced by a local edit while a conflict was open.")
         }
-        var row = existing ?? RecordRow(document: document, revision: 0, dirty: true, baseVersion: nil, baseDocument: nil)
+        var row =
+            existing ?? RecordRow(document: document, revision: 0, dirty: true, baseVersion: nil, baseDocument: nil)
         row.document = document
         row.revision += 1
         row.dirty = true
@@ -205,7 +214,10 @@ public final class SyncStore: Sendable {
         var entries: [String: RecordDocument.FileEntry] = [:]
         for (name, url) in files {
             guard FileName.isValid(name) else {
-                throw SyncError(.invalidKey, "The file name \(name.debugDescription) is not valid: use 1 to 200 bytes without control characters.")
+                throw SyncError(
+                    .invalidKey,
+                    "The file name \(name.debugDescription) is not valid: use 1 to 200 bytes without control characters."
+                )
             }
             entries[name] = try blobs.importFile(at: url)
         }
@@ -218,9 +230,12 @@ public final class SyncStore: Sendable {
     /// - Throws: ``SyncError`` (`database`) when the local state cannot be read.
     public func conflicts() throws -> [SyncConflict] {
         let rows = try state.read { db in
-            try Row.fetchAll(db, sql: "SELECT type, id, remoteDocument FROM conflict ORDER BY type, id").map { row -> (RecordRow?, RecordDocument) in
+            try Row.fetchAll(db, sql: "SELECT type, id, remoteDocument FROM conflict ORDER BY type, id").map {
+                row -> (RecordRow?, RecordDocument) in
                 let key = try RecordKey(type: row["type"], id: row["id"])
-                return (try RecordRow.fetch(db, key), try RecordDocument.decode(row["remoteDocument"], expectedKey: key))
+                return (
+                    try RecordRow.fetch(db, key), try RecordDocument.decode(row["remoteDocument"], expectedKey: key)
+                )
             }
         }
         return rows.compactMap { local, remote in
@@ -259,8 +274,13 @@ public final class SyncStore: Sendable {
 
     private func resolve(_ key: RecordKey, decision: MergeDecision) throws {
         let changes = try state.writeDurably { [self] db in
-            guard let conflict = try Row.fetchOne(db, sql: "SELECT remoteVersion, remoteDocument, remoteIsCurrent FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id]),
-                  var row = try RecordRow.fetch(db, key)
+            guard
+                let conflict = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT remoteVersion, remoteDocument, remoteIsCurrent FROM conflict WHERE type = ? AND id = ?",
+                    arguments: [key.type, key.id]),
+                var row = try RecordRow.fetch(db, key)
             else {
                 throw SyncError(.notFound, "The record \(key) has no conflict to resolve.")
             }
@@ -279,8 +299,11 @@ public final class SyncStore: Sendable {
     /// - Throws: ``SyncError`` (`database`) when the local state cannot be read.
     public func archived(_ key: RecordKey) throws -> [SyncRecord] {
         let documents = try state.read { db in
-            try Data.fetchAll(db, sql: "SELECT document FROM archive WHERE type = ? AND id = ? ORDER BY number DESC", arguments: [key.type, key.id])
-                .map { try RecordDocument.decode($0, expectedKey: key) }
+            try Data.fetchAll(
+                db, sql: "SELECT document FROM archive WHERE type = ? AND id = ? ORDER BY number DESC",
+                arguments: [key.type, key.id]
+            )
+            .map { try RecordDocument.decode($0, expectedKey: key) }
         }
         return documents.map(makeRecord)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 
 /// Registers the WebDAV adapter with a ``Stratus/ServiceRegistry`` under the type `webdav`.
 ///
@@ -13,16 +13,45 @@ public enum WebDAVBackend: ServiceBackend {
 
     /// The options a `webdav` remote takes.
     public static let options: [BackendOption] = [
-        BackendOption("url", summary: "The collection that is the remote's root, such as https://cloud.example.com/remote.php/dav/files/alice/Saves.", isRequired: true),
+        BackendOption(
+            "url",
+            summary:
+                "The collection that is the remote's root, such as https://cloud.example.com/remote.php/dav/files/alice/Saves.",
+            isRequired: true),
         BackendOption("user", summary: "The user name (HTTP Basic).", isRequired: true),
-        BackendOption("password", summary: "The password or app password; prefer password_file or password_command to keep it out of the configuration file."),
+        BackendOption(
+            "password",
+            summary:
+                "The password or app password; prefer password_file or password_command to keep it out of the configuration file."
+        ),
         BackendOption("password_file", summary: "A file whose first line is the password."),
-        BackendOption("password_command", summary: "A shell command that prints the password, such as 'pass show cloud'."),
-        BackendOption("vendor", summary: "'generic' (any RFC 4918 server; default), 'nextcloud' (versions, propagated folder ETags) or 'owncloud'."),
-        BackendOption("locking", summary: "'true' (default) to take WebDAV locks around writes, which narrows the window in which Stratus writers can race; 'false' for class 1 servers."),
-        BackendOption("dead_properties", summary: "'true' (default) when the server keeps dead properties (hash records and custom metadata); 'false' for servers that refuse PROPPATCH, such as rclone."),
-        BackendOption("etag_hash", summary: "'md5' when the server's file ETags are content MD5s (rclone serve webdav --etag-hash MD5); used as the content hash when dead properties are off."),
-        BackendOption("max_name_length", summary: "The longest file or folder name in UTF-8 bytes (default 250: Apache cannot keep properties of longer names, and Nextcloud allows no longer ones)."),
+        BackendOption(
+            "password_command", summary: "A shell command that prints the password, such as 'pass show cloud'."),
+        BackendOption(
+            "vendor",
+            summary:
+                "'generic' (any RFC 4918 server; default), 'nextcloud' (versions, propagated folder ETags) or 'owncloud'."
+        ),
+        BackendOption(
+            "locking",
+            summary:
+                "'true' (default) to take WebDAV locks around writes, which narrows the window in which Stratus writers can race; 'false' for class 1 servers."
+        ),
+        BackendOption(
+            "dead_properties",
+            summary:
+                "'true' (default) when the server keeps dead properties (hash records and custom metadata); 'false' for servers that refuse PROPPATCH, such as rclone."
+        ),
+        BackendOption(
+            "etag_hash",
+            summary:
+                "'md5' when the server's file ETags are content MD5s (rclone serve webdav --etag-hash MD5); used as the content hash when dead properties are off."
+        ),
+        BackendOption(
+            "max_name_length",
+            summary:
+                "The longest file or folder name in UTF-8 bytes (default 250: Apache cannot keep properties of longer names, and Nextcloud allows no longer ones)."
+        ),
         BackendOption("page_size", summary: "Changes per change-feed page (default 500)."),
         .allowInsecureHTTP,
         StratusHTTPClient.caFileOption,
@@ -44,11 +73,14 @@ public enum WebDAVBackend: ServiceBackend {
         if let given = options.string("password"), !given.isEmpty {
             password = given
         } else if let file = options.string("password_file"), !file.isEmpty {
-            password = try named(remote) { try WebDAVCredentials.readPassword(file: URL(filePath: NSString(string: file).expandingTildeInPath)) }
+            password = try named(remote) {
+                try WebDAVCredentials.readPassword(file: URL(filePath: NSString(string: file).expandingTildeInPath))
+            }
         } else if let command = options.string("password_command"), !command.isEmpty {
             password = try named(remote) { try WebDAVCredentials.readPassword(command: command) }
         } else {
-            throw ServiceError(.invalidConfiguration, "Remote '\(remote)' needs 'password', 'password_file' or 'password_command'.")
+            throw ServiceError(
+                .invalidConfiguration, "Remote '\(remote)' needs 'password', 'password_file' or 'password_command'.")
         }
         let vendor: WebDAVConfiguration.Vendor
         switch options.string("vendor")?.lowercased() {
@@ -56,14 +88,19 @@ public enum WebDAVBackend: ServiceBackend {
         case "nextcloud": vendor = .nextcloud
         case "owncloud": vendor = .owncloud
         case let other?:
-            throw ServiceError(.invalidConfiguration, "Remote '\(remote)' option 'vendor' is \(other.debugDescription), which is not 'generic', 'nextcloud' or 'owncloud'.")
+            throw ServiceError(
+                .invalidConfiguration,
+                "Remote '\(remote)' option 'vendor' is \(other.debugDescription), which is not 'generic', 'nextcloud' or 'owncloud'."
+            )
         }
         let etagIsMD5: Bool
         switch options.string("etag_hash")?.lowercased() {
         case nil, "", "none": etagIsMD5 = false
         case "md5": etagIsMD5 = true
         case let other?:
-            throw ServiceError(.invalidConfiguration, "Remote '\(remote)' option 'etag_hash' is \(other.debugDescription), which is not 'md5' or 'none'.")
+            throw ServiceError(
+                .invalidConfiguration,
+                "Remote '\(remote)' option 'etag_hash' is \(other.debugDescription), which is not 'md5' or 'none'.")
         }
         let configuration = try named(remote) {
             try WebDAVConfiguration(
@@ -84,7 +121,9 @@ public enum WebDAVBackend: ServiceBackend {
     private static func named<T>(_ remote: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as ServiceError where error.code == .invalidConfiguration && !error.message.contains("Remote '") {
+        } catch let error as ServiceError
+            where error.code == .invalidConfiguration && !error.message.contains("Remote '")
+        {
             throw ServiceError(.invalidConfiguration, "Remote '\(remote)': \(error.message)")
         }
     }

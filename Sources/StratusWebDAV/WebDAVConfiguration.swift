@@ -83,7 +83,7 @@ public struct WebDAVConfiguration: Sendable {
         retryPolicy: RetryPolicy = .standard
     ) throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host(percentEncoded: false), !host.isEmpty
+            let host = url.host(percentEncoded: false), !host.isEmpty
         else {
             throw ServiceError(.invalidConfiguration, "The WebDAV URL must be an http or https URL with a host.")
         }
@@ -118,7 +118,9 @@ public struct WebDAVConfiguration: Sendable {
         let path = url.path(percentEncoded: true)
         guard let range = path.range(of: "/remote.php/dav/files/") else { return nil }
         let rest = path[range.upperBound...]
-        guard let user = rest.split(separator: "/", omittingEmptySubsequences: false).first, !user.isEmpty else { return nil }
+        guard let user = rest.split(separator: "/", omittingEmptySubsequences: false).first, !user.isEmpty else {
+            return nil
+        }
         let base = String(path[..<range.lowerBound]) + "/remote.php/dav"
         return (base, String(user))
     }

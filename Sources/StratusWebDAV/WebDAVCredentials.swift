@@ -58,7 +58,9 @@ public struct WebDAVCredentials: Sendable, CustomStringConvertible, CustomDebugS
             throw ServiceError(.invalidConfiguration, "No password file or command was given.")
         }
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        guard !line.isEmpty else { throw ServiceError(.invalidConfiguration, "The password file or command gave an empty password.") }
+        guard !line.isEmpty else {
+            throw ServiceError(.invalidConfiguration, "The password file or command gave an empty password.")
+        }
         return line
     }
 
@@ -77,7 +79,8 @@ public struct WebDAVCredentials: Sendable, CustomStringConvertible, CustomDebugS
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ServiceError(.invalidConfiguration, "The password command exited with status \(process.terminationStatus).")
+            throw ServiceError(
+                .invalidConfiguration, "The password command exited with status \(process.terminationStatus).")
         }
         return String(decoding: data.prefix(64 * 1024), as: UTF8.self)
     }

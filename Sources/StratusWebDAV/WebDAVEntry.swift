@@ -24,9 +24,9 @@ struct WebDAVEntry: Sendable, Equatable {
     /// Reads a multistatus answer.
     /// - Throws: ``Stratus/ServiceError/Code/invalidResponse`` when it is not one.
     static func parse(_ body: Data, action: String) throws -> [WebDAVEntry] {
-        let document: WebDAVXMLElement
+        let document: XMLTree
         do {
-            document = try WebDAVXMLElement.parse(body)
+            document = try XMLTree.parse(body)
         } catch {
             throw WebDAVErrorMapping.undecodable(action, error.reason)
         }
@@ -34,13 +34,16 @@ struct WebDAVEntry: Sendable, Equatable {
             throw WebDAVErrorMapping.undecodable(action, "the answer is <\(document.name)>, not a multistatus")
         }
         return try document.children("response").map { response in
-            guard let rawHref = response.value("href")?.trimmingCharacters(in: .whitespacesAndNewlines), !rawHref.isEmpty else {
+            guard let rawHref = response.value("href")?.trimmingCharacters(in: .whitespacesAndNewlines),
+                !rawHref.isEmpty
+            else {
                 throw WebDAVErrorMapping.undecodable(action, "a response without an href")
             }
             var entry = WebDAVEntry(href: hrefPath(rawHref), isCollection: false)
             for propstat in response.children("propstat") {
                 guard let status = propstat.value("status").flatMap(statusCode), (200..<300).contains(status),
-                      let properties = propstat.child("prop") else { continue }
+                    let properties = propstat.child("prop")
+                else { continue }
                 for property in properties.children {
                     let text = property.text.trimmingCharacters(in: .whitespacesAndNewlines)
                     switch property.name {

@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 
 /// Turns WebDAV answers into ``Stratus/ServiceError``.
 ///
@@ -9,7 +9,9 @@ import StratusAdapterKit
 /// document, or the `responsedescription` of a multistatus) are kept.
 enum WebDAVErrorMapping {
     /// The error for a non-2xx answer.
-    static func error(status: Int, headers: StratusHTTPHeaders = StratusHTTPHeaders(), body: Data, action: String, secrets: [String]) -> ServiceError {
+    static func error(
+        status: Int, headers: StratusHTTPHeaders = StratusHTTPHeaders(), body: Data, action: String, secrets: [String]
+    ) -> ServiceError {
         let code = serviceCode(status: status)
         var text = "\(action) failed with HTTP \(status)"
         if let message = message(in: body, secrets: secrets), !message.isEmpty { text += ": \(message)" }
@@ -38,7 +40,7 @@ enum WebDAVErrorMapping {
 
     /// The error a 207 answer to a write stands for: its worst inner status.
     static func multistatusFailure(_ body: Data, action: String, secrets: [String]) -> ServiceError {
-        guard let document = try? WebDAVXMLElement.parse(body) else {
+        guard let document = try? XMLTree.parse(body) else {
             return undecodable(action, "a 207 answer to a write that is not a multistatus document")
         }
         let statuses = document.children("response").compactMap { $0.value("status").flatMap(WebDAVEntry.statusCode) }
@@ -48,14 +50,20 @@ enum WebDAVErrorMapping {
 
     /// A short server message from an error or multistatus document.
     static func message(in body: Data, secrets: [String]) -> String? {
-        guard !body.isEmpty, body.count < 256 * 1024, let document = try? WebDAVXMLElement.parse(body) else { return nil }
-        let text = document.value("message")
+        guard !body.isEmpty, body.count < 256 * 1024, let document = try? XMLTree.parse(body) else {
+            return nil
+        }
+        let text =
+            document.value("message")
             ?? document.children("response").lazy.compactMap { $0.value("responsedescription") }.first
         return text.map { Redaction.serverText($0, secrets: secrets, limit: 200) }
     }
 
     /// An answer the adapter could not read.
     static func undecodable(_ action: String, _ reason: String) -> ServiceError {
-        ServiceError(.invalidResponse, "\(action) gave an answer that could not be read: \(Redaction.serverText(reason, secrets: [], limit: 300)).")
+        ServiceError(
+            .invalidResponse,
+            "\(action) gave an answer that could not be read: \(Redaction.serverText(reason, secrets: [], limit: 300))."
+        )
     }
 }

@@ -16,7 +16,14 @@ struct WebDAVJournalEntry: Codable, Sendable, Equatable {
     var id: String?
 
     private enum CodingKeys: String, CodingKey {
-        case kind = "k", path = "p", version = "v", size = "s", modified = "m", sha256 = "h", md5 = "5", id = "i"
+        case kind = "k"
+        case path = "p"
+        case version = "v"
+        case size = "s"
+        case modified = "m"
+        case sha256 = "h"
+        case md5 = "5"
+        case id = "i"
     }
 
     init(_ change: Change) {
@@ -41,11 +48,14 @@ struct WebDAVJournalEntry: Codable, Sendable, Equatable {
         guard let path = try? RemotePath(path), !path.isRoot else { return nil }
         if kind == "d" { return .deleted(path) }
         guard kind == "u", let version, let size else { return nil }
-        let hash = sha256.map { ContentHash(algorithm: .sha256, value: $0) } ?? md5.map { ContentHash(algorithm: .md5, value: $0) }
-        return .upserted(RemoteFile(
-            path: path, id: id ?? path.string, size: size, modified: Date(timeIntervalSince1970: modified ?? 0),
-            contentHash: hash, version: VersionID(version)
-        ))
+        let hash =
+            sha256.map { ContentHash(algorithm: .sha256, value: $0) }
+            ?? md5.map { ContentHash(algorithm: .md5, value: $0) }
+        return .upserted(
+            RemoteFile(
+                path: path, id: id ?? path.string, size: size, modified: Date(timeIntervalSince1970: modified ?? 0),
+                contentHash: hash, version: VersionID(version)
+            ))
     }
 }
 
@@ -66,12 +76,16 @@ struct WebDAVFeedSnapshot: Codable, Sendable, Equatable {
         var modified: Double
 
         private enum CodingKeys: String, CodingKey {
-            case version = "v", size = "s", modified = "m"
+            case version = "v"
+            case size = "s"
+            case modified = "m"
         }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case journal = "j", files = "f", folders = "d"
+        case journal = "j"
+        case files = "f"
+        case folders = "d"
     }
 
     /// The document's bytes (keys sorted, so equal snapshots have equal digests).

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 
 /// The properties the adapter reads and writes, and the XML bodies that carry them.
 enum WebDAVProperties {
@@ -41,11 +42,11 @@ enum WebDAVProperties {
 
     /// A PROPPATCH body that sets the state and sets (or, for `nil`, removes) the metadata.
     static func proppatchBody(state: WebDAVState, metadata: [String: String]?, history: String? = nil) throws -> Data {
-        var set = "<s:\(stateName)>\(WebDAVXMLText.escaped(state.text))</s:\(stateName)>"
-        if let history { set += "<s:\(historyName)>\(WebDAVXMLText.escaped(history))</s:\(historyName)>" }
+        var set = "<s:\(stateName)>\(XMLTree.escaped(state.text))</s:\(stateName)>"
+        if let history { set += "<s:\(historyName)>\(XMLTree.escaped(history))</s:\(historyName)>" }
         var remove = ""
         if let metadata, !metadata.isEmpty {
-            set += "<s:\(metadataName)>\(WebDAVXMLText.escaped(try encode(metadata)))</s:\(metadataName)>"
+            set += "<s:\(metadataName)>\(XMLTree.escaped(try encode(metadata)))</s:\(metadataName)>"
         } else {
             remove = "<d:remove><d:prop><s:\(metadataName)/></d:prop></d:remove>"
         }
@@ -83,14 +84,19 @@ enum WebDAVProperties {
     /// Checks that metadata can be kept: names and values of text XML can carry.
     static func validate(_ metadata: [String: String]) throws {
         for (name, value) in metadata {
-            for text in [name, value] where text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" && $0 != "\n" }) {
-                throw ServiceError(.unsupported, "The metadata \(name.debugDescription) contains a control character, which WebDAV properties cannot carry.")
+            for text in [name, value]
+            where text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" && $0 != "\n" }) {
+                throw ServiceError(
+                    .unsupported,
+                    "The metadata \(name.debugDescription) contains a control character, which WebDAV properties cannot carry."
+                )
             }
         }
     }
 
     /// The LOCK body: an exclusive write lock.
-    static let lockBody = Data("""
+    static let lockBody = Data(
+        """
         <?xml version="1.0" encoding="utf-8"?>
         <d:lockinfo xmlns:d="DAV:"><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype>\
         <d:owner>stratus</d:owner></d:lockinfo>

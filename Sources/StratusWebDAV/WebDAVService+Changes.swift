@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// The emulated change feed.
 ///
@@ -24,7 +24,8 @@ extension WebDAVService {
             let journal = try await journalNames().last ?? ""
             // A root collection that was never made is an empty remote.
             let tree = try await walk(.root) ?? Tree()
-            return try await store(WebDAVFeedSnapshot(journal: journal, files: snapshotFiles(tree.files), folders: tree.folders))
+            return try await store(
+                WebDAVFeedSnapshot(journal: journal, files: snapshotFiles(tree.files), folders: tree.folders))
         }
     }
 
@@ -58,7 +59,9 @@ extension WebDAVService {
             let journalDone = names.last.map { lastRead == $0 } ?? true
             var tree: Tree?
             if pending.count <= pageSize, journalDone {
-                let walked = try await walk(.root, reuse: configuration.propagatesFolderETags ? Self.reuse(snapshot) : nil) ?? Tree()
+                let walked =
+                    try await walk(.root, reuse: configuration.propagatesFolderETags ? Self.reuse(snapshot) : nil)
+                    ?? Tree()
                 tree = walked
                 var upserts: [RemoteFile] = []
                 for (path, described) in walked.files {
@@ -107,18 +110,23 @@ extension WebDAVService {
             try await ensureReservedFolder("journal")
             let body = try JSONEncoder().encode(WebDAVJournalEntry(change))
             _ = try await transport.send(
-                transport.request(.put, try transport.url(for: [Self.reservedFolder, "journal", name]), body: .bytes(body)),
+                transport.request(
+                    .put, try transport.url(for: [Self.reservedFolder, "journal", name]), body: .bytes(body)),
                 action: "PUT of a journal entry", repetition: .safe
             )
         } catch {
-            logger.warning("A change could not be added to the journal; the change feed finds it by listing", metadata: ["error": "\(error)"])
+            logger.warning(
+                "A change could not be added to the journal; the change feed finds it by listing",
+                metadata: ["error": "\(error)"])
         }
     }
 
     /// The journal's entry names, oldest first.
     private func journalNames() async throws -> [String] {
         let url = try transport.url(for: [Self.reservedFolder, "journal"], isFolder: true)
-        guard let entries = try await transport.propfind(url, depth: 1, action: "PROPFIND of the change journal") else { return [] }
+        guard let entries = try await transport.propfind(url, depth: 1, action: "PROPFIND of the change journal") else {
+            return []
+        }
         return entries.filter { !$0.isCollection }.compactMap { entry in
             let name = entry.href.split(separator: "/").last.map(String.init) ?? ""
             return name.count == 28 ? name : nil
@@ -128,7 +136,9 @@ extension WebDAVService {
     private func readJournal(_ name: String) async throws -> WebDAVJournalEntry? {
         let url = try transport.url(for: [Self.reservedFolder, "journal", name])
         do {
-            let response = try await transport.send(transport.request(.get, url), action: "GET of a journal entry", repetition: .safe, destination: .memory(limit: 64 * 1024))
+            let response = try await transport.send(
+                transport.request(.get, url), action: "GET of a journal entry", repetition: .safe,
+                destination: .memory(limit: 64 * 1024))
             return try? JSONDecoder().decode(WebDAVJournalEntry.self, from: response.body)
         } catch let error as ServiceError where error.code == .notFound {
             return nil
@@ -144,7 +154,8 @@ extension WebDAVService {
     }
 
     static func fileState(_ file: RemoteFile) -> WebDAVFeedSnapshot.FileState {
-        WebDAVFeedSnapshot.FileState(version: file.version.rawValue, size: file.size, modified: file.modified.timeIntervalSince1970)
+        WebDAVFeedSnapshot.FileState(
+            version: file.version.rawValue, size: file.size, modified: file.modified.timeIntervalSince1970)
     }
 
     /// For a walk: the files below a folder from a snapshot, when the folder's ETag is the one
@@ -176,7 +187,8 @@ extension WebDAVService {
         let digest = Hex.encode(Digest.sha256(data).prefix(16))
         try await ensureReservedFolder("feed")
         _ = try await transport.send(
-            transport.request(.put, try transport.url(for: [Self.reservedFolder, "feed", digest + ".json"]), body: .bytes(data)),
+            transport.request(
+                .put, try transport.url(for: [Self.reservedFolder, "feed", digest + ".json"]), body: .bytes(data)),
             action: "PUT of a change-feed snapshot", repetition: .safe
         )
         return ChangeToken(rawValue: "webdav1.\(remoteDigest).\(digest)")
@@ -184,16 +196,20 @@ extension WebDAVService {
 
     /// Loads the snapshot a token stands for.
     private func load(_ token: ChangeToken) async throws -> WebDAVFeedSnapshot {
-        let refused = ServiceError(.invalidChangeToken, "The change token was not issued by this WebDAV remote's change feed (or its snapshot is gone); list the files again and take a new token.")
+        let refused = ServiceError(
+            .invalidChangeToken,
+            "The change token was not issued by this WebDAV remote's change feed (or its snapshot is gone); list the files again and take a new token."
+        )
         let parts = token.rawValue.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "webdav1", parts[1] == remoteDigest, parts[2].count == 32,
-              parts[2].allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+            parts[2].allSatisfy({ $0.isHexDigit && !$0.isUppercase })
         else { throw refused }
         let url = try transport.url(for: [Self.reservedFolder, "feed", parts[2] + ".json"])
         do {
-            let response = try await transport.send(transport.request(.get, url), action: "GET of a change-feed snapshot", repetition: .safe)
+            let response = try await transport.send(
+                transport.request(.get, url), action: "GET of a change-feed snapshot", repetition: .safe)
             guard Hex.encode(Digest.sha256(response.body).prefix(16)) == parts[2],
-                  let snapshot = try? JSONDecoder().decode(WebDAVFeedSnapshot.self, from: response.body)
+                let snapshot = try? JSONDecoder().decode(WebDAVFeedSnapshot.self, from: response.body)
             else { throw refused }
             return snapshot
         } catch let error as ServiceError where error.code == .notFound {

@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// Downloads: PROPFIND for what to expect, GET into a temporary file beside the destination
 /// (resumed with `Range` after a dropped connection), checked, then renamed into place.
@@ -14,7 +14,9 @@ extension WebDAVService {
     /// when the file changed meanwhile, the download starts over with the new description (at
     /// most three times). The content is checked against the recorded SHA-256 (or the MD5 ETag),
     /// or only its size where the server has no hash for it (a file another program wrote).
-    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+    public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions)
+        async throws -> RemoteFile
+    {
         try await guarded {
             try validateFile(path)
             if let version, configuration.vendor == .nextcloud {
@@ -32,10 +34,14 @@ extension WebDAVService {
                 }
                 let described = file(path, from: entry)
                 if let version, described.version != version {
-                    throw ServiceError(.notFound, "\(path) has no version \(version) that this server keeps; only the current one can be read.")
+                    throw ServiceError(
+                        .notFound,
+                        "\(path) has no version \(version) that this server keeps; only the current one can be read.")
                 }
                 do {
-                    try await receive(try url(for: path), entry: entry, described: described, into: staging, path: path, progress: options.progress)
+                    try await receive(
+                        try url(for: path), entry: entry, described: described, into: staging, path: path,
+                        progress: options.progress)
                 } catch let error as ContentChanged {
                     lastChange = ServiceError(.conflict, "\(path) changed during the download: \(error.reason)")
                     try staging.restart()
@@ -63,7 +69,10 @@ extension WebDAVService {
     /// stopped), then checks size and hash.
     /// - Returns: The hex digest of what arrived, under the service's hash algorithm.
     @discardableResult
-    func receive(_ url: URL, entry: WebDAVEntry, described: RemoteFile, into staging: DownloadStaging, path: RemotePath, progress handler: ProgressHandler?) async throws -> String? {
+    func receive(
+        _ url: URL, entry: WebDAVEntry, described: RemoteFile, into staging: DownloadStaging, path: RemotePath,
+        progress handler: ProgressHandler?
+    ) async throws -> String? {
         let action = "GET of \(path)"
         let algorithm = capabilities.hashAlgorithm
         var built = transport.request(.get, url)
@@ -71,9 +80,12 @@ extension WebDAVService {
         let request = built
         let progress = MonotonicProgress(handler, total: described.size)
         let response = try await transport.send(
-            request, action: action, repetition: .safe, destination: .resumableFile(staging.temporary), progress: progress.download()
+            request, action: action, repetition: .safe, destination: .resumableFile(staging.temporary),
+            progress: progress.download()
         )
-        if let expected = entry.etag, let tag = response.headers["ETag"].map(WebDAVEntry.normalizedETag), !tag.isEmpty, tag != expected {
+        if let expected = entry.etag, let tag = response.headers["ETag"].map(WebDAVEntry.normalizedETag), !tag.isEmpty,
+            tag != expected
+        {
             throw ContentChanged(reason: "its ETag is \(tag), not \(expected)")
         }
         if let hash = described.contentHash {
@@ -85,7 +97,10 @@ extension WebDAVService {
                 )
             }
         } else if response.bodyLength != described.size {
-            throw ServiceError(.integrityMismatch, "\(response.bodyLength) bytes of \(path) arrived where the server describes \(described.size); the destination was left as it was.")
+            throw ServiceError(
+                .integrityMismatch,
+                "\(response.bodyLength) bytes of \(path) arrived where the server describes \(described.size); the destination was left as it was."
+            )
         }
         return response.bodyDigests[algorithm]
     }

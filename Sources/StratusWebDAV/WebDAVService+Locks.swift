@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// Write locks and folders.
 ///
@@ -45,11 +45,15 @@ extension WebDAVService {
             return
         }
         let response = try await configuration.retryPolicy.run(.onlyWhenRefused) { _ in
-            try await transport.exchange(transport.request(.put, url, headers: [("If-None-Match", "*")], body: .bytes(Data())), action: "PUT of a lock resource")
+            try await transport.exchange(
+                transport.request(.put, url, headers: [("If-None-Match", "*")], body: .bytes(Data())),
+                action: "PUT of a lock resource")
         }
         // 412 and 423 (or a 207 with 423 from Apache): another writer made it, or holds it.
         guard response.isSuccess || [207, 412, 423].contains(response.status) else {
-            throw WebDAVErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: "PUT of a lock resource", secrets: transport.secrets)
+            throw WebDAVErrorMapping.error(
+                status: response.status, headers: response.headers, body: response.body,
+                action: "PUT of a lock resource", secrets: transport.secrets)
         }
         knownFolders.withLock { _ = $0.insert(key) }
     }
@@ -63,7 +67,10 @@ extension WebDAVService {
             try await ensureReservedFolder("locks")
             let request = transport.request(
                 WebDAVTransport.lock, url,
-                headers: [("Depth", "0"), ("Timeout", "Second-\(Self.lockTimeoutSeconds)"), ("Content-Type", "application/xml; charset=utf-8")],
+                headers: [
+                    ("Depth", "0"), ("Timeout", "Second-\(Self.lockTimeoutSeconds)"),
+                    ("Content-Type", "application/xml; charset=utf-8"),
+                ],
                 body: .bytes(WebDAVProperties.lockBody), isIdempotent: false
             )
             let response: StratusHTTPResponse
@@ -71,7 +78,9 @@ extension WebDAVService {
                 response = try await configuration.retryPolicy.run(.onlyWhenRefused) { _ in
                     try await transport.exchange(request, action: action)
                 }
-            } catch let error as ServiceError where Repetition.leavesOutcomeUnknown(error) && ContinuousClock.now < deadline {
+            } catch let error as ServiceError
+                where Repetition.leavesOutcomeUnknown(error) && ContinuousClock.now < deadline
+            {
                 // The lock may have been granted to a request whose answer was lost; it then
                 // expires on its own, and this writer waits for it like for any other.
                 continue
@@ -82,20 +91,28 @@ extension WebDAVService {
                 }
                 return header.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))
             }
-            let error = response.status == 207
+            let error =
+                response.status == 207
                 ? WebDAVErrorMapping.multistatusFailure(response.body, action: action, secrets: transport.secrets)
-                : WebDAVErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: action, secrets: transport.secrets)
+                : WebDAVErrorMapping.error(
+                    status: response.status, headers: response.headers, body: response.body, action: action,
+                    secrets: transport.secrets)
             if error.httpStatus == 409 {
                 // The lock folder went away (someone deleted .stratus); make it again.
                 knownFolders.withLock { $0.removeAll() }
             } else if error.httpStatus != 423 {
                 if response.status == 405 || response.status == 501 {
-                    throw ServiceError(.unsupported, "\(action): the server does not lock (WebDAV class 2); set the remote's option locking=false (preconditions are then best effort).", httpStatus: response.status)
+                    throw ServiceError(
+                        .unsupported,
+                        "\(action): the server does not lock (WebDAV class 2); set the remote's option locking=false (preconditions are then best effort).",
+                        httpStatus: response.status)
                 }
                 throw error
             }
             guard ContinuousClock.now < deadline else {
-                throw ServiceError(.timeout, "\(action): another writer held the lock for longer than \(configuration.lockWait).", httpStatus: 423)
+                throw ServiceError(
+                    .timeout, "\(action): another writer held the lock for longer than \(configuration.lockWait).",
+                    httpStatus: 423)
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: wait...(2 * wait))))
             wait = min(wait * 2, 200)
@@ -112,7 +129,8 @@ extension WebDAVService {
             do {
                 _ = try await transport.send(request, action: "UNLOCK", repetition: .safe)
             } catch {
-                logger.warning("A write lock could not be released; it expires on its own", metadata: ["error": "\(error)"])
+                logger.warning(
+                    "A write lock could not be released; it expires on its own", metadata: ["error": "\(error)"])
             }
         }.value
     }
@@ -141,7 +159,8 @@ extension WebDAVService {
 
     private func exchangeMKCOL(_ url: URL, action: String) async throws -> StratusHTTPResponse {
         try await configuration.retryPolicy.run(.onlyWhenRefused) { _ in
-            try await transport.exchange(transport.request(WebDAVTransport.mkcol, url, isIdempotent: false), action: action)
+            try await transport.exchange(
+                transport.request(WebDAVTransport.mkcol, url, isIdempotent: false), action: action)
         }
     }
 
@@ -161,17 +180,22 @@ extension WebDAVService {
         }
         if response.status == 201 || response.status == 200 { return }
         if response.status == 423 || response.status == 429 || response.status == 503 {
-            throw WebDAVErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: action, secrets: transport.secrets)
+            throw WebDAVErrorMapping.error(
+                status: response.status, headers: response.headers, body: response.body, action: action,
+                secrets: transport.secrets)
         }
         // Without the trailing slash: Apache answers 400 for `file/`.
         let plain = try transport.url(for: components)
         if let existing = try await transport.propfind(plain, depth: 0, action: "PROPFIND of \(label)")?.first {
             if existing.isCollection { return }
-            throw ServiceError(.conflict, "\(label) is a file, so nothing can be written below it.", httpStatus: response.status)
+            throw ServiceError(
+                .conflict, "\(label) is a file, so nothing can be written below it.", httpStatus: response.status)
         }
         if response.status == 207 {
             throw WebDAVErrorMapping.multistatusFailure(response.body, action: action, secrets: transport.secrets)
         }
-        throw WebDAVErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: action, secrets: transport.secrets)
+        throw WebDAVErrorMapping.error(
+            status: response.status, headers: response.headers, body: response.body, action: action,
+            secrets: transport.secrets)
     }
 }

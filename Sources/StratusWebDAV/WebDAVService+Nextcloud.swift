@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// Nextcloud's versions endpoint: `<dav>/versions/<user>/versions/<fileid>/` lists a file's
 /// older versions (each named by its modification time in Unix seconds), a GET of one reads it,
@@ -15,12 +15,17 @@ import StratusAdapterKit
 extension WebDAVService {
     /// The versions endpoint of a file, ending in `/`.
     func nextcloudVersionsURL(fileID: String) throws -> URL {
-        guard let layout = configuration.nextcloudLayout, var components = URLComponents(url: configuration.url, resolvingAgainstBaseURL: false) else {
+        guard let layout = configuration.nextcloudLayout,
+            var components = URLComponents(url: configuration.url, resolvingAgainstBaseURL: false)
+        else {
             throw ServiceError(.invalidConfiguration, "The remote's URL is not in a Nextcloud files collection.")
         }
-        components.percentEncodedPath = "\(layout.base)/versions/\(layout.user)/versions/\(WebDAVTransport.encode(fileID))/"
+        components.percentEncodedPath =
+            "\(layout.base)/versions/\(layout.user)/versions/\(WebDAVTransport.encode(fileID))/"
         components.query = nil
-        guard let url = components.url else { throw ServiceError(.invalidConfiguration, "No versions URL for file \(fileID).") }
+        guard let url = components.url else {
+            throw ServiceError(.invalidConfiguration, "No versions URL for file \(fileID).")
+        }
         return url
     }
 
@@ -30,38 +35,54 @@ extension WebDAVService {
     }
 
     /// The older versions of a file (not the current one), newest first, with their URLs.
-    func nextcloudOlderVersions(_ current: WebDAVEntry, path: RemotePath) async throws -> [(version: FileVersion, url: URL)] {
+    func nextcloudOlderVersions(_ current: WebDAVEntry, path: RemotePath) async throws -> [(
+        version: FileVersion, url: URL
+    )] {
         guard let fileID = current.fileID else {
             throw WebDAVErrorMapping.undecodable("PROPFIND of \(path)", "Nextcloud gave the file no oc:fileid")
         }
         let folder = try nextcloudVersionsURL(fileID: fileID)
-        let entries = try await transport.propfind(folder, depth: 1, action: "PROPFIND of the versions of \(path)") ?? []
+        let entries =
+            try await transport.propfind(folder, depth: 1, action: "PROPFIND of the versions of \(path)") ?? []
         let folderPath = WebDAVEntry.hrefPath(folder.path(percentEncoded: true))
         let hashes = Dictionary(WebDAVProperties.history(current.history), uniquingKeysWith: { $1 })
         var versions: [(FileVersion, URL)] = []
         for entry in entries where !entry.isCollection {
             var href = Substring(entry.href)
             while href.hasSuffix("/") { href = href.dropLast() }
-            guard href.hasPrefix(folderPath), let name = href.split(separator: "/").last, let seconds = Int64(name) else { continue }
+            guard href.hasPrefix(folderPath), let name = href.split(separator: "/").last, let seconds = Int64(name)
+            else { continue }
             let url = folder.appending(path: String(name))
             let hash = hashes["m\(seconds)"].map { ContentHash(algorithm: .sha256, value: $0) }
-            versions.append((FileVersion(id: VersionID("m\(seconds)"), size: entry.size ?? 0, modified: Date(timeIntervalSince1970: Double(seconds)), contentHash: hash), url))
+            versions.append(
+                (
+                    FileVersion(
+                        id: VersionID("m\(seconds)"), size: entry.size ?? 0,
+                        modified: Date(timeIntervalSince1970: Double(seconds)), contentHash: hash), url
+                ))
         }
         return versions.sorted { $0.0.modified > $1.0.modified }
     }
 
     func nextcloudVersions(_ path: RemotePath) async throws -> [FileVersion] {
-        guard let current = try await entry(path), !current.isCollection else { throw ServiceError(.notFound, "No file at \(path).") }
+        guard let current = try await entry(path), !current.isCollection else {
+            throw ServiceError(.notFound, "No file at \(path).")
+        }
         let now = file(path, from: current)
         let older = try await nextcloudOlderVersions(current, path: path).map(\.version).filter { $0.id != now.version }
-        return [FileVersion(id: now.version, size: now.size, modified: now.modified, contentHash: now.contentHash)] + older
+        return [FileVersion(id: now.version, size: now.size, modified: now.modified, contentHash: now.contentHash)]
+            + older
     }
 
     /// The older version a download asks for, or `nil` when it is the current one.
     func nextcloudVersion(_ path: RemotePath, _ version: VersionID) async throws -> (version: FileVersion, url: URL)? {
-        guard let current = try await entry(path), !current.isCollection else { throw ServiceError(.notFound, "No file at \(path).") }
+        guard let current = try await entry(path), !current.isCollection else {
+            throw ServiceError(.notFound, "No file at \(path).")
+        }
         if version == self.version(of: current) { return nil }
-        guard let found = try await nextcloudOlderVersions(current, path: path).first(where: { $0.version.id == version }) else {
+        guard
+            let found = try await nextcloudOlderVersions(current, path: path).first(where: { $0.version.id == version })
+        else {
             throw ServiceError(.notFound, "\(path) has no version \(version).")
         }
         return found
@@ -70,14 +91,21 @@ extension WebDAVService {
     /// Downloads an older version, checked against the hash the adapter recorded when it wrote
     /// it (the history property); a version another program wrote is checked by size only, and
     /// described with the hash of what arrived.
-    func downloadVersion(_ path: RemotePath, _ old: (version: FileVersion, url: URL), to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+    func downloadVersion(
+        _ path: RemotePath, _ old: (version: FileVersion, url: URL), to destination: URL, options: DownloadOptions
+    ) async throws -> RemoteFile {
         let staging = try DownloadStaging(for: destination, service: "webdav")
         defer { staging.discard() }
         let entry = WebDAVEntry(href: "", isCollection: false, size: old.version.size, modified: old.version.modified)
-        var described = RemoteFile(path: path, id: path.string, size: old.version.size, modified: old.version.modified, contentHash: old.version.contentHash, version: old.version.id)
-        let received = try await receive(old.url, entry: entry, described: described, into: staging, path: path, progress: options.progress)
+        var described = RemoteFile(
+            path: path, id: path.string, size: old.version.size, modified: old.version.modified,
+            contentHash: old.version.contentHash, version: old.version.id)
+        let received = try await receive(
+            old.url, entry: entry, described: described, into: staging, path: path, progress: options.progress)
         try staging.moveIntoPlace()
-        if described.contentHash == nil, let received { described.contentHash = ContentHash(algorithm: .sha256, value: received) }
+        if described.contentHash == nil, let received {
+            described.contentHash = ContentHash(algorithm: .sha256, value: received)
+        }
         return described
     }
 
@@ -86,9 +114,13 @@ extension WebDAVService {
     func nextcloudRestore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
         let restored = try await withPathLock(path) { () -> RemoteFile in
             guard let old = try await nextcloudVersion(path, version) else {
-                throw ServiceError(.conflict, "\(version) is the current version of \(path) already; a restore would not add to its history.")
+                throw ServiceError(
+                    .conflict,
+                    "\(version) is the current version of \(path) already; a restore would not add to its history.")
             }
-            guard let layout = configuration.nextcloudLayout, let origin = URLComponents(url: configuration.url, resolvingAgainstBaseURL: false) else {
+            guard let layout = configuration.nextcloudLayout,
+                let origin = URLComponents(url: configuration.url, resolvingAgainstBaseURL: false)
+            else {
                 throw ServiceError(.invalidConfiguration, "The remote's URL is not in a Nextcloud files collection.")
             }
             var target = origin
@@ -96,20 +128,27 @@ extension WebDAVService {
             target.query = nil
             guard let destination = target.url else { throw ServiceError(.invalidConfiguration, "No restore URL.") }
             let before = try await entry(path)?.etag
-            let request = transport.request(WebDAVTransport.move, old.url, headers: [("Destination", destination.absoluteString)], isIdempotent: false)
+            let request = transport.request(
+                WebDAVTransport.move, old.url, headers: [("Destination", destination.absoluteString)],
+                isIdempotent: false)
             // After a failure of unknown outcome, a new ETag means the MOVE went through: the
             // path's lock keeps other Stratus writers out.
             try await configuration.retryPolicy.runWrite(lookFirst: {
                 try await self.entry(path)?.etag != before ? () : nil
             }) { _ in
-                _ = try await self.transport.send(request, action: "MOVE of version \(version) of \(path) to restore it", repetition: .never)
+                _ = try await self.transport.send(
+                    request, action: "MOVE of version \(version) of \(path) to restore it", repetition: .never)
             }
-            guard var entry = try await entry(path), let etag = entry.etag else { throw ServiceError(.notFound, "No file at \(path) after the restore.") }
+            guard var entry = try await entry(path), let etag = entry.etag else {
+                throw ServiceError(.notFound, "No file at \(path) after the restore.")
+            }
             if configuration.keepsDeadProperties {
                 let sha256 = try await hashContent(try url(for: path), path: path)
                 let state = WebDAVState(sha256: sha256, token: Self.newVersionToken(), etag: etag)
-                let history = WebDAVProperties.history(entry.history, adding: Self.nextcloudVersionName(entry), sha256: sha256)
-                try await recordState(state, metadata: WebDAVProperties.decode(entry.metadata), history: history, of: path)
+                let history = WebDAVProperties.history(
+                    entry.history, adding: Self.nextcloudVersionName(entry), sha256: sha256)
+                try await recordState(
+                    state, metadata: WebDAVProperties.decode(entry.metadata), history: history, of: path)
                 entry.state = state
                 entry.history = history
             }
@@ -127,7 +166,9 @@ extension WebDAVService {
             do {
                 let response = try await transport.http.stream(transport.request(.get, url))
                 guard response.status == 200 else {
-                    throw WebDAVErrorMapping.error(status: response.status, headers: response.headers, body: Data(), action: action, secrets: transport.secrets)
+                    throw WebDAVErrorMapping.error(
+                        status: response.status, headers: response.headers, body: Data(), action: action,
+                        secrets: transport.secrets)
                 }
                 for try await chunk in response.body { digest.update(chunk) }
             } catch {

@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// Uploads: one streamed PUT, then the state record (PROPPATCH), under the path's lock.
 extension WebDAVService {
@@ -15,13 +15,16 @@ extension WebDAVService {
     /// SHA-256, a new version token and the metadata, and its 207 answer is checked property by
     /// property. Without locks, `mustNotExist` is also sent as `If-None-Match: *` and
     /// `mustMatch` as `If-Match` with a strong ETag; the check is then best effort.
-    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws
+        -> RemoteFile
+    {
         try await guarded {
             guard !path.isRoot else { throw ServiceError(.invalidPath, "The root is a folder; give a file name.") }
             try validate(path)
             if let metadata = options.metadata {
                 if !metadata.isEmpty, !configuration.keepsDeadProperties {
-                    throw ServiceError(.unsupported, "This WebDAV server keeps no dead properties, so custom metadata cannot be kept.")
+                    throw ServiceError(
+                        .unsupported, "This WebDAV server keeps no dead properties, so custom metadata cannot be kept.")
                 }
                 try WebDAVProperties.validate(metadata)
             }
@@ -35,7 +38,8 @@ extension WebDAVService {
     }
 
     /// The write itself, under the lock.
-    private func write(_ content: UploadContent, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+    private func write(_ content: UploadContent, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile
+    {
         let current = try await entry(path)
         if let current, current.isCollection {
             throw ServiceError(.conflict, "\(path) is a folder; a file cannot be written there.")
@@ -46,14 +50,17 @@ extension WebDAVService {
             break
         case .mustNotExist:
             if current != nil {
-                throw ServiceError(.conflict, "\(path) exists, and the precondition says it must not; nothing was written.")
+                throw ServiceError(
+                    .conflict, "\(path) exists, and the precondition says it must not; nothing was written.")
             }
             if !configuration.usesLocks { conditions.append(("If-None-Match", "*")) }
         case .mustMatch(let expected):
             guard let current, version(of: current) == expected else {
                 throw ServiceError(.conflict, "\(path) is not at the version \(expected); nothing was written.")
             }
-            if !configuration.usesLocks, let etag = current.etag, current.state == nil || !configuration.keepsDeadProperties {
+            if !configuration.usesLocks, let etag = current.etag,
+                current.state == nil || !configuration.keepsDeadProperties
+            {
                 conditions.append(("If-Match", "\"\(etag)\""))
             }
         }
@@ -69,23 +76,32 @@ extension WebDAVService {
             headers.append(("X-OC-Mtime", String(modified)))
             fingerprint = WriteFingerprint(modified: modified, size: content.size, previousETag: current?.etag)
         }
-        let digests = try await put(content, to: path, headers: headers, isConditional: !conditions.isEmpty, fingerprint: fingerprint, progress: progress)
+        let digests = try await put(
+            content, to: path, headers: headers, isConditional: !conditions.isEmpty, fingerprint: fingerprint,
+            progress: progress)
         guard var entry = try await entry(path), !entry.isCollection else {
             throw ServiceError(.conflict, "\(path) was removed by another writer just after the upload.")
         }
         guard entry.size == content.size else {
-            throw ServiceError(.integrityMismatch, "The server describes \(path) as \(entry.size ?? -1) bytes after an upload of \(content.size) bytes.")
+            throw ServiceError(
+                .integrityMismatch,
+                "The server describes \(path) as \(entry.size ?? -1) bytes after an upload of \(content.size) bytes.")
         }
-        if configuration.etagIsMD5, let md5 = digests.md5, let etag = entry.etag, etag.count == 32, etag.lowercased() != md5 {
-            throw ServiceError(.integrityMismatch, "The server stored \(path) with MD5 \(etag), not the \(md5) that was sent.")
+        if configuration.etagIsMD5, let md5 = digests.md5, let etag = entry.etag, etag.count == 32,
+            etag.lowercased() != md5
+        {
+            throw ServiceError(
+                .integrityMismatch, "The server stored \(path) with MD5 \(etag), not the \(md5) that was sent.")
         }
         if configuration.keepsDeadProperties {
             guard let etag = entry.etag else {
                 throw WebDAVErrorMapping.undecodable("PROPFIND of \(path)", "the file has no ETag")
             }
             let state = WebDAVState(sha256: digests.sha256, token: Self.newVersionToken(), etag: etag)
-            let history = configuration.vendor == .nextcloud
-                ? WebDAVProperties.history(current?.history, adding: Self.nextcloudVersionName(entry), sha256: digests.sha256) : nil
+            let history =
+                configuration.vendor == .nextcloud
+                ? WebDAVProperties.history(
+                    current?.history, adding: Self.nextcloudVersionName(entry), sha256: digests.sha256) : nil
             try await recordState(state, metadata: metadata, history: history, of: path)
             entry.state = state
             entry.history = history
@@ -116,29 +132,37 @@ extension WebDAVService {
         fingerprint: WriteFingerprint?, progress: MonotonicProgress
     ) async throws -> SentDigests {
         if let fingerprint, !isConditional {
-            return try await putLookingFirst(content, to: path, headers: headers, fingerprint: fingerprint, progress: progress)
+            return try await putLookingFirst(
+                content, to: path, headers: headers, fingerprint: fingerprint, progress: progress)
         }
         let url = try url(for: path)
         let action = "PUT of \(path)"
         var fields = headers
         fields.append(("Content-Type", "application/octet-stream"))
-        var request = transport.request(.put, url, headers: fields, body: content.body(0..<content.size), isIdempotent: !isConditional)
+        var request = transport.request(
+            .put, url, headers: fields, body: content.body(0..<content.size), isIdempotent: !isConditional)
         request.requestDigests = configuration.etagIsMD5 ? [.sha256, .md5] : [.sha256]
         // Sending the same bytes again under the lock is harmless; a conditional header makes a
         // repeat of a PUT that went through fail, so then only a refusal is repeated.
         let repetition: Repetition = isConditional ? .onlyWhenRefused : .safe
         let response: StratusHTTPResponse
         do {
-            response = try await transport.send(request, action: action, repetition: repetition, progress: progress.upload(from: 0))
-        } catch let error as ServiceError where [400, 404, 409].contains(error.httpStatus ?? 0) && !path.parent.isRootOrNil {
+            response = try await transport.send(
+                request, action: action, repetition: repetition, progress: progress.upload(from: 0))
+        } catch let error as ServiceError
+            where [400, 404, 409].contains(error.httpStatus ?? 0) && !path.parent.isRootOrNil
+        {
             // Apache answers 409 for a missing parent and 400 below a file, rclone 404.
             try await ensureFolders(path.parent ?? .root)
-            response = try await transport.send(request, action: action, repetition: repetition, progress: progress.upload(from: 0))
+            response = try await transport.send(
+                request, action: action, repetition: repetition, progress: progress.upload(from: 0))
         } catch let error as ServiceError where error.httpStatus == 412 {
-            throw ServiceError(.conflict, "\(path) changed before it could be written; nothing was written.", httpStatus: 412)
+            throw ServiceError(
+                .conflict, "\(path) changed before it could be written; nothing was written.", httpStatus: 412)
         }
         guard let sha256 = response.requestBodyDigests[.sha256] else {
-            throw ServiceError(.internalError, "The upload of \(path) was not hashed as it was sent (a bug in Stratus).")
+            throw ServiceError(
+                .internalError, "The upload of \(path) was not hashed as it was sent (a bug in Stratus).")
         }
         return SentDigests(sha256: sha256, md5: response.requestBodyDigests[.md5])
     }
@@ -147,17 +171,20 @@ extension WebDAVService {
     /// the PUT went through (see ``WriteFingerprint``) before it is sent again, and the digests
     /// are then read from the content.
     private func putLookingFirst(
-        _ content: UploadContent, to path: RemotePath, headers: [(String, String)], fingerprint: WriteFingerprint, progress: MonotonicProgress
+        _ content: UploadContent, to path: RemotePath, headers: [(String, String)], fingerprint: WriteFingerprint,
+        progress: MonotonicProgress
     ) async throws -> SentDigests {
         let url = try url(for: path)
         let action = "PUT of \(path)"
-        var request = transport.request(.put, url, headers: headers + [("Content-Type", "application/octet-stream")], body: content.body(0..<content.size))
+        var request = transport.request(
+            .put, url, headers: headers + [("Content-Type", "application/octet-stream")],
+            body: content.body(0..<content.size))
         request.requestDigests = [.sha256]
         let sent = request
         let digests: SentDigests = try await configuration.retryPolicy.runWrite(lookFirst: {
             guard let entry = try await self.entry(path), !entry.isCollection, entry.size == fingerprint.size,
-                  let modified = entry.modified, Int64(modified.timeIntervalSince1970) == fingerprint.modified,
-                  entry.etag != fingerprint.previousETag
+                let modified = entry.modified, Int64(modified.timeIntervalSince1970) == fingerprint.modified,
+                entry.etag != fingerprint.previousETag
             else { return nil }
             let digest = SHA256Digest()
             try content.read(0..<content.size) { _, bytes in digest.update(bytes) }
@@ -165,13 +192,18 @@ extension WebDAVService {
         }) { _ in
             let response: StratusHTTPResponse
             do {
-                response = try await self.transport.send(sent, action: action, repetition: .never, progress: progress.upload(from: 0))
-            } catch let error as ServiceError where [404, 409].contains(error.httpStatus ?? 0) && !path.parent.isRootOrNil {
+                response = try await self.transport.send(
+                    sent, action: action, repetition: .never, progress: progress.upload(from: 0))
+            } catch let error as ServiceError
+                where [404, 409].contains(error.httpStatus ?? 0) && !path.parent.isRootOrNil
+            {
                 try await self.ensureFolders(path.parent ?? .root)
-                response = try await self.transport.send(sent, action: action, repetition: .never, progress: progress.upload(from: 0))
+                response = try await self.transport.send(
+                    sent, action: action, repetition: .never, progress: progress.upload(from: 0))
             }
             guard let sha256 = response.requestBodyDigests[.sha256] else {
-                throw ServiceError(.internalError, "The upload of \(path) was not hashed as it was sent (a bug in Stratus).")
+                throw ServiceError(
+                    .internalError, "The upload of \(path) was not hashed as it was sent (a bug in Stratus).")
             }
             return SentDigests(sha256: sha256, md5: nil)
         }
@@ -179,15 +211,19 @@ extension WebDAVService {
     }
 
     /// PROPPATCH of the state record and metadata, with each property's inner status checked.
-    func recordState(_ state: WebDAVState, metadata: [String: String]?, history: String? = nil, of path: RemotePath) async throws {
+    func recordState(_ state: WebDAVState, metadata: [String: String]?, history: String? = nil, of path: RemotePath)
+        async throws
+    {
         let action = "PROPPATCH of \(path)"
         let body = try WebDAVProperties.proppatchBody(state: state, metadata: metadata, history: history)
         let response = try await transport.send(
-            transport.request(WebDAVTransport.proppatch, try url(for: path), headers: [("Content-Type", "application/xml; charset=utf-8")], body: .bytes(body)),
+            transport.request(
+                WebDAVTransport.proppatch, try url(for: path),
+                headers: [("Content-Type", "application/xml; charset=utf-8")], body: .bytes(body)),
             action: action, repetition: .safe
         )
         guard response.status == 207 else { return }
-        guard let document = try? WebDAVXMLElement.parse(response.body) else {
+        guard let document = try? XMLTree.parse(response.body) else {
             throw WebDAVErrorMapping.undecodable(action, "the 207 answer is not XML")
         }
         for propstat in document.children("response").flatMap({ $0.children("propstat") }) {
@@ -195,9 +231,15 @@ extension WebDAVService {
             guard !(200..<300).contains(status) else { continue }
             let names = propstat.child("prop")?.children.map(\.name) ?? []
             // Removing metadata that was never set is no failure.
-            if status == 404, names.allSatisfy({ $0 == WebDAVProperties.metadataName }), metadata?.isEmpty ?? true { continue }
-            let code: ServiceError.Code = status == 403 || status == 409 ? .unsupported : WebDAVErrorMapping.serviceCode(status: status)
-            throw ServiceError(code, "\(action): the server refused the properties \(names.joined(separator: ", ")) with HTTP \(status); the content was written, its hash and metadata were not recorded.", httpStatus: status)
+            if status == 404, names.allSatisfy({ $0 == WebDAVProperties.metadataName }), metadata?.isEmpty ?? true {
+                continue
+            }
+            let code: ServiceError.Code =
+                status == 403 || status == 409 ? .unsupported : WebDAVErrorMapping.serviceCode(status: status)
+            throw ServiceError(
+                code,
+                "\(action): the server refused the properties \(names.joined(separator: ", ")) with HTTP \(status); the content was written, its hash and metadata were not recorded.",
+                httpStatus: status)
         }
     }
 
@@ -221,7 +263,8 @@ extension WebDAVService {
                 switch precondition {
                 case .none: break
                 case .mustNotExist:
-                    throw ServiceError(.conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
+                    throw ServiceError(
+                        .conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
                 case .mustMatch(let expected):
                     guard version(of: current) == expected else {
                         throw ServiceError(.conflict, "\(path) is not at the version \(expected); nothing was deleted.")
@@ -237,7 +280,10 @@ extension WebDAVService {
                         _ = try await self.transport.send(request, action: "DELETE of \(path)", repetition: .never)
                     }
                 } catch let error as ServiceError where error.code == .notFound {
-                    throw precondition == .none ? error : ServiceError(.conflict, "\(path) changed before it could be deleted.", httpStatus: error.httpStatus)
+                    throw precondition == .none
+                        ? error
+                        : ServiceError(
+                            .conflict, "\(path) changed before it could be deleted.", httpStatus: error.httpStatus)
                 }
             }
             await appendJournal(.deleted(path))

@@ -23,6 +23,7 @@ extension WebDAVService {
     }
 
     static var noVersions: ServiceError {
-        ServiceError(.unsupported, "This WebDAV server keeps no versions (only Nextcloud's versions endpoint is supported).")
+        ServiceError(
+            .unsupported, "This WebDAV server keeps no versions (only Nextcloud's versions endpoint is supported).")
     }
 }

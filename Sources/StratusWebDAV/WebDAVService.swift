@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 import Synchronization
 
 /// A ``Stratus/Service`` over a WebDAV collection (RFC 4918): Apache mod_dav, rclone, WsgiDAV,
@@ -47,7 +47,8 @@ public final class WebDAVService: Service {
         logger: Logger = Logger(label: "stratus.webdav", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.configuration = configuration
-        self.transport = WebDAVTransport(http: try StratusHTTPClient.forService(http, named: "WebDAV"), configuration: configuration)
+        self.transport = WebDAVTransport(
+            http: try StratusHTTPClient.forService(http, named: "WebDAV"), configuration: configuration)
         self.logger = logger
     }
 
@@ -77,7 +78,8 @@ public final class WebDAVService: Service {
     func validate(_ path: RemotePath) throws {
         try capabilities.pathRules.validate(path)
         if path.components.first == Self.reservedFolder {
-            throw ServiceError(.invalidPath, "Paths below \(Self.reservedFolder)/ are reserved for the WebDAV adapter's own records.")
+            throw ServiceError(
+                .invalidPath, "Paths below \(Self.reservedFolder)/ are reserved for the WebDAV adapter's own records.")
         }
     }
 
@@ -128,14 +130,16 @@ public final class WebDAVService: Service {
     func version(of entry: WebDAVEntry) -> VersionID {
         if configuration.vendor == .nextcloud { return VersionID(Self.nextcloudVersionName(entry)) }
         if let state = trustedState(entry) { return VersionID(state.token) }
-        return VersionID("etag:" + (entry.etag ?? "\(entry.size ?? 0)-\(Int64(entry.modified?.timeIntervalSince1970 ?? 0))"))
+        return VersionID(
+            "etag:" + (entry.etag ?? "\(entry.size ?? 0)-\(Int64(entry.modified?.timeIntervalSince1970 ?? 0))"))
     }
 
     /// The content hash of an entry, when known.
     func contentHash(of entry: WebDAVEntry) -> ContentHash? {
         if let state = trustedState(entry) { return ContentHash(algorithm: .sha256, value: state.sha256) }
         if configuration.etagIsMD5, !configuration.keepsDeadProperties, let etag = entry.etag, etag.count == 32,
-           etag.allSatisfy(\.isHexDigit) {
+            etag.allSatisfy(\.isHexDigit)
+        {
             return ContentHash(algorithm: .md5, value: etag)
         }
         return nil
@@ -189,7 +193,9 @@ public final class WebDAVService: Service {
     /// Walks a folder with PROPFIND depth 1 per folder; `reuse` gives, for a folder whose ETag
     /// is unchanged, the files below it from an earlier walk, so that subtree is not read.
     /// - Returns: The tree, or `nil` when the folder does not exist (or is a file).
-    func walk(_ folder: RemotePath, reuse: (@Sendable (RemotePath, String) -> [RemotePath: RemoteFile]?)? = nil) async throws -> Tree? {
+    func walk(_ folder: RemotePath, reuse: (@Sendable (RemotePath, String) -> [RemotePath: RemoteFile]?)? = nil)
+        async throws -> Tree?
+    {
         guard let first = try await listFolder(folder) else { return nil }
         var tree = Tree()
         var pending: [(RemotePath, [WebDAVEntry])] = [(folder, first)]
@@ -236,7 +242,11 @@ public final class WebDAVService: Service {
 
     /// PROPFIND depth 1 of a folder; `nil` when it does not exist or is a file.
     func listFolder(_ folder: RemotePath) async throws -> [WebDAVEntry]? {
-        guard let entries = try await transport.propfind(try url(for: folder, isFolder: true), depth: 1, action: "PROPFIND of \(folder.isRoot ? "the root" : folder.string)") else {
+        guard
+            let entries = try await transport.propfind(
+                try url(for: folder, isFolder: true), depth: 1,
+                action: "PROPFIND of \(folder.isRoot ? "the root" : folder.string)")
+        else {
             return nil
         }
         // A file answers a depth-1 PROPFIND with itself alone.

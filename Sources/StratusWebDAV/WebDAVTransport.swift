@@ -1,8 +1,8 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
 
 /// Builds and sends WebDAV requests with Basic authentication, the retry loop and error mapping.
 struct WebDAVTransport: Sendable {
@@ -88,7 +88,9 @@ struct WebDAVTransport: Sendable {
             throw WebDAVErrorMapping.multistatusFailure(response.body, action: action, secrets: secrets)
         }
         guard response.isSuccess else {
-            throw WebDAVErrorMapping.error(status: response.status, headers: response.headers, body: response.body, action: action, secrets: secrets)
+            throw WebDAVErrorMapping.error(
+                status: response.status, headers: response.headers, body: response.body, action: action,
+                secrets: secrets)
         }
     }
 
@@ -96,20 +98,28 @@ struct WebDAVTransport: Sendable {
     /// - Returns: The entries, or `nil` when nothing is at the URL.
     func propfind(_ url: URL, depth: Int, action: String) async throws -> [WebDAVEntry]? {
         let body = Data(WebDAVProperties.propfindBody.utf8)
-        let built = request(Self.propfind, url, headers: [("Depth", String(depth)), ("Content-Type", "application/xml; charset=utf-8")], body: .bytes(body))
+        let built = request(
+            Self.propfind, url,
+            headers: [("Depth", String(depth)), ("Content-Type", "application/xml; charset=utf-8")], body: .bytes(body))
         do {
             // An answer damaged on the way is asked for once more (the one loop's rule for reads).
-            return try await configuration.retryPolicy.run(.safe, send: { _ in
-                let response = try await exchange(built, action: action)
-                try check(response, method: built.method, action: action)
-                return response
-            }, read: { response in
-                guard response.status == 207 else {
-                    throw WebDAVErrorMapping.undecodable(action, "the answer is HTTP \(response.status), not a 207 multistatus")
-                }
-                return try WebDAVEntry.parse(response.body, action: action)
-            })
-        } catch let error as ServiceError where error.code == .notFound || error.httpStatus == 409 || (error.httpStatus == 400 && depth == 0) {
+            return try await configuration.retryPolicy.run(
+                .safe,
+                send: { _ in
+                    let response = try await exchange(built, action: action)
+                    try check(response, method: built.method, action: action)
+                    return response
+                },
+                read: { response in
+                    guard response.status == 207 else {
+                        throw WebDAVErrorMapping.undecodable(
+                            action, "the answer is HTTP \(response.status), not a 207 multistatus")
+                    }
+                    return try WebDAVEntry.parse(response.body, action: action)
+                })
+        } catch let error as ServiceError
+            where error.code == .notFound || error.httpStatus == 409 || (error.httpStatus == 400 && depth == 0)
+        {
             // Apache answers 400, WsgiDAV 409, for a path below a file: nothing is there either.
             return nil
         }

@@ -30,7 +30,8 @@ struct AuthAndWireTests {
             let expired = try await harness.send(.get, "/drive/v3/files")
             #expect(expired.status == 401)
             #expect(try DriveHarness.error(expired).reason == "authError")
-            let upload = try await harness.send(.post, "/upload/drive/v3/files", query: [("uploadType", "media")], body: Data("x".utf8))
+            let upload = try await harness.send(
+                .post, "/upload/drive/v3/files", query: [("uploadType", "media")], body: Data("x".utf8))
             #expect(upload.status == 401)
 
             let fresh = harness.authorization.issueTokens().accessToken
@@ -46,7 +47,9 @@ struct AuthAndWireTests {
     func int64AsStrings() async throws {
         try await DriveHarness.with { harness in
             let file = try await harness.createFile("n.txt", Data("12345".utf8))
-            let raw = try await harness.send(.get, "/drive/v3/files/\(try #require(file["id"] as? String))", query: [("fields", "size,quotaBytesUsed,version,modifiedTime")])
+            let raw = try await harness.send(
+                .get, "/drive/v3/files/\(try #require(file["id"] as? String))",
+                query: [("fields", "size,quotaBytesUsed,version,modifiedTime")])
             let text = DriveHarness.text(raw)
             #expect(text.contains("\"size\":\"5\""))
             #expect(text.contains("\"quotaBytesUsed\":\"5\""))
@@ -63,7 +66,8 @@ struct AuthAndWireTests {
             #expect(missing.status == 400)
             #expect(try DriveHarness.error(missing).reason == "required")
             try await harness.createFile("q.bin", DriveHarness.bytes(100))
-            let about = try DriveHarness.object(try await harness.send(.get, "/drive/v3/about", query: [("fields", "user(emailAddress),storageQuota")]))
+            let about = try DriveHarness.object(
+                try await harness.send(.get, "/drive/v3/about", query: [("fields", "user(emailAddress),storageQuota")]))
             #expect((about["user"] as? [String: Any])?["emailAddress"] as? String == "stratus-mock@example.com")
             let quota = try #require(about["storageQuota"] as? [String: Any])
             #expect(quota["usage"] as? String == "100")
@@ -74,8 +78,11 @@ struct AuthAndWireTests {
     @Test("the request log records Drive calls with tokens redacted")
     func requestLog() async throws {
         try await DriveHarness.with { harness in
-            _ = try await harness.send(.post, "/drive/v3/files", query: [("fields", "id")], json: ["name": "logged.txt"])
-            _ = try await harness.send(.get, "/drive/v3/files", query: [("q", "name = 'logged.txt'"), ("access_token", "secret-in-query")], token: .some(nil))
+            _ = try await harness.send(
+                .post, "/drive/v3/files", query: [("fields", "id")], json: ["name": "logged.txt"])
+            _ = try await harness.send(
+                .get, "/drive/v3/files", query: [("q", "name = 'logged.txt'"), ("access_token", "secret-in-query")],
+                token: .some(nil))
             let entries = harness.server.requestLog.entries
             #expect(entries.count == 2)
             let create = try #require(entries.first)

@@ -5,7 +5,9 @@ import Testing
 @Suite("changes")
 struct ChangeTests {
     /// Reads every page from `token`; returns the changes, the page count and the new start token.
-    static func drain(_ harness: DriveHarness, from token: String, query: [(String, String)] = []) async throws -> ([[String: Any]], Int, String) {
+    static func drain(_ harness: DriveHarness, from token: String, query: [(String, String)] = []) async throws -> (
+        [[String: Any]], Int, String
+    ) {
         var changes: [[String: Any]] = []
         var token = token
         for pages in 1...20 {
@@ -29,7 +31,8 @@ struct ChangeTests {
     @Test("getStartPageToken, then every create, update, trash and delete shows up, paged, newest state once per file")
     func paging() async throws {
         try await DriveHarness.with { harness in
-            let startResponse = try DriveHarness.object(try await harness.send(.get, "/drive/v3/changes/startPageToken"))
+            let startResponse = try DriveHarness.object(
+                try await harness.send(.get, "/drive/v3/changes/startPageToken"))
             #expect(startResponse["kind"] as? String == "drive#startPageToken")
             let start = try #require(startResponse["startPageToken"] as? String)
 
@@ -39,7 +42,8 @@ struct ChangeTests {
 
             var ids: [String] = []
             for index in 0..<5 {
-                ids.append(try #require(try await harness.createFile("f\(index).txt", Data("\(index)".utf8))["id"] as? String))
+                ids.append(
+                    try #require(try await harness.createFile("f\(index).txt", Data("\(index)".utf8))["id"] as? String))
             }
             _ = try await harness.send(.patch, "/drive/v3/files/\(ids[0])", json: ["name": "renamed.txt"])
             _ = try await harness.send(.patch, "/drive/v3/files/\(ids[1])", json: ["trashed": true])
@@ -61,7 +65,9 @@ struct ChangeTests {
 
             let withoutRemoved = try await Self.drain(harness, from: start, query: [("includeRemoved", "false")])
             #expect(withoutRemoved.0.count == 4)
-            let fields = try await Self.drain(harness, from: start, query: [("fields", "newStartPageToken,nextPageToken,changes(fileId,file/trashed)")])
+            let fields = try await Self.drain(
+                harness, from: start,
+                query: [("fields", "newStartPageToken,nextPageToken,changes(fileId,file/trashed)")])
             let trashed = try #require(fields.0.first { $0["fileId"] as? String == ids[1] })
             #expect(Set(trashed.keys) == ["fileId", "file"])
             #expect((trashed["file"] as? [String: Any])?["trashed"] as? Bool == true)
@@ -74,7 +80,9 @@ struct ChangeTests {
     @Test("appDataFolder changes appear only with spaces=appDataFolder")
     func spaces() async throws {
         try await DriveHarness.with { harness in
-            let start = try #require(try DriveHarness.object(try await harness.send(.get, "/drive/v3/changes/startPageToken"))["startPageToken"] as? String)
+            let start = try #require(
+                try DriveHarness.object(try await harness.send(.get, "/drive/v3/changes/startPageToken"))[
+                    "startPageToken"] as? String)
             try await harness.createFile("hidden", Data("h".utf8), parent: "appDataFolder")
             try await harness.createFile("shown", Data("s".utf8))
             let drive = try await Self.drain(harness, from: start)

@@ -30,7 +30,8 @@ struct ControlCharacterNameTests {
 
     /// The names of every file the mock holds in My Drive.
     private static func names(_ harness: DriveHarness) async throws -> [String] {
-        let listed = try await harness.send(.get, "/drive/v3/files", query: [("orderBy", "name"), ("fields", "files(name)")])
+        let listed = try await harness.send(
+            .get, "/drive/v3/files", query: [("orderBy", "name"), ("fields", "files(name)")])
         #expect(listed.status == 200, "\(DriveHarness.text(listed))")
         let files = try #require(try DriveHarness.object(listed)["files"] as? [[String: Any]])
         return files.compactMap { $0["name"] as? String }
@@ -45,21 +46,29 @@ struct ControlCharacterNameTests {
             let existing = try await harness.createFile("kept.save", Data("kept".utf8))
             let id = try #require(existing["id"] as? String)
 
-            try Self.expectInvalidName(try await harness.send(.post, "/drive/v3/files", json: ["name": bad]), "create \(label)")
-            try Self.expectInvalidName(try await harness.send(.patch, "/drive/v3/files/\(id)", json: ["name": bad]), "update \(label)")
+            try Self.expectInvalidName(
+                try await harness.send(.post, "/drive/v3/files", json: ["name": bad]), "create \(label)")
+            try Self.expectInvalidName(
+                try await harness.send(.patch, "/drive/v3/files/\(id)", json: ["name": bad]), "update \(label)")
 
-            let (body, contentType) = try DriveHarness.multipart(metadata: ["name": bad], content: Data("x".utf8), mimeType: "text/plain")
+            let (body, contentType) = try DriveHarness.multipart(
+                metadata: ["name": bad], content: Data("x".utf8), mimeType: "text/plain")
             let multipart = try await harness.send(
-                .post, "/upload/drive/v3/files", query: [("uploadType", "multipart")], body: body, headers: [("Content-Type", contentType)]
+                .post, "/upload/drive/v3/files", query: [("uploadType", "multipart")], body: body,
+                headers: [("Content-Type", contentType)]
             )
             try Self.expectInvalidName(multipart, "multipart create \(label)")
             let multipartUpdate = try await harness.send(
-                .patch, "/upload/drive/v3/files/\(id)", query: [("uploadType", "multipart")], body: body, headers: [("Content-Type", contentType)]
+                .patch, "/upload/drive/v3/files/\(id)", query: [("uploadType", "multipart")], body: body,
+                headers: [("Content-Type", contentType)]
             )
             try Self.expectInvalidName(multipartUpdate, "multipart update \(label)")
 
-            for (method, path) in [(StratusHTTPMethod.post, "/upload/drive/v3/files"), (.patch, "/upload/drive/v3/files/\(id)")] {
-                let resumable = try await harness.send(method, path, query: [("uploadType", "resumable")], json: ["name": bad])
+            for (method, path) in [
+                (StratusHTTPMethod.post, "/upload/drive/v3/files"), (.patch, "/upload/drive/v3/files/\(id)"),
+            ] {
+                let resumable = try await harness.send(
+                    method, path, query: [("uploadType", "resumable")], json: ["name": bad])
                 try Self.expectInvalidName(resumable, "resumable \(method) \(label)")
                 #expect(resumable.headers["Location"] == nil)
             }
@@ -73,7 +82,9 @@ struct ControlCharacterNameTests {
     @Test("names with /, . and .. are ordinary Drive names, kept exactly")
     func pathLikeNamesAccepted() async throws {
         try await DriveHarness.with { harness in
-            let names = ["..", ".", "a/b", "../escape.save", "/leading", "trailing/", "dir/../x", "caf\u{E9} \u{1F3AE}"]
+            let names = [
+                "..", ".", "a/b", "../escape.save", "/leading", "trailing/", "dir/../x", "caf\u{E9} \u{1F3AE}",
+            ]
             for name in names {
                 let created = try await harness.send(.post, "/drive/v3/files", json: ["name": name])
                 #expect(created.status == 200, "\(name.debugDescription): \(DriveHarness.text(created))")

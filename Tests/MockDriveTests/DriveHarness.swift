@@ -7,7 +7,6 @@ import StratusHTTP
 import StratusMockTestSupport
 import Testing
 
-
 /// A Drive mock on a loopback port with a fresh temporary folder, a client, and a token.
 struct DriveHarness: Sendable {
     let server: MockDriveServer
@@ -30,7 +29,10 @@ struct DriveHarness: Sendable {
                 },
                 addRoutes: { server, router in server.addRoutes(to: router) }
             ) { mock in
-                try await body(DriveHarness(server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client, token: mock.accessToken))
+                try await body(
+                    DriveHarness(
+                        server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client,
+                        token: mock.accessToken))
             }
             await client.shutdown()
             return result
@@ -61,14 +63,18 @@ struct DriveHarness: Sendable {
             headers.set("Content-Type", "application/json; charset=UTF-8")
         }
         for (name, value) in extra { headers.set(name, value) }
-        return try await client.execute(StratusHTTPRequest(method: method, url: url(path, query), headers: headers, body: .bytes(payload)))
+        return try await client.execute(
+            StratusHTTPRequest(method: method, url: url(path, query), headers: headers, body: .bytes(payload)))
     }
 
     /// Sends to an absolute URL (a resumable session URI).
-    func send(_ method: StratusHTTPMethod, absolute url: URL, body: Data = Data(), headers extra: [(String, String)] = []) async throws -> StratusHTTPResponse {
+    func send(
+        _ method: StratusHTTPMethod, absolute url: URL, body: Data = Data(), headers extra: [(String, String)] = []
+    ) async throws -> StratusHTTPResponse {
         var headers: StratusHTTPHeaders = ["Authorization": "Bearer \(token)"]
         for (name, value) in extra { headers.set(name, value) }
-        return try await client.execute(StratusHTTPRequest(method: method, url: url, headers: headers, body: .bytes(body)))
+        return try await client.execute(
+            StratusHTTPRequest(method: method, url: url, headers: headers, body: .bytes(body)))
     }
 
     /// Creates a file with content through a multipart upload; returns its resource (all fields).
@@ -100,11 +106,13 @@ struct DriveHarness: Sendable {
 
     /// A `multipart/related` body: JSON metadata, then the media.
     static func multipart(
-        metadata: [String: Any], content: Data, mimeType: String, boundary: String = "stratus-boundary-42", lineBreak: String = "\r\n"
+        metadata: [String: Any], content: Data, mimeType: String, boundary: String = "stratus-boundary-42",
+        lineBreak: String = "\r\n"
     ) throws -> (Data, String) {
         var body = Data()
         let json = try JSONSerialization.data(withJSONObject: metadata)
-        body.append(Data("--\(boundary)\(lineBreak)Content-Type: application/json; charset=UTF-8\(lineBreak)\(lineBreak)".utf8))
+        body.append(
+            Data("--\(boundary)\(lineBreak)Content-Type: application/json; charset=UTF-8\(lineBreak)\(lineBreak)".utf8))
         body.append(json)
         body.append(Data("\(lineBreak)--\(boundary)\(lineBreak)Content-Type: \(mimeType)\(lineBreak)\(lineBreak)".utf8))
         body.append(content)
@@ -122,7 +130,9 @@ struct DriveHarness: Sendable {
     }
 
     /// The first entry of a Google error body: (code, reason, location).
-    static func error(_ response: StratusHTTPResponse) throws -> (code: Int, reason: String, location: String?, status: String?) {
+    static func error(_ response: StratusHTTPResponse) throws -> (
+        code: Int, reason: String, location: String?, status: String?
+    ) {
         let body = try object(response)
         let error = try #require(body["error"] as? [String: Any])
         let first = try #require((error["errors"] as? [[String: Any]])?.first)

@@ -7,7 +7,9 @@ import Testing
 @Suite("indexes")
 struct IndexTests {
     /// The names `files.list` answers for a query, every page.
-    static func names(_ harness: DriveHarness, _ q: String, pageSize: Int = 100, between: (() async throws -> Void)? = nil) async throws -> [String] {
+    static func names(
+        _ harness: DriveHarness, _ q: String, pageSize: Int = 100, between: (() async throws -> Void)? = nil
+    ) async throws -> [String] {
         var names: [String] = []
         var token: String?
         var pages = 0
@@ -41,7 +43,8 @@ struct IndexTests {
             #expect(try await Self.names(harness, "'\(a)' in parents and name = 'one'").isEmpty)
             #expect(try await Self.names(harness, "'\(a)' in parents and name = 'uno'") == ["uno"])
 
-            let move = try await harness.send(.patch, "/drive/v3/files/\(two)", query: [("addParents", b), ("removeParents", a)], json: [:])
+            let move = try await harness.send(
+                .patch, "/drive/v3/files/\(two)", query: [("addParents", b), ("removeParents", a)], json: [:])
             #expect(move.status == 200)
             #expect(try await Self.names(harness, "'\(a)' in parents") == ["uno"])
             #expect(Set(try await Self.names(harness, "'\(b)' in parents")) == ["one", "two"])
@@ -78,7 +81,9 @@ struct IndexTests {
     @Test("a file changed many times is reported once, at its newest change, across pages")
     func newestChangeOnly() async throws {
         try await DriveHarness.with { harness in
-            let start = try #require(try DriveHarness.object(try await harness.send(.get, "/drive/v3/changes/startPageToken"))["startPageToken"] as? String)
+            let start = try #require(
+                try DriveHarness.object(try await harness.send(.get, "/drive/v3/changes/startPageToken"))[
+                    "startPageToken"] as? String)
             let first = try #require(try await harness.createFile("first", Data("1".utf8))["id"] as? String)
             let second = try #require(try await harness.createFile("second", Data("2".utf8))["id"] as? String)
             for round in 0..<5 {

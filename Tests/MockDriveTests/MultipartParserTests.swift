@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
-@testable import MockDrive
 import NIOCore
 import Testing
+
+@testable import MockDrive
 
 @Suite("multipart/related reader")
 struct MultipartParserTests {
@@ -16,8 +17,10 @@ struct MultipartParserTests {
 
     @Test("boundaries split across every piece size still give the exact parts", arguments: [1, 2, 3, 7, 64, 4096])
     func splitBoundaries(pieceSize: Int) async throws {
-        let media = Data("line one\r\n--not-the-boundary\r\n--b0undary\n".utf8) + Data((0..<3000).map { UInt8($0 % 251) })
-        let (body, contentType) = try DriveHarness.multipart(metadata: ["name": "x"], content: media, mimeType: "application/x-test", boundary: "b0undary-1")
+        let media =
+            Data("line one\r\n--not-the-boundary\r\n--b0undary\n".utf8) + Data((0..<3000).map { UInt8($0 % 251) })
+        let (body, contentType) = try DriveHarness.multipart(
+            metadata: ["name": "x"], content: media, mimeType: "application/x-test", boundary: "b0undary-1")
         let boundary = try #require(MultipartRelated.boundary(ofContentType: contentType))
         #expect(boundary == "b0undary-1")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("multipart-\(UUID().uuidString)")
@@ -34,16 +37,19 @@ struct MultipartParserTests {
 
     @Test("limits: a metadata part or a media part over its limit is refused")
     func limits() async throws {
-        let (body, contentType) = try DriveHarness.multipart(metadata: ["name": String(repeating: "n", count: 300)], content: Data(count: 100), mimeType: "text/plain")
+        let (body, contentType) = try DriveHarness.multipart(
+            metadata: ["name": String(repeating: "n", count: 300)], content: Data(count: 100), mimeType: "text/plain")
         let boundary = try #require(MultipartRelated.boundary(ofContentType: contentType))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("multipart-\(UUID().uuidString)")
         #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
         defer { try? FileManager.default.removeItem(at: file) }
         await #expect(throws: MultipartRelated.Problem.self) {
-            _ = try await MultipartRelated.read(Self.body(body, pieces: 50), boundary: boundary, into: file, metadataLimit: 100, mediaLimit: 1000)
+            _ = try await MultipartRelated.read(
+                Self.body(body, pieces: 50), boundary: boundary, into: file, metadataLimit: 100, mediaLimit: 1000)
         }
         await #expect(throws: MultipartRelated.Problem.self) {
-            _ = try await MultipartRelated.read(Self.body(body, pieces: 50), boundary: boundary, into: file, metadataLimit: 1000, mediaLimit: 99)
+            _ = try await MultipartRelated.read(
+                Self.body(body, pieces: 50), boundary: boundary, into: file, metadataLimit: 1000, mediaLimit: 99)
         }
         #expect(MultipartRelated.boundary(ofContentType: "multipart/mixed; boundary=x") == nil)
         #expect(MultipartRelated.boundary(ofContentType: "multipart/related; charset=utf-8") == nil)

@@ -7,12 +7,16 @@ struct ResumableUploadTests {
     static let chunk = 256 * 1024
 
     /// Starts a session; returns its URI.
-    static func start(_ harness: DriveHarness, metadata: [String: Any], fileID: String? = nil, total: Int? = nil, query: [(String, String)] = []) async throws -> URL {
+    static func start(
+        _ harness: DriveHarness, metadata: [String: Any], fileID: String? = nil, total: Int? = nil,
+        query: [(String, String)] = []
+    ) async throws -> URL {
         var headers = [("X-Upload-Content-Type", "application/x-save")]
         if let total { headers.append(("X-Upload-Content-Length", String(total))) }
         let path = fileID.map { "/upload/drive/v3/files/\($0)" } ?? "/upload/drive/v3/files"
         let response = try await harness.send(
-            fileID == nil ? .post : .patch, path, query: [("uploadType", "resumable")] + query, json: metadata, headers: headers
+            fileID == nil ? .post : .patch, path, query: [("uploadType", "resumable")] + query, json: metadata,
+            headers: headers
         )
         #expect(response.status == 200, "\(DriveHarness.text(response))")
         let location = try #require(response.headers["Location"])
@@ -24,13 +28,17 @@ struct ResumableUploadTests {
     func chunkedCreate() async throws {
         try await DriveHarness.with { harness in
             let content = DriveHarness.bytes(Self.chunk * 2 + 1000)
-            let session = try await Self.start(harness, metadata: ["name": "big.save"], query: [("fields", "id,name,size,mimeType")])
+            let session = try await Self.start(
+                harness, metadata: ["name": "big.save"], query: [("fields", "id,name,size,mimeType")])
 
-            let status0 = try await harness.send(.put, absolute: session, headers: [("Content-Range", "bytes */\(content.count)")])
+            let status0 = try await harness.send(
+                .put, absolute: session, headers: [("Content-Range", "bytes */\(content.count)")])
             #expect(status0.status == 308)
             #expect(status0.headers["Range"] == nil)
 
-            let first = try await harness.send(.put, absolute: session, body: content.prefix(Self.chunk), headers: [("Content-Range", "bytes 0-\(Self.chunk - 1)/*")])
+            let first = try await harness.send(
+                .put, absolute: session, body: content.prefix(Self.chunk),
+                headers: [("Content-Range", "bytes 0-\(Self.chunk - 1)/*")])
             #expect(first.status == 308)
             #expect(first.headers["Range"] == "bytes=0-\(Self.chunk - 1)")
 
@@ -72,7 +80,8 @@ struct ResumableUploadTests {
             let media = try await harness.send(.get, "/drive/v3/files/\(id)", query: [("alt", "media")])
             #expect(media.body == content)
 
-            let after = try await harness.send(.put, absolute: session, headers: [("Content-Range", "bytes */\(content.count)")])
+            let after = try await harness.send(
+                .put, absolute: session, headers: [("Content-Range", "bytes */\(content.count)")])
             #expect(after.status == 200)
             #expect(try DriveHarness.object(after)["id"] as? String == id)
             let listed = try DriveHarness.object(try await harness.send(.get, "/drive/v3/files"))
@@ -85,7 +94,9 @@ struct ResumableUploadTests {
         try await DriveHarness.with { harness in
             let content = Data("small save".utf8)
             let session = try await Self.start(harness, metadata: ["name": "one.save"], total: content.count)
-            let done = try await harness.send(.put, absolute: session, body: content, headers: [("Content-Range", "bytes 0-\(content.count - 1)/\(content.count)")])
+            let done = try await harness.send(
+                .put, absolute: session, body: content,
+                headers: [("Content-Range", "bytes 0-\(content.count - 1)/\(content.count)")])
             #expect(done.status == 200)
             let id = try #require(try DriveHarness.object(done)["id"] as? String)
 
@@ -93,8 +104,10 @@ struct ResumableUploadTests {
             let empty = try await harness.send(.put, absolute: emptySession, headers: [("Content-Range", "bytes */0")])
             #expect(empty.status == 200, "\(DriveHarness.text(empty))")
 
-            let update = try await Self.start(harness, metadata: ["name": "renamed.save"], fileID: id, query: [("fields", "name,size")])
-            let updated = try await harness.send(.put, absolute: update, body: Data("v2".utf8), headers: [("Content-Range", "bytes 0-1/2")])
+            let update = try await Self.start(
+                harness, metadata: ["name": "renamed.save"], fileID: id, query: [("fields", "name,size")])
+            let updated = try await harness.send(
+                .put, absolute: update, body: Data("v2".utf8), headers: [("Content-Range", "bytes 0-1/2")])
             #expect(updated.status == 200)
             let file = try DriveHarness.object(updated)
             #expect(file["name"] as? String == "renamed.save")
@@ -103,11 +116,15 @@ struct ResumableUploadTests {
             #expect((revisions["revisions"] as? [Any])?.count == 2)
 
             let mismatch = try await Self.start(harness, metadata: ["name": "m"], total: 10)
-            let wrongTotal = try await harness.send(.put, absolute: mismatch, body: Data("abc".utf8), headers: [("Content-Range", "bytes 0-2/3")])
+            let wrongTotal = try await harness.send(
+                .put, absolute: mismatch, body: Data("abc".utf8), headers: [("Content-Range", "bytes 0-2/3")])
             #expect(wrongTotal.status == 400)
-            let unknown = try await harness.send(.put, "/upload/drive/v3/files", query: [("uploadType", "resumable"), ("upload_id", "nope")], headers: [("Content-Range", "bytes */*")])
+            let unknown = try await harness.send(
+                .put, "/upload/drive/v3/files", query: [("uploadType", "resumable"), ("upload_id", "nope")],
+                headers: [("Content-Range", "bytes */*")])
             #expect(unknown.status == 404)
-            let badRange = try await harness.send(.put, absolute: mismatch, body: Data("abc".utf8), headers: [("Content-Range", "items 0-2/3")])
+            let badRange = try await harness.send(
+                .put, absolute: mismatch, body: Data("abc".utf8), headers: [("Content-Range", "items 0-2/3")])
             #expect(badRange.status == 400)
         }
     }
@@ -117,14 +134,17 @@ struct ResumableUploadTests {
         try await DriveHarness.with { harness in
             let session = try await Self.start(harness, metadata: ["name": "short.save"])
             let content = DriveHarness.bytes(Self.chunk * 2)
-            let first = try await harness.send(.put, absolute: session, body: content.prefix(Self.chunk), headers: [("Content-Range", "bytes 0-\(Self.chunk - 1)/*")])
+            let first = try await harness.send(
+                .put, absolute: session, body: content.prefix(Self.chunk),
+                headers: [("Content-Range", "bytes 0-\(Self.chunk - 1)/*")])
             #expect(first.status == 308)
             let short = try await harness.send(
                 .put, absolute: session, body: content.subdata(in: Self.chunk..<(Self.chunk + 100)),
                 headers: [("Content-Range", "bytes \(Self.chunk)-\(Self.chunk * 2 - 1)/\(Self.chunk * 2)")]
             )
             #expect(short.status == 400)
-            let status = try await harness.send(.put, absolute: session, headers: [("Content-Range", "bytes */\(Self.chunk * 2)")])
+            let status = try await harness.send(
+                .put, absolute: session, headers: [("Content-Range", "bytes */\(Self.chunk * 2)")])
             #expect(status.status == 308)
             #expect(status.headers["Range"] == "bytes=0-\(Self.chunk - 1)")
             let rest = try await harness.send(
@@ -141,14 +161,17 @@ struct ResumableUploadTests {
     func expiry() async throws {
         try await DriveHarness.with { harness in
             let session = try await Self.start(harness, metadata: ["name": "late.save"])
-            let first = try await harness.send(.put, absolute: session, body: DriveHarness.bytes(Self.chunk), headers: [("Content-Range", "bytes 0-\(Self.chunk - 1)/*")])
+            let first = try await harness.send(
+                .put, absolute: session, body: DriveHarness.bytes(Self.chunk),
+                headers: [("Content-Range", "bytes 0-\(Self.chunk - 1)/*")])
             #expect(first.status == 308)
             harness.server.expireUploadSessions()
             let gone = try await harness.send(.put, absolute: session, headers: [("Content-Range", "bytes */*")])
             #expect(gone.status == 404)
             #expect(try DriveHarness.error(gone).reason == "notFound")
             let again = try await Self.start(harness, metadata: ["name": "late.save"])
-            let done = try await harness.send(.put, absolute: again, body: Data("ok".utf8), headers: [("Content-Range", "bytes 0-1/2")])
+            let done = try await harness.send(
+                .put, absolute: again, body: Data("ok".utf8), headers: [("Content-Range", "bytes 0-1/2")])
             #expect(done.status == 200)
         }
     }

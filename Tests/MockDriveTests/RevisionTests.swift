@@ -23,7 +23,8 @@ struct RevisionTests {
             repeat {
                 var query = [("pageSize", "3")]
                 if let token { query.append(("pageToken", token)) }
-                let page = try DriveHarness.object(try await harness.send(.get, "/drive/v3/files/\(id)/revisions", query: query))
+                let page = try DriveHarness.object(
+                    try await harness.send(.get, "/drive/v3/files/\(id)/revisions", query: query))
                 #expect(page["kind"] as? String == "drive#revisionList")
                 revisions += page["revisions"] as? [[String: Any]] ?? []
                 token = page["nextPageToken"] as? String
@@ -34,21 +35,29 @@ struct RevisionTests {
             #expect(first["kind"] as? String == "drive#revision")
             let oldID = try #require(first["id"] as? String)
 
-            let metadata = try DriveHarness.object(try await harness.send(.get, "/drive/v3/files/\(id)/revisions/\(oldID)", query: [("fields", "*")]))
+            let metadata = try DriveHarness.object(
+                try await harness.send(.get, "/drive/v3/files/\(id)/revisions/\(oldID)", query: [("fields", "*")]))
             #expect(metadata["size"] as? String == "2")
             #expect(metadata["keepForever"] as? Bool == false)
             #expect(metadata["md5Checksum"] is String)
-            let old = try await harness.send(.get, "/drive/v3/files/\(id)/revisions/\(oldID)", query: [("alt", "media")])
+            let old = try await harness.send(
+                .get, "/drive/v3/files/\(id)/revisions/\(oldID)", query: [("alt", "media")])
             #expect(old.body == Data("v1".utf8))
-            let ranged = try await harness.send(.get, "/drive/v3/files/\(id)/revisions/\(oldID)", query: [("alt", "media")], headers: [("Range", "bytes=1-")])
+            let ranged = try await harness.send(
+                .get, "/drive/v3/files/\(id)/revisions/\(oldID)", query: [("alt", "media")],
+                headers: [("Range", "bytes=1-")])
             #expect(ranged.status == 206)
             #expect(ranged.body == Data("1".utf8))
 
-            let pinned = try await harness.send(.patch, "/drive/v3/files/\(id)/revisions/\(oldID)", query: [("fields", "id,keepForever")], json: ["keepForever": true])
+            let pinned = try await harness.send(
+                .patch, "/drive/v3/files/\(id)/revisions/\(oldID)", query: [("fields", "id,keepForever")],
+                json: ["keepForever": true])
             #expect(try DriveHarness.object(pinned)["keepForever"] as? Bool == true)
-            let badField = try await harness.send(.patch, "/drive/v3/files/\(id)/revisions/\(oldID)", json: ["size": "3"])
+            let badField = try await harness.send(
+                .patch, "/drive/v3/files/\(id)/revisions/\(oldID)", json: ["size": "3"])
             #expect(badField.status == 403)
-            let head = try DriveHarness.object(try await harness.send(.get, "/drive/v3/files/\(id)", query: [("fields", "headRevisionId")]))
+            let head = try DriveHarness.object(
+                try await harness.send(.get, "/drive/v3/files/\(id)", query: [("fields", "headRevisionId")]))
             #expect(head["headRevisionId"] as? String == revisions.last?["id"] as? String)
 
             let missing = try await harness.send(.get, "/drive/v3/files/\(id)/revisions/nope")
@@ -61,19 +70,24 @@ struct RevisionTests {
         }
     }
 
-    @Test("delete removes revisions but never the last one (400 cannotDeleteOnlyRevision); deleting the head falls back")
+    @Test(
+        "delete removes revisions but never the last one (400 cannotDeleteOnlyRevision); deleting the head falls back")
     func delete() async throws {
         try await DriveHarness.with { harness in
             let file = try await harness.createFile("save.dat", Data("one".utf8))
             let id = try #require(file["id"] as? String)
-            _ = try await harness.send(.patch, "/upload/drive/v3/files/\(id)", query: [("uploadType", "media")], body: Data("two".utf8), headers: [("Content-Type", "text/plain")])
+            _ = try await harness.send(
+                .patch, "/upload/drive/v3/files/\(id)", query: [("uploadType", "media")], body: Data("two".utf8),
+                headers: [("Content-Type", "text/plain")])
             let list = try DriveHarness.object(try await harness.send(.get, "/drive/v3/files/\(id)/revisions"))
             let ids = (list["revisions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             #expect(ids.count == 2)
 
             let deleted = try await harness.send(.delete, "/drive/v3/files/\(id)/revisions/\(ids[1])")
             #expect(deleted.status == 204)
-            #expect(try await harness.send(.get, "/drive/v3/files/\(id)", query: [("alt", "media")]).body == Data("one".utf8))
+            #expect(
+                try await harness.send(.get, "/drive/v3/files/\(id)", query: [("alt", "media")]).body
+                    == Data("one".utf8))
             let last = try await harness.send(.delete, "/drive/v3/files/\(id)/revisions/\(ids[0])")
             #expect(last.status == 400)
             #expect(try DriveHarness.error(last).reason == "cannotDeleteOnlyRevision")

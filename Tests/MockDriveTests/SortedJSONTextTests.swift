@@ -6,7 +6,10 @@ import Testing
 @Suite("sorted JSON text")
 struct SortedJSONTextTests {
     static func reference(_ value: Any) -> String? {
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) else {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        else {
             return nil
         }
         return String(decoding: data, as: UTF8.self)
@@ -19,8 +22,11 @@ struct SortedJSONTextTests {
     ]
 
     static func randomText(_ generator: inout SystemRandomNumberGenerator) -> String {
-        let pieces = ["a", "Z", "/", "\\", "\"", "\n", "\t", "\u{0}", "\u{1f}", "\u{7f}", "é", "e\u{301}", "😀", " ", "0", "_"]
-        return (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+        let pieces = [
+            "a", "Z", "/", "\\", "\"", "\n", "\t", "\u{0}", "\u{1f}", "\u{7f}", "é", "e\u{301}", "😀", " ", "0", "_",
+        ]
+        return (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }
+            .joined()
     }
 
     static func randomValue(_ generator: inout SystemRandomNumberGenerator, depth: Int) -> Any {
@@ -32,7 +38,8 @@ struct SortedJSONTextTests {
         case 4: return NSNumber(value: Int.random(in: -5...5, using: &generator))
         case 5: return NSNull()
         case 6: return NSNumber(value: Bool.random(using: &generator))
-        case 7: return (0..<Int.random(in: 0...4, using: &generator)).map { _ in randomValue(&generator, depth: depth + 1) }
+        case 7:
+            return (0..<Int.random(in: 0...4, using: &generator)).map { _ in randomValue(&generator, depth: depth + 1) }
         default:
             var object: [String: Any] = [:]
             for _ in 0..<Int.random(in: 0...12, using: &generator) {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MockDrive
 import MockSupport
 import Testing
+
+@testable import MockDrive
 
 @Suite("timestamps")
 struct TimestampTests {
@@ -13,7 +14,8 @@ struct TimestampTests {
             let date = try #require(DriveTime.parse(text))
             #expect(DriveTime.format(date) == text)
         }
-        #expect(DriveTime.format(try #require(DriveTime.parse("2026-11-22T08:35:07+02:00"))) == "2026-11-22T06:35:07.000Z")
+        #expect(
+            DriveTime.format(try #require(DriveTime.parse("2026-11-22T08:35:07+02:00"))) == "2026-11-22T06:35:07.000Z")
         #expect(DriveTime.format(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
         #expect(DriveTime.parse("yesterday") == nil)
     }

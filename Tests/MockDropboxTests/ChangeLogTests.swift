@@ -24,7 +24,8 @@ struct ChangeLogTests {
     func newestChangeOnce() async throws {
         try await DropboxHarness.with { harness in
             try await harness.upload("/in/keep.txt", "k")
-            let start = try DropboxHarness.object(try await harness.rpc("list_folder/get_latest_cursor", ["path": "/in", "recursive": true, "limit": 1]))
+            let start = try DropboxHarness.object(
+                try await harness.rpc("list_folder/get_latest_cursor", ["path": "/in", "recursive": true, "limit": 1]))
             let cursor = try #require(start["cursor"] as? String)
             try await harness.upload("/in/a.txt", "a0")
             try await harness.upload("/out/x.txt", "x")

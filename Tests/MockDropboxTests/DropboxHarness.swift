@@ -8,7 +8,6 @@ import StratusHTTP
 import StratusMockTestSupport
 import Testing
 
-
 /// A Dropbox mock on a loopback port with a fresh temporary folder, a client, and a token.
 struct DropboxHarness: Sendable {
     let server: MockDropboxServer
@@ -31,7 +30,10 @@ struct DropboxHarness: Sendable {
                 },
                 addRoutes: { server, router in server.addRoutes(to: router) }
             ) { mock in
-                try await body(DropboxHarness(server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client, token: mock.accessToken))
+                try await body(
+                    DropboxHarness(
+                        server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client,
+                        token: mock.accessToken))
             }
             await client.shutdown()
             return result
@@ -71,16 +73,20 @@ struct DropboxHarness: Sendable {
         var headers = headers(token: token ?? self.token)
         headers.set("Content-Type", "application/json")
         let body = try JSONSerialization.data(withJSONObject: arguments)
-        return try await client.execute(StratusHTTPRequest(method: .post, url: url(route), headers: headers, body: .bytes(body)))
+        return try await client.execute(
+            StratusHTTPRequest(method: .post, url: url(route), headers: headers, body: .bytes(body)))
     }
 
     /// An upload-style call: arguments in `Dropbox-API-Arg`, bytes in the body.
-    func contentCall(_ route: String, _ arguments: [String: Any], data: Data = Data(), extraHeaders: [(String, String)] = []) async throws -> StratusHTTPResponse {
+    func contentCall(
+        _ route: String, _ arguments: [String: Any], data: Data = Data(), extraHeaders: [(String, String)] = []
+    ) async throws -> StratusHTTPResponse {
         var headers = headers(token: token)
         headers.set("Content-Type", "application/octet-stream")
         headers.set("Dropbox-API-Arg", try Self.asciiJSON(arguments))
         for (name, value) in extraHeaders { headers.set(name, value) }
-        return try await client.execute(StratusHTTPRequest(method: .post, url: url(route), headers: headers, body: .bytes(data)))
+        return try await client.execute(
+            StratusHTTPRequest(method: .post, url: url(route), headers: headers, body: .bytes(data)))
     }
 
     /// Uploads bytes with `files/upload` and returns the decoded result (expects 200).

@@ -38,7 +38,8 @@ import Testing
     @Test func nthAndTimesPickWhichMatchesAreInjected() async throws {
         try await DropboxHarness.with { harness in
             try await harness.upload("/a.txt", "hello")
-            harness.server.faults.add(FaultRule(route: "/2/files/get_metadata", method: "post", nth: 2, times: 2, fault: .status(500)))
+            harness.server.faults.add(
+                FaultRule(route: "/2/files/get_metadata", method: "post", nth: 2, times: 2, fault: .status(500)))
             var statuses: [Int] = []
             for _ in 0..<5 {
                 statuses.append(try await harness.rpc("get_metadata", ["path": "/a.txt"]).status)
@@ -67,7 +68,8 @@ import Testing
         try await DropboxHarness.with { harness in
             harness.server.faults.add(FaultRule(route: "/2/files/upload", fault: .dropBeforeResponse))
             let error = await #expect(throws: StratusHTTPClientError.self) {
-                try await harness.contentCall("upload", ["path": "/lost-answer.txt", "mode": "add"], data: Data("kept".utf8))
+                try await harness.contentCall(
+                    "upload", ["path": "/lost-answer.txt", "mode": "add"], data: Data("kept".utf8))
             }
             #expect(error?.code == .connectionLost)
             // The outcome was unknown to the client, but the write happened.
@@ -143,7 +145,8 @@ import Testing
             let payload = Data(repeating: 0x42, count: 40_000)
             let answer3 = try await harness.contentCall("upload", ["path": "/slow.bin", "mode": "add"], data: payload)
             #expect(answer3.status == 200)
-            harness.server.faults.add(FaultRule(route: "/2/files/download", times: 2, fault: .bandwidth(bytesPerSecond: 1_000_000)))
+            harness.server.faults.add(
+                FaultRule(route: "/2/files/download", times: 2, fault: .bandwidth(bytesPerSecond: 1_000_000)))
             harness.server.faults.add(FaultRule(route: "/2/files/get_metadata", fault: .delay(milliseconds: 20)))
             let answer4 = try await harness.contentCall("download", ["path": "/slow.bin"])
             #expect(answer4.body == payload)
@@ -170,7 +173,8 @@ import Testing
         try await DropboxHarness.with { harness in
             let control = harness.baseURL.appendingPathComponent("__stratus/faults")
             let key = harness.server.faults.controlToken
-            let rule = #"{"route": "/2/files/get_metadata", "fault": {"kind": "status", "status": 503, "retryAfter": 1}}"#
+            let rule =
+                #"{"route": "/2/files/get_metadata", "fault": {"kind": "status", "status": 503, "retryAfter": 1}}"#
             let added = try await harness.client.execute(Self.control(control, method: .post, token: key, body: rule))
             #expect(added.status == 201)
             let id = try #require(try DropboxHarness.object(added)["id"] as? String)
@@ -183,9 +187,11 @@ import Testing
             #expect(faults.first?["id"] as? String == id)
             #expect(faults.first?["injected"] as? Int == 1)
 
-            let removed = try await harness.client.execute(Self.control(control.appendingPathComponent(id), method: .delete, token: key))
+            let removed = try await harness.client.execute(
+                Self.control(control.appendingPathComponent(id), method: .delete, token: key))
             #expect(removed.status == 204)
-            let missing = try await harness.client.execute(Self.control(control.appendingPathComponent(id), method: .delete, token: key))
+            let missing = try await harness.client.execute(
+                Self.control(control.appendingPathComponent(id), method: .delete, token: key))
             #expect(missing.status == 404)
 
             let bad = #"{"fault": {"kind": "explode"}}"#
@@ -195,16 +201,18 @@ import Testing
             #expect(message.contains("explode") && message.contains("dropBeforeResponse"))
 
             // The mock's access token is accepted as well as the control token.
-            let requests = try DropboxHarness.object(try await harness.client.execute(
-                Self.control(harness.baseURL.appendingPathComponent("__stratus/requests"), token: harness.token)
-            ))
+            let requests = try DropboxHarness.object(
+                try await harness.client.execute(
+                    Self.control(harness.baseURL.appendingPathComponent("__stratus/requests"), token: harness.token)
+                ))
             let entries = try #require(requests["requests"] as? [[String: Any]])
             #expect(entries.map { $0["status"] as? Int } == [503])
             let logged = "\(entries)"
             #expect(!logged.contains(harness.token))
 
             let reset = try await harness.client.execute(
-                Self.control(harness.baseURL.appendingPathComponent("__stratus/reset"), method: .post, token: key, body: "{}")
+                Self.control(
+                    harness.baseURL.appendingPathComponent("__stratus/reset"), method: .post, token: key, body: "{}")
             )
             #expect(reset.status == 204)
             #expect(harness.server.requestLog.entries.isEmpty)
@@ -214,7 +222,9 @@ import Testing
 
     @Test func controlRoutesRefuseWhatAWebPageCouldSend() async throws {
         try await DropboxHarness.with { harness in
-            @Sendable func status(_ request: StratusHTTPRequest) async throws -> Int { try await harness.client.execute(request).status }
+            @Sendable func status(_ request: StratusHTTPRequest) async throws -> Int {
+                try await harness.client.execute(request).status
+            }
             let control = harness.baseURL.appendingPathComponent("__stratus/faults")
             let key = harness.server.faults.controlToken
             let rule = #"{"fault": {"kind": "status", "status": 503}}"#
@@ -225,7 +235,8 @@ import Testing
             #expect(status1 == 401)
             let status2 = try await status(Self.control(control, token: "guess"))
             #expect(status2 == 401)
-            let status3 = try await status(StratusHTTPRequest(url: harness.baseURL.appendingPathComponent("__stratus/requests")))
+            let status3 = try await status(
+                StratusHTTPRequest(url: harness.baseURL.appendingPathComponent("__stratus/requests")))
             #expect(status3 == 401)
             // A form or text body (what a page may post anywhere without asking): 415.
             var text = Self.control(control, method: .post, token: key)
@@ -233,7 +244,8 @@ import Testing
             text.body = .bytes(Data(rule.utf8))
             let status4 = try await status(text)
             #expect(status4 == 415)
-            var reset = Self.control(harness.baseURL.appendingPathComponent("__stratus/reset"), method: .post, token: key)
+            var reset = Self.control(
+                harness.baseURL.appendingPathComponent("__stratus/reset"), method: .post, token: key)
             reset.headers.set("Content-Type", "application/x-www-form-urlencoded")
             let status5 = try await status(reset)
             #expect(status5 == 415)

@@ -11,7 +11,8 @@ struct ListFolderTests {
                 try await harness.upload("/Root/Sub/file\(index).txt", "content \(index)")
             }
             var entries: [[String: Any]] = []
-            var page = try DropboxHarness.object(try await harness.rpc("list_folder", ["path": "/root", "recursive": true, "limit": 2]))
+            var page = try DropboxHarness.object(
+                try await harness.rpc("list_folder", ["path": "/root", "recursive": true, "limit": 2]))
             entries += try #require(page["entries"] as? [[String: Any]])
             #expect(page["has_more"] as? Bool == true)
             var pages = 1
@@ -36,8 +37,13 @@ struct ListFolderTests {
             #expect((try DropboxHarness.object(deleted)["metadata"] as? [String: Any])?[".tag"] as? String == "file")
             let changes = try DropboxHarness.object(try await harness.rpc("list_folder/continue", ["cursor": cursor]))
             let changed = try #require(changes["entries"] as? [[String: Any]])
-            #expect(changed.contains { $0[".tag"] as? String == "file" && $0["path_display"] as? String == "/Root/new.txt" })
-            #expect(changed.contains { $0[".tag"] as? String == "deleted" && $0["path_lower"] as? String == "/root/sub/file0.txt" })
+            #expect(
+                changed.contains { $0[".tag"] as? String == "file" && $0["path_display"] as? String == "/Root/new.txt" }
+            )
+            #expect(
+                changed.contains {
+                    $0[".tag"] as? String == "deleted" && $0["path_lower"] as? String == "/root/sub/file0.txt"
+                })
             #expect(changed.count == 2)
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import StratusHTTP
 import MockDropbox
+import StratusHTTP
 import Testing
 
 /// Every route that takes a path refuses one Dropbox cannot use with a 409 whose error is the
@@ -17,8 +17,12 @@ struct MalformedPathTests {
     ]
 
     /// The 409 body's `error_summary` and `error`.
-    private static func conflict(_ response: StratusHTTPResponse, _ route: String, _ path: String) throws -> (summary: String?, error: [String: Any]) {
-        #expect(response.status == 409, "\(route) \(path.debugDescription): \(String(decoding: response.body, as: UTF8.self))")
+    private static func conflict(_ response: StratusHTTPResponse, _ route: String, _ path: String) throws -> (
+        summary: String?, error: [String: Any]
+    ) {
+        #expect(
+            response.status == 409,
+            "\(route) \(path.debugDescription): \(String(decoding: response.body, as: UTF8.self))")
         let body = try DropboxHarness.object(response)
         return (body["error_summary"] as? String, try #require(body["error"] as? [String: Any]))
     }
@@ -47,7 +51,9 @@ struct MalformedPathTests {
         }
     }
 
-    @Test("list_folder and get_latest_cursor answer path/malformed_path", arguments: MalformedPathTests.malformed.filter { $0 != "/" })
+    @Test(
+        "list_folder and get_latest_cursor answer path/malformed_path",
+        arguments: MalformedPathTests.malformed.filter { $0 != "/" })
     func listRoutes(path: String) async throws {
         try await DropboxHarness.with { harness in
             for route in ["list_folder", "list_folder/get_latest_cursor"] {
@@ -61,40 +67,50 @@ struct MalformedPathTests {
     @Test("download answers path/malformed_path", arguments: MalformedPathTests.malformed)
     func download(path: String) async throws {
         try await DropboxHarness.with { harness in
-            let (summary, error) = try Self.conflict(try await harness.contentCall("download", ["path": path]), "download", path)
+            let (summary, error) = try Self.conflict(
+                try await harness.contentCall("download", ["path": path]), "download", path)
             #expect(summary == "path/malformed_path/...")
             #expect(Self.innerTag(error, "path") == "malformed_path")
         }
     }
 
-    @Test("upload answers path (UploadWriteFailed) with reason malformed_path and stores nothing", arguments: MalformedPathTests.malformed)
+    @Test(
+        "upload answers path (UploadWriteFailed) with reason malformed_path and stores nothing",
+        arguments: MalformedPathTests.malformed)
     func upload(path: String) async throws {
         try await DropboxHarness.with { harness in
-            let response = try await harness.contentCall("upload", ["path": path, "mode": "add"], data: Data("save".utf8))
+            let response = try await harness.contentCall(
+                "upload", ["path": path, "mode": "add"], data: Data("save".utf8))
             let (summary, error) = try Self.conflict(response, "upload", path)
             #expect(summary == "path/malformed_path/...")
             #expect(error[".tag"] as? String == "path")
             // UploadWriteFailed is a struct: its members sit beside the tag, not under it.
             #expect((error["reason"] as? [String: Any])?[".tag"] as? String == "malformed_path")
             #expect(error["upload_session_id"] is String)
-            let listing = try DropboxHarness.object(try await harness.rpc("list_folder", ["path": "", "recursive": true]))
+            let listing = try DropboxHarness.object(
+                try await harness.rpc("list_folder", ["path": "", "recursive": true]))
             #expect((listing["entries"] as? [Any])?.isEmpty == true, "\(listing)")
         }
     }
 
-    @Test("upload_session/finish answers path/malformed_path and keeps the session for a retry", arguments: MalformedPathTests.malformed)
+    @Test(
+        "upload_session/finish answers path/malformed_path and keeps the session for a retry",
+        arguments: MalformedPathTests.malformed)
     func finish(path: String) async throws {
         try await DropboxHarness.with { harness in
             let data = Data("session bytes".utf8)
-            let started = try DropboxHarness.object(try await harness.contentCall("upload_session/start", [:], data: data))
+            let started = try DropboxHarness.object(
+                try await harness.contentCall("upload_session/start", [:], data: data))
             let session = try #require(started["session_id"] as? String)
             let cursor: [String: Any] = ["session_id": session, "offset": data.count]
-            let refused = try await harness.contentCall("upload_session/finish", ["cursor": cursor, "commit": ["path": path]])
+            let refused = try await harness.contentCall(
+                "upload_session/finish", ["cursor": cursor, "commit": ["path": path]])
             let (summary, error) = try Self.conflict(refused, "upload_session/finish", path)
             #expect(summary == "path/malformed_path/...")
             #expect(Self.innerTag(error, "path") == "malformed_path")
             // The refusal committed nothing and did not use up the session.
-            let retried = try await harness.contentCall("upload_session/finish", ["cursor": cursor, "commit": ["path": "/fixed.txt"]])
+            let retried = try await harness.contentCall(
+                "upload_session/finish", ["cursor": cursor, "commit": ["path": "/fixed.txt"]])
             #expect(retried.status == 200, "\(String(decoding: retried.body, as: UTF8.self))")
             #expect(try DropboxHarness.object(retried)["size"] as? Int == data.count)
         }
@@ -120,11 +136,14 @@ struct MalformedPathTests {
         try await DropboxHarness.with { harness in
             try await harness.upload("/kept.txt", "x")
             let listed = try DropboxHarness.object(try await harness.rpc("list_folder", ["path": ""]))
-            #expect((listed["entries"] as? [[String: Any]])?.compactMap { $0["path_display"] as? String } == ["/kept.txt"])
+            #expect(
+                (listed["entries"] as? [[String: Any]])?.compactMap { $0["path_display"] as? String } == ["/kept.txt"])
             let slash = try await harness.rpc("list_folder", ["path": "/"])
             #expect(slash.status == 400)
-            #expect(String(decoding: slash.body, as: UTF8.self)
-                == "Error in call to API function \"files/list_folder\": request body: path: Specify the root folder as an empty string rather than as \"/\".")
+            #expect(
+                String(decoding: slash.body, as: UTF8.self)
+                    == "Error in call to API function \"files/list_folder\": request body: path: Specify the root folder as an empty string rather than as \"/\"."
+            )
         }
     }
 

@@ -30,7 +30,9 @@ import Testing
         #expect(try Self.mode(certificates.privateKey) == 0o600)
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["openssl", "x509", "-in", certificates.caCertificate.path, "-noout", "-ext", "nameConstraints"]
+        process.arguments = [
+            "openssl", "x509", "-in", certificates.caCertificate.path, "-noout", "-ext", "nameConstraints",
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

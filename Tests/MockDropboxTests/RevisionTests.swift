@@ -19,7 +19,8 @@ struct RevisionTests {
             let entries = try #require(listed["entries"] as? [[String: Any]])
             #expect(entries.compactMap { $0["rev"] as? String } == revs.reversed())
 
-            let limited = try DropboxHarness.object(try await harness.rpc("list_revisions", ["path": "/notes.txt", "limit": 2]))
+            let limited = try DropboxHarness.object(
+                try await harness.rpc("list_revisions", ["path": "/notes.txt", "limit": 2]))
             #expect((limited["entries"] as? [Any])?.count == 2)
             #expect(limited["has_more"] as? Bool == true)
 
@@ -46,7 +47,8 @@ struct RevisionTests {
             let stale = try await harness.rpc("delete_v2", ["path": "/gone.txt", "parent_rev": "abcdef0123"])
             #expect(stale.status == 409)
             #expect(try DropboxHarness.object(stale)["error_summary"] as? String == "path_write/conflict/file/...")
-            let deleted = try await harness.rpc("delete_v2", ["path": "/gone.txt", "parent_rev": try #require(uploaded["rev"] as? String)])
+            let deleted = try await harness.rpc(
+                "delete_v2", ["path": "/gone.txt", "parent_rev": try #require(uploaded["rev"] as? String)])
             #expect(deleted.status == 200)
 
             let lookup = try await harness.rpc("get_metadata", ["path": "/gone.txt"])
@@ -57,7 +59,8 @@ struct RevisionTests {
             #expect(error[".tag"] as? String == "path")
             #expect((error["path"] as? [String: Any])?[".tag"] as? String == "not_found")
 
-            let withDeleted = try DropboxHarness.object(try await harness.rpc("get_metadata", ["path": "/gone.txt", "include_deleted": true]))
+            let withDeleted = try DropboxHarness.object(
+                try await harness.rpc("get_metadata", ["path": "/gone.txt", "include_deleted": true]))
             #expect(withDeleted[".tag"] as? String == "deleted")
             let revisions = try DropboxHarness.object(try await harness.rpc("list_revisions", ["path": "/gone.txt"]))
             #expect(revisions["is_deleted"] as? Bool == true)

@@ -38,7 +38,8 @@ struct UploadDownloadTests {
             let byRev = try await harness.contentCall("download", ["path": "rev:" + rev])
             #expect(byRev.body == data)
 
-            let ranged = try await harness.contentCall("download", ["path": "/Saves/slot1.dat"], extraHeaders: [("Range", "bytes=10-19")])
+            let ranged = try await harness.contentCall(
+                "download", ["path": "/Saves/slot1.dat"], extraHeaders: [("Range", "bytes=10-19")])
             #expect(ranged.status == 206)
             #expect(ranged.body == data[10..<20])
             #expect(ranged.headers["Content-Range"] == "bytes 10-19/\(data.count)")
@@ -49,7 +50,8 @@ struct UploadDownloadTests {
     func hashMismatch() async throws {
         try await DropboxHarness.with { harness in
             let response = try await harness.contentCall(
-                "upload", ["path": "/a.txt", "content_hash": String(repeating: "0", count: 64)], data: Data("hello".utf8)
+                "upload", ["path": "/a.txt", "content_hash": String(repeating: "0", count: 64)],
+                data: Data("hello".utf8)
             )
             #expect(response.status == 409)
             let body = try DropboxHarness.object(response)
@@ -79,7 +81,8 @@ struct UploadDownloadTests {
             #expect((reason["conflict"] as? [String: Any])?[".tag"] as? String == "file")
             #expect(body["error_summary"] as? String == "path/conflict/file/...")
 
-            let add = try await harness.contentCall("upload", ["path": "/DOC.txt", "mode": "add"], data: Data("four".utf8))
+            let add = try await harness.contentCall(
+                "upload", ["path": "/DOC.txt", "mode": "add"], data: Data("four".utf8))
             #expect(add.status == 409, "add on an existing path (any case) conflicts")
         }
     }
@@ -112,7 +115,9 @@ struct UploadDownloadTests {
             let root = try await harness.rpc("get_metadata", ["path": ""])
             #expect(root.status == 400)
             #expect(root.headers["Content-Type"]?.hasPrefix("text/plain") == true)
-            #expect(String(decoding: root.body, as: UTF8.self).hasPrefix("Error in call to API function \"files/get_metadata\""))
+            #expect(
+                String(decoding: root.body, as: UTF8.self).hasPrefix(
+                    "Error in call to API function \"files/get_metadata\""))
         }
     }
 }

@@ -26,7 +26,10 @@ struct UploadSessionTests {
 
             let appended = try await harness.contentCall(
                 "upload_session/append_v2",
-                ["cursor": ["session_id": sessionID, "offset": 1000], "content_hash": DropboxHarness.contentHash(part2)],
+                [
+                    "cursor": ["session_id": sessionID, "offset": 1000],
+                    "content_hash": DropboxHarness.contentHash(part2),
+                ],
                 data: part2
             )
             #expect(appended.status == 200)
@@ -91,7 +94,8 @@ struct UploadSessionTests {
     func retryConflictThroughSession() async throws {
         try await DropboxHarness.with { harness in
             try await harness.upload("/taken.txt", "original")
-            let conflict = try await harness.contentCall("upload", ["path": "/taken.txt", "mode": "add"], data: Data("newer".utf8))
+            let conflict = try await harness.contentCall(
+                "upload", ["path": "/taken.txt", "mode": "add"], data: Data("newer".utf8))
             #expect(conflict.status == 409)
             let error = try #require(try DropboxHarness.object(conflict)["error"] as? [String: Any])
             let sessionID = try #require(error["upload_session_id"] as? String)
@@ -101,7 +105,8 @@ struct UploadSessionTests {
             )
             #expect(try DropboxHarness.object(withData)["error_summary"] as? String == "closed/...")
             let finished = try await harness.contentCall(
-                "upload_session/finish", ["cursor": ["session_id": sessionID, "offset": 5], "commit": ["path": "/taken (copy).txt"]]
+                "upload_session/finish",
+                ["cursor": ["session_id": sessionID, "offset": 5], "commit": ["path": "/taken (copy).txt"]]
             )
             #expect(finished.status == 200)
             let copy = try await harness.contentCall("download", ["path": "/taken (copy).txt"])

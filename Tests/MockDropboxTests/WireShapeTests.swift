@@ -63,11 +63,14 @@ struct WireShapeTests {
             var headers = harness.headers(token: harness.token)
             headers.set("Content-Type", "application/json")
             let response = try await harness.client.execute(
-                StratusHTTPRequest(method: .post, url: harness.url("get_metadata"), headers: headers, body: .bytes(Data("{nope".utf8)))
+                StratusHTTPRequest(
+                    method: .post, url: harness.url("get_metadata"), headers: headers, body: .bytes(Data("{nope".utf8)))
             )
             #expect(response.status == 400)
             #expect(response.headers["Content-Type"]?.hasPrefix("text/plain") == true)
-            #expect(String(decoding: response.body, as: UTF8.self).contains("Error in call to API function \"files/get_metadata\""))
+            #expect(
+                String(decoding: response.body, as: UTF8.self).contains(
+                    "Error in call to API function \"files/get_metadata\""))
         }
     }
 }

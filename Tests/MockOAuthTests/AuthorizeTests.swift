@@ -34,7 +34,8 @@ struct AuthorizeTests {
     @Test("A redirect URI with a query keeps it and gains the code")
     func redirectWithQuery() async throws {
         try await OAuthHarness.with(.init(flavor: .dropbox)) { harness in
-            var query = harness.authorizeQuery(pkce: try PKCEPair(), state: "s", redirectURI: "https://app.example/cb?x=1")
+            var query = harness.authorizeQuery(
+                pkce: try PKCEPair(), state: "s", redirectURI: "https://app.example/cb?x=1")
             query.append("scope", "files.content.read")
             let response = try await harness.get(harness.paths.authorize, query: query)
             #expect(response.status == 302)
@@ -44,16 +45,18 @@ struct AuthorizeTests {
         }
     }
 
-    @Test("Bad requests get a 400 page, never a redirect", arguments: [
-        ("client_id", "someone-else"),
-        ("response_type", "token"),
-        ("code_challenge_method", "plain"),
-        ("code_challenge", "too-short"),
-        ("redirect_uri", "not a uri"),
-        ("redirect_uri", "https://app.example/cb#fragment"),
-        ("token_access_type", "forever"),
-        ("scope", "files.permanent_delete"),
-    ])
+    @Test(
+        "Bad requests get a 400 page, never a redirect",
+        arguments: [
+            ("client_id", "someone-else"),
+            ("response_type", "token"),
+            ("code_challenge_method", "plain"),
+            ("code_challenge", "too-short"),
+            ("redirect_uri", "not a uri"),
+            ("redirect_uri", "https://app.example/cb#fragment"),
+            ("token_access_type", "forever"),
+            ("scope", "files.permanent_delete"),
+        ])
     func badParameters(name: String, value: String) async throws {
         try await OAuthHarness.with(.init(flavor: .dropbox)) { harness in
             let good = harness.authorizeQuery(pkce: try PKCEPair(), state: "s")
@@ -79,7 +82,8 @@ struct AuthorizeTests {
     @Test("A public client must use PKCE")
     func publicClientNeedsPKCE() async throws {
         try await OAuthHarness.with(.init(flavor: .dropbox, clientSecret: nil)) { harness in
-            let response = try await harness.get(harness.paths.authorize, query: harness.authorizeQuery(pkce: nil, state: "s"))
+            let response = try await harness.get(
+                harness.paths.authorize, query: harness.authorizeQuery(pkce: nil, state: "s"))
             #expect(response.status == 400)
             #expect(String(decoding: response.body, as: UTF8.self).contains("PKCE"))
         }
@@ -90,7 +94,8 @@ struct AuthorizeTests {
         try await OAuthHarness.with(.init(flavor: .google)) { harness in
             let good = harness.authorizeQuery(pkce: try PKCEPair(), state: "s")
             for name in ["redirect_uri", "scope"] {
-                let response = try await harness.get(harness.paths.authorize, query: FormFields(good.filter { $0.name != name }))
+                let response = try await harness.get(
+                    harness.paths.authorize, query: FormFields(good.filter { $0.name != name }))
                 #expect(response.status == 400, "without \(name)")
                 #expect(String(decoding: response.body, as: UTF8.self).contains("Missing required parameter: \(name)"))
             }

@@ -39,7 +39,8 @@ struct CodeExchangeTests {
             let wrong = try await harness.exchange(code: authorization.code, verifier: try PKCEPair().verifier)
             #expect(wrong.status == 400)
             #expect(try JSONObject.oauthError(wrong) == "invalid_grant")
-            let missing = try await harness.exchange(code: authorization.code, verifier: nil, secret: harness.configuration.clientSecret)
+            let missing = try await harness.exchange(
+                code: authorization.code, verifier: nil, secret: harness.configuration.clientSecret)
             #expect(try JSONObject.oauthError(missing) == "invalid_grant")
             let right = try await harness.exchange(code: authorization.code, verifier: pkce.verifier)
             #expect(right.status == 200)
@@ -65,7 +66,8 @@ struct CodeExchangeTests {
             let pkce = try PKCEPair()
             let authorization = try await harness.authorize(pkce: pkce)
             for uri in ["http://127.0.0.1:53682/other", "http://127.0.0.1:53683/callback", nil] {
-                let response = try await harness.exchange(code: authorization.code, verifier: pkce.verifier, redirectURI: uri)
+                let response = try await harness.exchange(
+                    code: authorization.code, verifier: pkce.verifier, redirectURI: uri)
                 #expect(response.status == 400)
                 #expect(try JSONObject.oauthError(response) == "invalid_grant")
             }
@@ -100,36 +102,48 @@ struct CodeExchangeTests {
 
 @Suite("Client authentication")
 struct ClientAuthenticationTests {
-    @Test("HTTP Basic client credentials are accepted for both grants", arguments: [MockAuthorizationServer.Flavor.dropbox, .google])
+    @Test(
+        "HTTP Basic client credentials are accepted for both grants",
+        arguments: [MockAuthorizationServer.Flavor.dropbox, .google])
     func basicCredentials(flavor: MockAuthorizationServer.Flavor) async throws {
         try await OAuthHarness.with(.init(flavor: flavor)) { harness in
             let credentials = (id: harness.configuration.clientID, secret: harness.configuration.clientSecret ?? "")
             let authorization = try await harness.authorize(pkce: nil)
-            let exchange = try await harness.post(harness.paths.token, form: [
-                "grant_type": "authorization_code", "code": authorization.code, "redirect_uri": OAuthHarness.redirectURI,
-            ], basic: credentials)
+            let exchange = try await harness.post(
+                harness.paths.token,
+                form: [
+                    "grant_type": "authorization_code", "code": authorization.code,
+                    "redirect_uri": OAuthHarness.redirectURI,
+                ], basic: credentials)
             #expect(exchange.status == 200)
             let refreshToken = try #require(try JSONObject.parse(exchange)["refresh_token"] as? String)
-            let refresh = try await harness.post(harness.paths.token, form: [
-                "grant_type": "refresh_token", "refresh_token": refreshToken,
-            ], basic: credentials)
+            let refresh = try await harness.post(
+                harness.paths.token,
+                form: [
+                    "grant_type": "refresh_token", "refresh_token": refreshToken,
+                ], basic: credentials)
             #expect(refresh.status == 200)
             #expect(harness.server.refreshCount == 1)
         }
     }
 
-    @Test("A wrong secret is invalid_client: 400 from Dropbox, 401 from Google", arguments: [
-        (MockAuthorizationServer.Flavor.dropbox, 400), (.google, 401),
-    ])
+    @Test(
+        "A wrong secret is invalid_client: 400 from Dropbox, 401 from Google",
+        arguments: [
+            (MockAuthorizationServer.Flavor.dropbox, 400), (.google, 401),
+        ])
     func wrongSecret(flavor: MockAuthorizationServer.Flavor, status: Int) async throws {
         try await OAuthHarness.with(.init(flavor: flavor)) { harness in
             let authorization = try await harness.authorize(pkce: nil)
             let inForm = try await harness.exchange(code: authorization.code, verifier: nil, secret: "not-the-secret")
             #expect(inForm.status == status)
             #expect(try JSONObject.oauthError(inForm) == "invalid_client")
-            let inBasic = try await harness.post(harness.paths.token, form: [
-                "grant_type": "authorization_code", "code": authorization.code, "redirect_uri": OAuthHarness.redirectURI,
-            ], basic: (harness.configuration.clientID, "not-the-secret"))
+            let inBasic = try await harness.post(
+                harness.paths.token,
+                form: [
+                    "grant_type": "authorization_code", "code": authorization.code,
+                    "redirect_uri": OAuthHarness.redirectURI,
+                ], basic: (harness.configuration.clientID, "not-the-secret"))
             #expect(inBasic.status == status)
             #expect(try JSONObject.oauthError(inBasic) == "invalid_client")
             let tokens = harness.server.issueTokens()
@@ -145,9 +159,11 @@ struct ClientAuthenticationTests {
             let authorization = try await harness.authorize(pkce: nil)
             let response = try await harness.exchange(code: authorization.code, verifier: nil)
             #expect(try JSONObject.oauthError(response) == "invalid_client")
-            let unknownClient = try await harness.post(harness.paths.token, form: [
-                "grant_type": "authorization_code", "code": authorization.code, "client_id": "someone-else",
-            ])
+            let unknownClient = try await harness.post(
+                harness.paths.token,
+                form: [
+                    "grant_type": "authorization_code", "code": authorization.code, "client_id": "someone-else",
+                ])
             #expect(try JSONObject.oauthError(unknownClient) == "invalid_client")
         }
     }
@@ -162,7 +178,10 @@ struct ClientAuthenticationTests {
                 (["client_id": id], "invalid_request"),
                 (repeated, "invalid_request"),
                 (["grant_type": "password", "client_id": id], "unsupported_grant_type"),
-                (["grant_type": "refresh_token", "client_id": id, "client_secret": "stratus-test-secret"], "invalid_request"),
+                (
+                    ["grant_type": "refresh_token", "client_id": id, "client_secret": "stratus-test-secret"],
+                    "invalid_request"
+                ),
                 (["grant_type": "refresh_token", "refresh_token": "a"], "invalid_request"),
             ]
             for (form, error) in cases {

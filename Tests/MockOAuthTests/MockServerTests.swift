@@ -39,8 +39,9 @@ struct MockServerTests {
 
     /// The client waits up to five minutes for the interim answer before it sends the body
     /// anyway, so a mock that never sent `100 Continue` would run into the time limit.
-    @Test("A body sent with Expect: 100-continue is continued at once, not after the client's wait",
-          .timeLimit(.minutes(2)))
+    @Test(
+        "A body sent with Expect: 100-continue is continued at once, not after the client's wait",
+        .timeLimit(.minutes(2)))
     func continuesAtOnce() async throws {
         let configuration = StratusHTTPClient.Configuration(
             timeouts: .init(connect: .seconds(10), stall: .seconds(900)),
@@ -91,16 +92,19 @@ struct MockServerTests {
         let client = try StratusHTTPClient()
         try await MockServer.withRunning(Self.router()) { url in
             let upload = url.appendingPathComponent("upload")
-            let small = try await client.execute(StratusHTTPRequest(method: .post, url: upload, body: .bytes(Data(count: 1024))))
+            let small = try await client.execute(
+                StratusHTTPRequest(method: .post, url: upload, body: .bytes(Data(count: 1024))))
             #expect(small.status == 200)
             #expect(String(decoding: small.body, as: UTF8.self) == "1024")
-            let large = try await client.execute(StratusHTTPRequest(method: .post, url: upload, body: .bytes(Data(count: 1025))))
+            let large = try await client.execute(
+                StratusHTTPRequest(method: .post, url: upload, body: .bytes(Data(count: 1025))))
             #expect(large.status == 413)
             let chunks = AsyncThrowingStream<Data, any Error> { continuation in
                 for _ in 0..<4 { continuation.yield(Data(count: 512)) }
                 continuation.finish()
             }
-            let streamed = try await client.execute(StratusHTTPRequest(method: .post, url: upload, body: .stream(chunks, length: nil)))
+            let streamed = try await client.execute(
+                StratusHTTPRequest(method: .post, url: upload, body: .stream(chunks, length: nil)))
             #expect(streamed.status == 413)
         }
         await client.shutdown()

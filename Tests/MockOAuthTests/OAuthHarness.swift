@@ -6,7 +6,6 @@ import StratusDigest
 import StratusHTTP
 import Testing
 
-
 /// A PKCE verifier and its S256 challenge, computed independently of the mock.
 struct PKCEPair {
     let verifier: String
@@ -95,7 +94,9 @@ struct OAuthHarness: Sendable {
     }
 
     /// The authorize query a well-behaved client of this flavor sends.
-    func authorizeQuery(pkce: PKCEPair?, state: String, redirectURI: String? = redirectURI, offline: Bool = true) -> FormFields {
+    func authorizeQuery(pkce: PKCEPair?, state: String, redirectURI: String? = redirectURI, offline: Bool = true)
+        -> FormFields
+    {
         var query: FormFields = ["client_id": configuration.clientID, "response_type": "code"]
         if let redirectURI { query.append("redirect_uri", redirectURI) }
         query.append("state", state)
@@ -138,8 +139,12 @@ struct OAuthHarness: Sendable {
     }
 
     /// Refreshes; the secret goes in the form when given.
-    func refresh(_ refreshToken: String, secret: String? = nil, scope: String? = nil) async throws -> StratusHTTPResponse {
-        var form: FormFields = ["grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": configuration.clientID]
+    func refresh(_ refreshToken: String, secret: String? = nil, scope: String? = nil) async throws
+        -> StratusHTTPResponse
+    {
+        var form: FormFields = [
+            "grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": configuration.clientID,
+        ]
         if let secret { form.append("client_secret", secret) }
         if let scope { form.append("scope", scope) }
         return try await post(paths.token, form: form)
@@ -159,7 +164,8 @@ struct OAuthHarness: Sendable {
 enum JSONObject {
     static func parse(_ response: StratusHTTPResponse) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: response.body)
-        return try #require(object as? [String: Any], "not a JSON object: \(String(decoding: response.body, as: UTF8.self))")
+        return try #require(
+            object as? [String: Any], "not a JSON object: \(String(decoding: response.body, as: UTF8.self))")
     }
 
     /// The `error` of an OAuth error answer, after checking its shape.

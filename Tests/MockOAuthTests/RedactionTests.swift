@@ -6,8 +6,9 @@ import Testing
 
 @Suite("No secret reaches the request log")
 struct OAuthRedactionTests {
-    @Test("A full sign-in, refresh and revoke leaves no token, secret, code or verifier in the log",
-          arguments: [MockAuthorizationServer.Flavor.dropbox, .google])
+    @Test(
+        "A full sign-in, refresh and revoke leaves no token, secret, code or verifier in the log",
+        arguments: [MockAuthorizationServer.Flavor.dropbox, .google])
     func fullFlow(flavor: MockAuthorizationServer.Flavor) async throws {
         try await OAuthHarness.with(.init(flavor: flavor, rotatesRefreshTokens: true)) { harness in
             let secret = try #require(harness.configuration.clientSecret)
@@ -17,9 +18,11 @@ struct OAuthRedactionTests {
             let refreshed = try JSONObject.parse(try await harness.refresh(refreshToken, secret: secret))
             let newAccessToken = try #require(refreshed["access_token"] as? String)
             let newRefreshToken = try #require(refreshed["refresh_token"] as? String)
-            _ = try await harness.post(harness.paths.token, form: [
-                "grant_type": "refresh_token", "refresh_token": newRefreshToken,
-            ], basic: (harness.configuration.clientID, secret))
+            _ = try await harness.post(
+                harness.paths.token,
+                form: [
+                    "grant_type": "refresh_token", "refresh_token": newRefreshToken,
+                ], basic: (harness.configuration.clientID, secret))
 
             switch flavor {
             case .dropbox:
@@ -46,7 +49,9 @@ struct OAuthRedactionTests {
             #expect(log.entries(path: harness.paths.token).last?.header("Authorization") == "Basic <redacted>")
 
             let text = log.description
-            for secretValue in [secret, code, pkce.verifier, accessToken, refreshToken, newAccessToken, newRefreshToken] {
+            for secretValue in [
+                secret, code, pkce.verifier, accessToken, refreshToken, newAccessToken, newRefreshToken,
+            ] {
                 #expect(!text.contains(secretValue), "the log holds a secret: \(secretValue.prefix(6))…")
             }
             #expect(text.contains(harness.configuration.clientID))

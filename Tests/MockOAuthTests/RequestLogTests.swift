@@ -10,7 +10,8 @@ struct RequestLogTests {
     func entries() {
         let log = RequestLog(capacity: 3)
         for index in 0..<4 {
-            log.append(RecordedRequest(method: "GET", path: index.isMultiple(of: 2) ? "/even" : "/odd", status: 200 + index))
+            log.append(
+                RecordedRequest(method: "GET", path: index.isMultiple(of: 2) ? "/even" : "/odd", status: 200 + index))
         }
         #expect(log.count == 3)
         #expect(log.entries.map(\.status) == [201, 202, 203])
@@ -38,7 +39,10 @@ struct RequestLogTests {
 
     @Test("Redaction rules for names, headers and JSON")
     func redactionRules() {
-        for name in ["access_token", "refresh_token", "client_secret", "code", "code_verifier", "token", "Password", "app_secret"] {
+        for name in [
+            "access_token", "refresh_token", "client_secret", "code", "code_verifier", "token", "Password",
+            "app_secret",
+        ] {
             #expect(SecretRedaction.isSecret(name: name), "\(name)")
         }
         for name in ["client_id", "state", "code_challenge", "grant_type", "path", "token_access_type", "scope"] {
@@ -48,8 +52,9 @@ struct RequestLogTests {
         #expect(SecretRedaction.headerValue("abc", named: "Authorization") == "<redacted>")
         #expect(SecretRedaction.headerValue("s3cr3t", named: "X-Goog-Api-Key") == "<redacted>")
         #expect(SecretRedaction.headerValue("text/plain", named: "Content-Type") == "text/plain")
-        #expect(SecretRedaction.json(#"{"path":"/a","nested":{"access_token":"t","list":[{"code":"c"}]}}"#)
-            == #"{"nested":{"access_token":"<redacted>","list":[{"code":"<redacted>"}]},"path":"/a"}"#)
+        #expect(
+            SecretRedaction.json(#"{"path":"/a","nested":{"access_token":"t","list":[{"code":"c"}]}}"#)
+                == #"{"nested":{"access_token":"<redacted>","list":[{"code":"<redacted>"}]},"path":"/a"}"#)
         #expect(SecretRedaction.json("not json") == "<8 bytes, not JSON>")
     }
 
@@ -69,26 +74,34 @@ struct RequestLogTests {
             let body = try await request.readBody(limit: 1024)
             return Response.text("\(body.readableBytes)", status: .ok)
         }
-        let secrets = ["query-token-value", "bearer-value", "form-secret-value", "form-code-value", "json-refresh-value"]
+        let secrets = [
+            "query-token-value", "bearer-value", "form-secret-value", "form-code-value", "json-refresh-value",
+        ]
         let client = try StratusHTTPClient()
         try await MockServer.withRunning(router) { url in
-            let echo = try await client.execute(StratusHTTPRequest(
-                method: .post,
-                url: try #require(URL(string: "\(url.absoluteString)/echo?token=query-token-value&state=s1")),
-                headers: ["Authorization": "Bearer bearer-value", "Content-Type": "application/x-www-form-urlencoded", "X-Other": "not kept"],
-                body: .bytes(Data("client_id=app&client_secret=form-secret-value&code=form-code-value".utf8))
-            ))
+            let echo = try await client.execute(
+                StratusHTTPRequest(
+                    method: .post,
+                    url: try #require(URL(string: "\(url.absoluteString)/echo?token=query-token-value&state=s1")),
+                    headers: [
+                        "Authorization": "Bearer bearer-value", "Content-Type": "application/x-www-form-urlencoded",
+                        "X-Other": "not kept",
+                    ],
+                    body: .bytes(Data("client_id=app&client_secret=form-secret-value&code=form-code-value".utf8))
+                ))
             #expect(echo.status == 201)
             #expect(String(decoding: echo.body, as: UTF8.self) == "\"form-secret-value\"")
 
-            let json = try await client.execute(StratusHTTPRequest(
-                method: .post,
-                url: try #require(URL(string: "\(url.absoluteString)/json")),
-                headers: ["Content-Type": "application/json; charset=utf-8", "Dropbox-API-Arg": #"{"path":"/x"}"#],
-                body: .bytes(Data(#"{"refresh_token":"json-refresh-value"}"#.utf8))
-            ))
+            let json = try await client.execute(
+                StratusHTTPRequest(
+                    method: .post,
+                    url: try #require(URL(string: "\(url.absoluteString)/json")),
+                    headers: ["Content-Type": "application/json; charset=utf-8", "Dropbox-API-Arg": #"{"path":"/x"}"#],
+                    body: .bytes(Data(#"{"refresh_token":"json-refresh-value"}"#.utf8))
+                ))
             #expect(json.status == 200)
-            let missing = try await client.execute(StratusHTTPRequest(url: try #require(URL(string: "\(url.absoluteString)/nowhere"))))
+            let missing = try await client.execute(
+                StratusHTTPRequest(url: try #require(URL(string: "\(url.absoluteString)/nowhere"))))
             #expect(missing.status == 404)
         }
         await client.shutdown()

@@ -15,7 +15,10 @@ struct ResponseShapeTests {
             #expect(response.status == 200)
             #expect(response.headers["Content-Type"] == "application/json")
             let json = try JSONObject.parse(response)
-            #expect(Set(json.keys) == ["access_token", "token_type", "expires_in", "scope", "account_id", "uid", "refresh_token"])
+            #expect(
+                Set(json.keys) == [
+                    "access_token", "token_type", "expires_in", "scope", "account_id", "uid", "refresh_token",
+                ])
             #expect((json["access_token"] as? String)?.hasPrefix("sl.") == true)
             #expect(json["token_type"] as? String == "bearer")
             #expect(json["expires_in"] as? Int == 14_400)

@@ -6,7 +6,8 @@ import Testing
 
 @Suite("Revocation")
 struct RevokeTests {
-    func dropboxRevoke(_ harness: OAuthHarness, token: String, body: Data = Data()) async throws -> StratusHTTPResponse {
+    func dropboxRevoke(_ harness: OAuthHarness, token: String, body: Data = Data()) async throws -> StratusHTTPResponse
+    {
         var headers: StratusHTTPHeaders = ["Authorization": "Bearer \(token)"]
         if !body.isEmpty { headers.set("Content-Type", "application/json") }
         let request = StratusHTTP.StratusHTTPRequest(

@@ -36,7 +36,8 @@ import Testing
             defer { staging.discard() }
             let response = try Self.received(content, into: staging)
             try staging.commit(
-                response, .sha256, expected: Hex.encode(try Digest.compute(.sha256, over: content)), size: Int64(content.count),
+                response, .sha256, expected: Hex.encode(try Digest.compute(.sha256, over: content)),
+                size: Int64(content.count),
                 path: try RemotePath("save.json"), service: "Test", digestName: "SHA-256"
             )
             #expect(try Data(contentsOf: destination) == content)
@@ -52,11 +53,15 @@ import Testing
             let response = try Self.received(Data("damaged".utf8), into: staging)
             let wrongHash = Hex.encode(try Digest.compute(.sha256, over: Data("intended".utf8)))
             let error = #expect(throws: ServiceError.self) {
-                try staging.commit(response, .sha256, expected: wrongHash, size: 7, path: try RemotePath("save.json"), service: "Test", digestName: "SHA-256")
+                try staging.commit(
+                    response, .sha256, expected: wrongHash, size: 7, path: try RemotePath("save.json"), service: "Test",
+                    digestName: "SHA-256")
             }
             #expect(error?.code == .integrityMismatch)
             let sizeError = #expect(throws: ServiceError.self) {
-                try staging.commit(response, .sha256, expected: response.bodyDigests[.sha256] ?? "", size: 8, path: try RemotePath("save.json"), service: "Test", digestName: "SHA-256")
+                try staging.commit(
+                    response, .sha256, expected: response.bodyDigests[.sha256] ?? "", size: 8,
+                    path: try RemotePath("save.json"), service: "Test", digestName: "SHA-256")
             }
             #expect(sizeError?.code == .integrityMismatch)
             staging.discard()

@@ -23,7 +23,8 @@ import Testing
         let now = Date()
         let date = HTTPDate.format(now.addingTimeInterval(30))
         let byDate = ServiceError.httpFailure(
-            status: 429, headers: ["Retry-After": date], body: Data(), service: "WebDAV", action: "PUT of a", secrets: []
+            status: 429, headers: ["Retry-After": date], body: Data(), service: "WebDAV", action: "PUT of a",
+            secrets: []
         )
         #expect(byDate.code == .rateLimited)
         #expect(byDate.httpStatus == 429)
@@ -47,7 +48,8 @@ import Testing
     @Test func theServersTextNeverCarriesASecret() {
         let body = Data("denied for password hunter2-secret and Authorization: Bearer abc.def.ghi\n\u{1B}[31m".utf8)
         let error = ServiceError.httpFailure(
-            status: 403, headers: [:], body: body, service: "WebDAV", action: "PROPFIND of a", secrets: ["hunter2-secret"]
+            status: 403, headers: [:], body: body, service: "WebDAV", action: "PROPFIND of a",
+            secrets: ["hunter2-secret"]
         )
         #expect(error.code == .permissionDenied)
         let shown = "\(error) \(error.providerError ?? "")"

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import StratusTestSupport
+import Synchronization
 import Testing
 
 /// What a finished run of a built executable printed, and how it exited.
@@ -12,7 +12,8 @@ struct CLIResult: Sendable {
     /// Standard output parsed as one JSON object.
     func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
-        return try #require(object as? [String: Any], "stdout is not a JSON object: \(stdout)", sourceLocation: sourceLocation)
+        return try #require(
+            object as? [String: Any], "stdout is not a JSON object: \(stdout)", sourceLocation: sourceLocation)
     }
 }
 
@@ -28,7 +29,8 @@ struct CLISandbox: Sendable {
     /// Runs `body` with a fresh sandbox, then removes its folder.
     static func with<Result: Sendable>(_ body: (CLISandbox) async throws -> Result) async throws -> Result {
         try await withTemporaryFolder(prefix: "stratus-cli") { folder in
-            try FileManager.default.createDirectory(at: folder.appending(path: "home"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: folder.appending(path: "home"), withIntermediateDirectories: true)
             return try await body(CLISandbox(folder: folder, configFile: folder.appending(path: "config/remotes.json")))
         }
     }
@@ -48,7 +50,9 @@ struct CLISandbox: Sendable {
     /// The process environment for a run: no STRATUS_* or XDG variables from outside, the home
     /// inside the sandbox, and STRATUS_CONFIG pointing at the sandbox's file.
     func processEnvironment(_ extra: [String: String]) -> [String: String] {
-        var result = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STRATUS_") && !$0.key.hasPrefix("XDG_") }
+        var result = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("STRATUS_") && !$0.key.hasPrefix("XDG_")
+        }
         result["HOME"] = path("home").path
         result["STRATUS_CONFIG"] = configFile.path
         result.merge(environment) { $1 }
@@ -71,7 +75,9 @@ struct CLISandbox: Sendable {
         try RunningProcess(Executables.url(of: "stratus"), arguments, environment: processEnvironment(extra))
     }
 
-    private func run(_ executable: URL, _ arguments: [String], environment extra: [String: String]) async throws -> CLIResult {
+    private func run(_ executable: URL, _ arguments: [String], environment extra: [String: String]) async throws
+        -> CLIResult
+    {
         let process = try RunningProcess(executable, arguments, environment: processEnvironment(extra))
         return try await process.finish()
     }
@@ -101,7 +107,8 @@ final class RunningProcess: Sendable {
         self.process = Mutex(process)
         let output = self.output
         // Reads on threads of their own until end of file, so a full pipe never blocks the child.
-        let readers = [(stdout.fileHandleForReading, true), (stderr.fileHandleForReading, false)].map { handle, isStdout in
+        let readers = [(stdout.fileHandleForReading, true), (stderr.fileHandleForReading, false)].map {
+            handle, isStdout in
             let done = DispatchSemaphore(value: 0)
             let thread = Thread {
                 while true {

@@ -5,7 +5,9 @@ import Testing
 @Suite struct DropboxCommandTests {
     /// A sandbox with a `dropbox` remote named `box` pointed at a running mock; the token comes
     /// from the environment.
-    static func withDropboxRemote(_ body: @Sendable @escaping (CLISandbox, DropboxMock) async throws -> Void) async throws {
+    static func withDropboxRemote(_ body: @Sendable @escaping (CLISandbox, DropboxMock) async throws -> Void)
+        async throws
+    {
         try await DropboxMock.withRunning { mock in
             try await CLISandbox.with { base in
                 var sandbox = base
@@ -30,12 +32,16 @@ import Testing
             #expect(try await sandbox.stratus("get", "box:saves/slot.txt", copy.path).status == 0)
             #expect(try String(contentsOf: copy, encoding: .utf8) == "level 2, more coins")
 
-            let listed = try #require(try await sandbox.stratus("ls", "box:", "--json").json()["files"] as? [[String: Any]])
+            let listed = try #require(
+                try await sandbox.stratus("ls", "box:", "--json").json()["files"] as? [[String: Any]])
             #expect(listed.compactMap { $0["path"] as? String } == ["saves/slot.txt"])
-            let stat = try #require(try await sandbox.stratus("stat", "box:saves/slot.txt", "--json").json()["file"] as? [String: Any])
+            let stat = try #require(
+                try await sandbox.stratus("stat", "box:saves/slot.txt", "--json").json()["file"] as? [String: Any])
             #expect((stat["content_hash"] as? String)?.hasPrefix("dropbox") == true)
 
-            let history = try #require(try await sandbox.stratus("versions", "box:saves/slot.txt", "--json").json()["versions"] as? [[String: Any]])
+            let history = try #require(
+                try await sandbox.stratus("versions", "box:saves/slot.txt", "--json").json()["versions"]
+                    as? [[String: Any]])
             #expect(history.count == 2)
             #expect(history.last?["id"] as? String == v1)
             let restored = try await sandbox.stratus("restore", "box:saves/slot.txt", v1)
@@ -54,7 +60,8 @@ import Testing
 
     @Test func changesSinceATokenOnTheMock() async throws {
         try await Self.withDropboxRemote { sandbox, _ in
-            let token = try #require(try await sandbox.stratus("changes", "box", "--json").json()["next_token"] as? String)
+            let token = try #require(
+                try await sandbox.stratus("changes", "box", "--json").json()["next_token"] as? String)
             let file = try sandbox.write("x", to: "x.txt")
             #expect(try await sandbox.stratus("put", file.path, "box:new.txt").status == 0)
             let page = try await sandbox.stratus("changes", "box", "--since", token, "--json").json()
@@ -66,7 +73,8 @@ import Testing
 
     @Test func aRefusedTokenSaysToSignIn() async throws {
         try await Self.withDropboxRemote { sandbox, _ in
-            let refused = try await sandbox.stratus("ls", "box:", environment: ["STRATUS_REMOTE_BOX_ACCESS_TOKEN": "not-a-valid-token"])
+            let refused = try await sandbox.stratus(
+                "ls", "box:", environment: ["STRATUS_REMOTE_BOX_ACCESS_TOKEN": "not-a-valid-token"])
             #expect(refused.status == 4, "\(refused.stderr)")
             #expect(refused.stderr.contains("stratus login box"))
             #expect(!refused.stderr.contains("not-a-valid-token"))
@@ -77,8 +85,9 @@ import Testing
         // The address of a mock that has stopped: nothing listens there any more.
         let stopped = try await DropboxMock.withRunning { $0.baseURL.absoluteString }
         try await CLISandbox.with { sandbox in
-            let added = try await sandbox.run(["remote", "add", "gone", "--type", "dropbox", "--option", "access_token=t"]
-                + ["api_url", "content_url", "notify_url"].flatMap { ["--option", "\($0)=\(stopped)"] })
+            let added = try await sandbox.run(
+                ["remote", "add", "gone", "--type", "dropbox", "--option", "access_token=t"]
+                    + ["api_url", "content_url", "notify_url"].flatMap { ["--option", "\($0)=\(stopped)"] })
             #expect(added.status == 0)
             let result = try await sandbox.stratus("stat", "gone:x.txt")
             #expect(result.status == 5, "\(result.stderr)")

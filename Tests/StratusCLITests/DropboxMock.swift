@@ -13,11 +13,15 @@ struct DropboxMock: Sendable {
     var accessToken: String { mock.accessToken }
 
     /// Runs `body` while a fresh mock runs.
-    static func withRunning<Result: Sendable>(_ body: @Sendable (DropboxMock) async throws -> Result) async throws -> Result {
+    static func withRunning<Result: Sendable>(_ body: @Sendable (DropboxMock) async throws -> Result) async throws
+        -> Result
+    {
         try await RunningMock.withRunning(
             flavor: .dropbox,
             storagePrefix: "stratus-cli-dropbox",
-            makeServer: { storage, authorization in try MockDropboxServer(storageDirectory: storage, authorization: authorization) },
+            makeServer: { storage, authorization in
+                try MockDropboxServer(storageDirectory: storage, authorization: authorization)
+            },
             addRoutes: { server, router in server.addRoutes(to: router) }
         ) { mock in
             try await body(DropboxMock(mock: mock))

@@ -6,7 +6,8 @@ import Testing
     /// A sandbox with a `local` remote named `s`.
     static func withLocalRemote<Result: Sendable>(_ body: (CLISandbox) async throws -> Result) async throws -> Result {
         try await CLISandbox.with { sandbox in
-            let added = try await sandbox.stratus("remote", "add", "s", "--type", "local", "--option", "root=\(sandbox.path("cloud").path)")
+            let added = try await sandbox.stratus(
+                "remote", "add", "s", "--type", "local", "--option", "root=\(sandbox.path("cloud").path)")
             #expect(added.status == 0, "\(added.stderr)")
             return try await body(sandbox)
         }
@@ -67,10 +68,14 @@ import Testing
         try await Self.withLocalRemote { sandbox in
             let first = try sandbox.write("first", to: "v1.txt")
             let second = try sandbox.write("second", to: "v2.txt")
-            let v1 = try #require(try await sandbox.stratus("put", first.path, "s:f.txt", "--json").json()["file"] as? [String: Any])["version"] as? String
+            let v1 =
+                try #require(
+                    try await sandbox.stratus("put", first.path, "s:f.txt", "--json").json()["file"] as? [String: Any])[
+                    "version"] as? String
             _ = try await sandbox.stratus("put", second.path, "s:f.txt")
 
-            let history = try #require(try await sandbox.stratus("versions", "s:f.txt", "--json").json()["versions"] as? [[String: Any]])
+            let history = try #require(
+                try await sandbox.stratus("versions", "s:f.txt", "--json").json()["versions"] as? [[String: Any]])
             #expect(history.count == 2)
             #expect(history.first?["current"] as? Bool == true)
             #expect(history.last?["id"] as? String == v1)
@@ -84,7 +89,8 @@ import Testing
             let now = sandbox.path("now.txt")
             #expect(try await sandbox.stratus("get", "s:f.txt", now.path).status == 0)
             #expect(try String(contentsOf: now, encoding: .utf8) == "first")
-            let after = try #require(try await sandbox.stratus("versions", "s:f.txt", "--json").json()["versions"] as? [[String: Any]])
+            let after = try #require(
+                try await sandbox.stratus("versions", "s:f.txt", "--json").json()["versions"] as? [[String: Any]])
             #expect(after.count == 3, "history only grows")
 
             let unknown = try await sandbox.stratus("restore", "s:f.txt", "999")

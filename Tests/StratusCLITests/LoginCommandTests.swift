@@ -7,22 +7,28 @@ import Testing
         try await DropboxMock.withRunning { mock in
             try await CLISandbox.with { sandbox in
                 let store = sandbox.path("tokens/box.json")
-                try FileManager.default.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
                 let client = mock.server.authorization.configuration
                 let added = try await sandbox.run(
-                    ["remote", "add", "box", "--type", "dropbox", "--option", "app_key=\(client.clientID)",
-                     "--option", "token_store=\(store.path)"] + mock.hostOptions,
+                    [
+                        "remote", "add", "box", "--type", "dropbox", "--option", "app_key=\(client.clientID)",
+                        "--option", "token_store=\(store.path)",
+                    ] + mock.hostOptions,
                     environment: ["STRATUS_REMOTE_BOX_APP_SECRET": client.clientSecret ?? ""]
                 )
                 #expect(added.status == 0, "\(added.stderr)")
                 #expect(added.stdout.contains("stratus login box"))
 
                 // Before signing in, the remote says how to.
-                let early = try await sandbox.stratus("ls", "box:", environment: ["STRATUS_REMOTE_BOX_APP_SECRET": client.clientSecret ?? ""])
+                let early = try await sandbox.stratus(
+                    "ls", "box:", environment: ["STRATUS_REMOTE_BOX_APP_SECRET": client.clientSecret ?? ""])
                 #expect(early.status == 4, "\(early.stderr)")
                 #expect(early.stderr.contains("stratus login box"))
 
-                let login = try sandbox.start(["login", "box", "--timeout", "60"], environment: ["STRATUS_REMOTE_BOX_APP_SECRET": client.clientSecret ?? ""])
+                let login = try sandbox.start(
+                    ["login", "box", "--timeout", "60"],
+                    environment: ["STRATUS_REMOTE_BOX_APP_SECRET": client.clientSecret ?? ""])
                 defer { login.terminate() }
                 #expect(try await login.waitFor { _, stderr in stderr.contains("/oauth2/authorize?") })
                 let line = try #require(login.stderr.split(separator: "\n").first { $0.contains("/oauth2/authorize?") })
@@ -50,7 +56,8 @@ import Testing
                 #expect(mode == 0o600)
                 #expect(mock.server.authorization.codeExchangeCount == 1)
 
-                let listed = try await sandbox.stratus("ls", "box:", "--json", environment: ["STRATUS_REMOTE_BOX_APP_SECRET": client.clientSecret ?? ""])
+                let listed = try await sandbox.stratus(
+                    "ls", "box:", "--json", environment: ["STRATUS_REMOTE_BOX_APP_SECRET": client.clientSecret ?? ""])
                 #expect(listed.status == 0, "\(listed.stderr)")
                 #expect(try listed.json()["files"] as? [Any] != nil)
 
@@ -58,12 +65,14 @@ import Testing
                 let accessToken = try #require(saved?["access_token"] as? String)
                 #expect(mock.server.authorization.validate(accessToken: accessToken).isValid)
 
-                let logout = try await sandbox.stratus("logout", "box", environment: ["STRATUS_REMOTE_BOX_APP_SECRET": client.clientSecret ?? ""])
+                let logout = try await sandbox.stratus(
+                    "logout", "box", environment: ["STRATUS_REMOTE_BOX_APP_SECRET": client.clientSecret ?? ""])
                 #expect(logout.status == 0, "\(logout.stderr)")
                 let leftover = (try? String(contentsOf: store, encoding: .utf8)) ?? ""
                 #expect(!leftover.contains("access"), "the token store holds no token after logout")
                 #expect(!mock.server.authorization.validate(accessToken: accessToken).isValid, "the grant is revoked")
-                let after = try await sandbox.stratus("ls", "box:", environment: ["STRATUS_REMOTE_BOX_APP_SECRET": client.clientSecret ?? ""])
+                let after = try await sandbox.stratus(
+                    "ls", "box:", environment: ["STRATUS_REMOTE_BOX_APP_SECRET": client.clientSecret ?? ""])
                 #expect(after.status == 4, "\(after.stderr)")
                 #expect(after.stderr.contains("stratus login box"))
             }
@@ -72,7 +81,8 @@ import Testing
 
     @Test func aLocalRemoteDoesNotSignIn() async throws {
         try await CLISandbox.with { sandbox in
-            _ = try await sandbox.stratus("remote", "add", "s", "--type", "local", "--option", "root=\(sandbox.path("cloud").path)")
+            _ = try await sandbox.stratus(
+                "remote", "add", "s", "--type", "local", "--option", "root=\(sandbox.path("cloud").path)")
             let result = try await sandbox.stratus("login", "s")
             #expect(result.status == 1)
             #expect(result.stderr.contains("does not sign in"))

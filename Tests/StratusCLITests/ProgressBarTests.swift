@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StratusCLI
 
 @Suite struct ProgressBarTests {
@@ -14,7 +15,9 @@ import Testing
             try content.write(to: file)
             let stratus = try Executables.url(of: "stratus")
             let command = "'\(stratus.path)' put '\(file.path)' s:big.bin"
-            let process = try RunningProcess(URL(filePath: try #require(Self.script)), ["-qec", command, "/dev/null"], environment: sandbox.processEnvironment([:]))
+            let process = try RunningProcess(
+                URL(filePath: try #require(Self.script)), ["-qec", command, "/dev/null"],
+                environment: sandbox.processEnvironment([:]))
             let result = try await process.finish()
             #expect(result.status == 0, "\(result.stdout)")
             #expect(result.stdout.contains("put big.bin"))

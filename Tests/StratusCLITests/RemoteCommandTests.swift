@@ -5,10 +5,12 @@ import Testing
     @Test func addListShowAndRemoveARemote() async throws {
         try await CLISandbox.with { sandbox in
             let root = sandbox.path("cloud").path
-            let added = try await sandbox.stratus("remote", "add", "saves", "--type", "local", "--option", "root=\(root)")
+            let added = try await sandbox.stratus(
+                "remote", "add", "saves", "--type", "local", "--option", "root=\(root)")
             #expect(added.status == 0, "\(added.stderr)")
             #expect(added.stdout.contains("Added remote 'saves'"))
-            let mode = try FileManager.default.attributesOfItem(atPath: sandbox.configFile.path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: sandbox.configFile.path)[.posixPermissions] as? Int
             #expect(mode == 0o600)
 
             let list = try await sandbox.stratus("remote", "list")
@@ -46,7 +48,10 @@ import Testing
                 "--option", "access_token=\(secret)", "--option", "api_url=http://127.0.0.1:9"
             )
             #expect(added.status == 0, "\(added.stderr)")
-            for arguments in [["remote", "show", "box"], ["remote", "show", "box", "--json"], ["remote", "list"], ["remote", "list", "--json"]] {
+            for arguments in [
+                ["remote", "show", "box"], ["remote", "show", "box", "--json"], ["remote", "list"],
+                ["remote", "list", "--json"],
+            ] {
                 let result = try await sandbox.run(arguments)
                 #expect(result.status == 0)
                 #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret))
@@ -59,14 +64,16 @@ import Testing
 
     @Test func anUnknownOptionIsRefusedWithTheValidNames() async throws {
         try await CLISandbox.with { sandbox in
-            let result = try await sandbox.stratus("remote", "add", "saves", "--type", "local", "--option", "rot=/tmp/x")
+            let result = try await sandbox.stratus(
+                "remote", "add", "saves", "--type", "local", "--option", "rot=/tmp/x")
             #expect(result.status == 8)
             #expect(result.stderr.contains("'rot'"))
             #expect(result.stderr.contains("chunk_size, max_versions, root"))
             #expect(result.stderr.contains("--help-options"))
             #expect(!FileManager.default.fileExists(atPath: sandbox.configFile.path))
 
-            let unknownType = try await sandbox.stratus("remote", "add", "saves", "--type", "floppy", "--option", "root=/tmp/x", "--json")
+            let unknownType = try await sandbox.stratus(
+                "remote", "add", "saves", "--type", "floppy", "--option", "root=/tmp/x", "--json")
             #expect(unknownType.status == 8)
             let error = try #require(try unknownType.json()["error"] as? [String: Any])
             #expect((error["message"] as? String)?.contains("known types: drive, dropbox, local, s3") == true)
@@ -76,11 +83,15 @@ import Testing
 
     @Test func aTakenNameIsAConflictUnlessReplaced() async throws {
         try await CLISandbox.with { sandbox in
-            #expect(try await sandbox.stratus("remote", "add", "saves", "--type", "local", "--option", "root=/tmp/one").status == 0)
-            let taken = try await sandbox.stratus("remote", "add", "saves", "--type", "local", "--option", "root=/tmp/two")
+            #expect(
+                try await sandbox.stratus("remote", "add", "saves", "--type", "local", "--option", "root=/tmp/one")
+                    .status == 0)
+            let taken = try await sandbox.stratus(
+                "remote", "add", "saves", "--type", "local", "--option", "root=/tmp/two")
             #expect(taken.status == 3)
             #expect(taken.stderr.contains("--replace"))
-            let replaced = try await sandbox.stratus("remote", "add", "saves", "--type", "local", "--option", "root=/tmp/two", "--replace")
+            let replaced = try await sandbox.stratus(
+                "remote", "add", "saves", "--type", "local", "--option", "root=/tmp/two", "--replace")
             #expect(replaced.status == 0)
             #expect(try await sandbox.stratus("remote", "show", "saves").stdout.contains("root: /tmp/two"))
         }
@@ -109,7 +120,8 @@ import Testing
             #expect(error["kind"] as? String == "invalidConfiguration")
             #expect((error["next_step"] as? String)?.isEmpty == false)
 
-            try sandbox.write("{\"remotes\": {\"saves\": {\"type\": \"local\", \"root\": \"/tmp\"}}}", to: "config/remotes.json")
+            try sandbox.write(
+                "{\"remotes\": {\"saves\": {\"type\": \"local\", \"root\": \"/tmp\"}}}", to: "config/remotes.json")
             let misplaced = try await sandbox.stratus("remote", "list")
             #expect(misplaced.status == 8)
             #expect(misplaced.stderr.contains("unknown key 'root'"))
@@ -154,7 +166,8 @@ import Testing
 extension CLISandbox {
     /// Runs `stratus` with an argument array.
     func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> CLIResult {
-        let process = try RunningProcess(try Executables.url(of: "stratus"), arguments, environment: processEnvironment(extra))
+        let process = try RunningProcess(
+            try Executables.url(of: "stratus"), arguments, environment: processEnvironment(extra))
         return try await process.finish()
     }
 }

@@ -11,12 +11,16 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("— A syncs: 1 pushed, 0 pulled, 1 conflicts merged"))
             #expect(result.stdout.contains("conflict detected: yes"))
-            #expect(result.stdout.contains("merged result: \(Self.mergedSummary) — 11 stars; highest level 4, 14 coins"))
+            #expect(
+                result.stdout.contains("merged result: \(Self.mergedSummary) — 11 stars; highest level 4, 14 coins"))
             #expect(result.stdout.contains("still restorable as version 2"))
             // The merge is what the remote holds: a record document naming its thumbnail's blob.
-            let demos = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("demo/cloud/stratus-save-sync-demo").path)
+            let demos = try FileManager.default.contentsOfDirectory(
+                atPath: sandbox.path("demo/cloud/stratus-save-sync-demo").path)
             let run = try #require(demos.first { !$0.hasSuffix("-progress") })
-            let stored = try String(contentsOf: sandbox.path("demo/cloud/stratus-save-sync-demo/\(run)/records/save/slot-1.json"), encoding: .utf8)
+            let stored = try String(
+                contentsOf: sandbox.path("demo/cloud/stratus-save-sync-demo/\(run)/records/save/slot-1.json"),
+                encoding: .utf8)
             #expect(stored.contains("\"1-4\""))
             #expect(stored.contains("\"thumbnail\""))
         }
@@ -39,7 +43,8 @@ import Testing
 
     @Test func devicesSyncByHandThroughAConfiguredRemote() async throws {
         try await CLISandbox.with { sandbox in
-            let added = try await sandbox.stratus("remote", "add", "saves", "--type", "local", "--option", "root=\(sandbox.path("cloud").path)")
+            let added = try await sandbox.stratus(
+                "remote", "add", "saves", "--type", "local", "--option", "root=\(sandbox.path("cloud").path)")
             #expect(added.status == 0)
             let a = sandbox.path("A").path
             let b = sandbox.path("B").path
@@ -48,11 +53,14 @@ import Testing
                 #expect(result.status == 0, "\(arguments): \(result.stderr)")
                 return result
             }
-            _ = try await run("play", "--device", a, "--level", "1-1", "--stars", "2", "--score", "100", "--remote", "saves")
+            _ = try await run(
+                "play", "--device", a, "--level", "1-1", "--stars", "2", "--score", "100", "--remote", "saves")
             _ = try await run("sync", "--device", a, "--remote", "saves")
             #expect(try await run("sync", "--device", b, "--remote", "saves").stdout.contains("pulled 1"))
-            _ = try await run("play", "--device", a, "--level", "1-2", "--stars", "3", "--score", "300", "--remote", "saves")
-            _ = try await run("play", "--device", b, "--level", "1-1", "--stars", "3", "--score", "50", "--remote", "saves")
+            _ = try await run(
+                "play", "--device", a, "--level", "1-2", "--stars", "3", "--score", "300", "--remote", "saves")
+            _ = try await run(
+                "play", "--device", b, "--level", "1-1", "--stars", "3", "--score", "50", "--remote", "saves")
             _ = try await run("sync", "--device", b, "--remote", "saves")
             #expect(try await run("status", "--device", a, "--remote", "saves").stdout.contains("new progress to push"))
 
@@ -70,7 +78,8 @@ import Testing
             #expect(noFile.status == 1)
             #expect(noFile.stderr.contains("\(sandbox.configFile.path) does not exist"))
 
-            _ = try await sandbox.stratus("remote", "add", "saves", "--type", "local", "--option", "root=\(sandbox.path("cloud").path)")
+            _ = try await sandbox.stratus(
+                "remote", "add", "saves", "--type", "local", "--option", "root=\(sandbox.path("cloud").path)")
             let unknown = try await sandbox.saveSync(["sync", "--device", sandbox.path("A").path, "--remote", "nope"])
             #expect(unknown.status == 1)
             #expect(unknown.stderr.contains("There is no remote named 'nope'; configured remotes: saves"))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import StratusDigest
+import Testing
 
 @Suite("Base64URL")
 struct Base64URLTests {
@@ -54,22 +54,24 @@ struct Base64URLTests {
         }
     }
 
-    @Test("Invalid input decodes to nil", arguments: [
-        "Z",          // a length of 1 mod 4 cannot occur
-        "Zm9vY",      // likewise
-        "Zg=",        // incomplete padding
-        "Zg===",      // too much padding
-        "====",       // padding only
-        "=Zg=",       // padding before data
-        "Zg=a",       // data after padding
-        "Zm9v+w",     // standard alphabet
-        "Zm9v/w",     // standard alphabet
-        "Zm 9v",      // whitespace
-        "Zm9v\n",     // newline
-        "Zh",         // unused trailing bits are not zero
-        "Zm9",        // unused trailing bits are not zero
-        "Zm9vé",      // not ASCII
-    ])
+    @Test(
+        "Invalid input decodes to nil",
+        arguments: [
+            "Z",  // a length of 1 mod 4 cannot occur
+            "Zm9vY",  // likewise
+            "Zg=",  // incomplete padding
+            "Zg===",  // too much padding
+            "====",  // padding only
+            "=Zg=",  // padding before data
+            "Zg=a",  // data after padding
+            "Zm9v+w",  // standard alphabet
+            "Zm9v/w",  // standard alphabet
+            "Zm 9v",  // whitespace
+            "Zm9v\n",  // newline
+            "Zh",  // unused trailing bits are not zero
+            "Zm9",  // unused trailing bits are not zero
+            "Zm9vé",  // not ASCII
+        ])
     func invalidInput(text: String) {
         #expect(Base64URL.decode(text) == nil)
     }

@@ -1,6 +1,6 @@
-import Testing
 import Stratus
 import StratusDigest
+import Testing
 
 /// Expected digests of the deterministic pattern (byte i = i % 251), computed independently with
 /// Python's hashlib:
@@ -72,7 +72,9 @@ struct PatternVector: Sendable, CustomStringConvertible {
 
 @Suite("Digest vectors")
 struct DigestVectorTests {
-    @Test("Incremental digests match hashlib for every piece pattern", arguments: PatternVector.all, PiecePattern.allCases)
+    @Test(
+        "Incremental digests match hashlib for every piece pattern", arguments: PatternVector.all, PiecePattern.allCases
+    )
     func incrementalDigestsMatchVectors(vector: PatternVector, pieces: PiecePattern) throws {
         let content = TestInput.pattern(count: vector.byteCount)
         for algorithm in HashAlgorithm.computable {
@@ -89,7 +91,8 @@ struct DigestVectorTests {
         #expect(Hex.encode(Digest.sha1(content)) == vector.sha1)
         #expect(Hex.encode(Digest.md5(content)) == vector.md5)
         for algorithm in HashAlgorithm.computable {
-            #expect(Hex.encode(try Digest.compute(algorithm, over: content)) == vector.expected(algorithm), "\(algorithm)")
+            #expect(
+                Hex.encode(try Digest.compute(algorithm, over: content)) == vector.expected(algorithm), "\(algorithm)")
         }
     }
 

@@ -1,6 +1,6 @@
-import Testing
 import Stratus
 import StratusDigest
+import Testing
 
 @Suite("Dropbox content hash")
 struct DropboxContentHashTests {

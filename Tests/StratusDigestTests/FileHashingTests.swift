@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stratus
 import StratusDigest
+import Testing
 
 @Suite("Hashing files")
 struct FileHashingTests {
@@ -25,10 +25,11 @@ struct FileHashingTests {
         let hashes = try TemporaryFile.with(contents: [UInt8]()) { url in
             try Digest.hash(fileAt: url, algorithms: [.md5, .sha256, .md5])
         }
-        #expect(hashes == [
-            .md5: "d41d8cd98f00b204e9800998ecf8427e",
-            .sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-        ])
+        #expect(
+            hashes == [
+                .md5: "d41d8cd98f00b204e9800998ecf8427e",
+                .sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+            ])
     }
 
     @Test("No algorithms gives no hashes")

@@ -1,5 +1,5 @@
-import Testing
 import StratusDigest
+import Testing
 
 @Suite("HMAC-SHA256")
 struct HMACSHA256Tests {
@@ -16,7 +16,8 @@ struct HMACSHA256Tests {
     /// python3 -c "import hmac, hashlib; print(hmac.new(b'Jefe', b'what do ya want for nothing?', hashlib.sha256).hexdigest())"
     @Test("RFC 4231 test case 2")
     func rfc4231Case2() {
-        let code = HMACSHA256.authenticationCode(for: Array("what do ya want for nothing?".utf8), key: Array("Jefe".utf8))
+        let code = HMACSHA256.authenticationCode(
+            for: Array("what do ya want for nothing?".utf8), key: Array("Jefe".utf8))
         #expect(Hex.encode(code) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
@@ -26,8 +27,9 @@ struct HMACSHA256Tests {
     func rfc4231Case6() {
         let key = [UInt8](repeating: 0xAA, count: 131)
         let message = Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
-        #expect(Hex.encode(HMACSHA256.authenticationCode(for: message, key: key))
-            == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        #expect(
+            Hex.encode(HMACSHA256.authenticationCode(for: message, key: key))
+                == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
 
     /// python3 -c "import hmac, hashlib; print(hmac.new(b'', b'', hashlib.sha256).hexdigest())"

@@ -1,5 +1,5 @@
-import Testing
 import StratusDigest
+import Testing
 
 @Suite("Hex")
 struct HexTests {

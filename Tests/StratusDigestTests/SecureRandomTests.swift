@@ -1,5 +1,5 @@
-import Testing
 import StratusDigest
+import Testing
 
 @Suite("SecureRandom")
 struct SecureRandomTests {

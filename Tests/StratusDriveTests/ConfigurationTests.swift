@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import Testing
+
 @testable import StratusDrive
 
 /// Configuration limits, the root option, backend options and the capability descriptor.
@@ -40,14 +41,17 @@ import Testing
     }
 
     @Test func capabilities() throws {
-        let service = try DriveService(configuration: DriveConfiguration(chunkSize: 524_288, singleUploadLimit: 1000), credentials: .accessToken("t"))
+        let service = try DriveService(
+            configuration: DriveConfiguration(chunkSize: 524_288, singleUploadLimit: 1000),
+            credentials: .accessToken("t"))
         let capabilities = service.capabilities
         #expect(capabilities.hashAlgorithm == .md5)
         #expect(capabilities.conditionalWrites == .bestEffort)
         // The default root is the application data folder, where a delete is permanent and the
         // feed can promise only the net change between polls; My Drive's trash keeps every change.
         #expect(capabilities.changeFeed == .emulated)
-        let inMyDrive = try DriveService(configuration: DriveConfiguration(root: .folder("Saves")), credentials: .accessToken("t"))
+        let inMyDrive = try DriveService(
+            configuration: DriveConfiguration(root: .folder("Saves")), credentials: .accessToken("t"))
         #expect(inMyDrive.capabilities.changeFeed == .native)
         #expect(capabilities.supportsVersions)
         #expect(capabilities.supportsCustomMetadata)
@@ -59,26 +63,38 @@ import Testing
     @Test func backendOptions() throws {
         #expect(DriveBackend.typeName == "drive")
         let names = Set(DriveBackend.options.map(\.name))
-        #expect(names.isSuperset(of: ["client_id", "client_secret", "token_store", "access_token", "root", "api_url", "upload_url", "chunk_size", "single_upload_limit", "page_size", "delete_mode"]))
+        #expect(
+            names.isSuperset(of: [
+                "client_id", "client_secret", "token_store", "access_token", "root", "api_url", "upload_url",
+                "chunk_size", "single_upload_limit", "page_size", "delete_mode",
+            ]))
         func options(_ values: [String: String]) -> RemoteOptions {
             RemoteOptions(remoteName: "gd", typeName: "drive", values: values)
         }
         #expect(throws: ServiceError.self) { try DriveBackend.makeService(options: options([:])) }
         #expect(throws: ServiceError.self) { try DriveBackend.makeService(options: options(["client_id": "id"])) }
-        #expect(throws: ServiceError.self) { try DriveBackend.makeService(options: options(["access_token": "t", "chunk_size": "1000"])) }
-        #expect(throws: ServiceError.self) { try DriveBackend.makeService(options: options(["access_token": "t", "delete_mode": "shred"])) }
-        #expect(throws: ServiceError.self) { try DriveBackend.makeService(options: options(["access_token": "t", "api_url": "not a url"])) }
-        let service = try DriveBackend.makeService(options: options([
-            "access_token": "t", "root": "Games/Saves", "chunk_size": "524288", "single_upload_limit": "1024",
-            "page_size": "7", "delete_mode": "permanent", "api_url": "http://127.0.0.1:9",
-        ]))
+        #expect(throws: ServiceError.self) {
+            try DriveBackend.makeService(options: options(["access_token": "t", "chunk_size": "1000"]))
+        }
+        #expect(throws: ServiceError.self) {
+            try DriveBackend.makeService(options: options(["access_token": "t", "delete_mode": "shred"]))
+        }
+        #expect(throws: ServiceError.self) {
+            try DriveBackend.makeService(options: options(["access_token": "t", "api_url": "not a url"]))
+        }
+        let service = try DriveBackend.makeService(
+            options: options([
+                "access_token": "t", "root": "Games/Saves", "chunk_size": "524288", "single_upload_limit": "1024",
+                "page_size": "7", "delete_mode": "permanent", "api_url": "http://127.0.0.1:9",
+            ]))
         let drive = try #require(service as? DriveService)
         #expect(drive.configuration.root == .folder("Games/Saves"))
         #expect(drive.configuration.chunkSize == 524_288)
         #expect(drive.configuration.pageSize == 7)
         #expect(drive.configuration.deleteMode == .permanent)
         #expect(drive.configuration.uploadURL.absoluteString == "http://127.0.0.1:9")
-        let viaProvider = try DriveBackend.makeService(options: options(["client_id": "id", "token_store": "/tmp/none.json"]))
+        let viaProvider = try DriveBackend.makeService(
+            options: options(["client_id": "id", "token_store": "/tmp/none.json"]))
         #expect(viaProvider.capabilities.hashAlgorithm == .md5)
     }
 

@@ -2,22 +2,27 @@ import Foundation
 import Stratus
 import StratusHTTP
 import Testing
+
 @testable import StratusDrive
 
 /// Google's status and reason → ``ServiceError/Code`` table.
 @Suite struct ErrorMappingTests {
-    private func body(_ code: Int, _ reason: String, _ message: String = "Something happened.", domain: String = "global") -> String {
+    private func body(
+        _ code: Int, _ reason: String, _ message: String = "Something happened.", domain: String = "global"
+    ) -> String {
         #"{"error": {"code": \#(code), "message": "\#(message)", "errors": [{"domain": "\#(domain)", "reason": "\#(reason)", "message": "\#(message)"}]}}"#
     }
 
     private func map(_ status: Int, _ body: String, headers: StratusHTTPHeaders = [:]) -> ServiceError {
-        DriveErrorMapping.error(status: status, headers: headers, body: Data(body.utf8), action: "files.test", secrets: [])
+        DriveErrorMapping.error(
+            status: status, headers: headers, body: Data(body.utf8), action: "files.test", secrets: [])
     }
 
     @Test func serverTextIsScrubbedOfTheTokenAndTerminalEscapes() {
         let token = "ya29.secret-token-77"
         let echoed = body(400, "badRequest", "you sent Authorization: Bearer \(token) and \(token)\u{1B}[2J")
-        let error = DriveErrorMapping.error(status: 400, headers: [:], body: Data(echoed.utf8), action: "files.test", secrets: [token])
+        let error = DriveErrorMapping.error(
+            status: 400, headers: [:], body: Data(echoed.utf8), action: "files.test", secrets: [token])
         let shown = "\(error.message) \(error.providerError ?? "") \(error)"
         #expect(!shown.contains(token), "\(shown)")
         #expect(!shown.contains("\u{1B}"))
@@ -75,7 +80,10 @@ import Testing
         #expect(plain.code == .server)
         #expect(plain.providerError == "<html>Bad Gateway</html>")
         #expect(map(500, "").providerError == nil)
-        let status = map(401, #"{"error": {"code": 401, "message": "Request had invalid authentication credentials.", "status": "UNAUTHENTICATED"}}"#)
+        let status = map(
+            401,
+            #"{"error": {"code": 401, "message": "Request had invalid authentication credentials.", "status": "UNAUTHENTICATED"}}"#
+        )
         #expect(status.code == .unauthorized)
         #expect(status.providerError == "Request had invalid authentication credentials.")
     }

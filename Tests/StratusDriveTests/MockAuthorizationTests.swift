@@ -9,7 +9,9 @@ import Testing
 /// Authorization against the mock: refresh-once through a credential provider, a fixed token,
 /// a revoked sign-in, and a service built from remote options.
 @Suite struct MockAuthorizationTests {
-    private func provider(_ fixture: MockFixture, refreshToken: String, accessToken: String) throws -> CredentialProvider {
+    private func provider(_ fixture: MockFixture, refreshToken: String, accessToken: String) throws
+        -> CredentialProvider
+    {
         let authorization = fixture.server.authorization
         let client = OAuthClient(
             provider: .google(
@@ -19,7 +21,8 @@ import Testing
             ),
             http: try StratusHTTPClient()
         )
-        return CredentialProvider(client: client, store: InMemoryTokenStore(OAuthToken(accessToken: accessToken, refreshToken: refreshToken)))
+        return CredentialProvider(
+            client: client, store: InMemoryTokenStore(OAuthToken(accessToken: accessToken, refreshToken: refreshToken)))
     }
 
     private func service(_ fixture: MockFixture, _ provider: CredentialProvider) throws -> DriveService {
@@ -79,27 +82,34 @@ import Testing
 
     @Test func backendBuildsAWorkingService() async throws {
         try await MockFixture.withRunning { fixture in
-            let options = RemoteOptions(remoteName: "gd", typeName: "drive", values: [
-                "access_token": fixture.accessToken,
-                "api_url": fixture.baseURL.absoluteString,
-                "root": "Apps/Stratus",
-                "chunk_size": "262144",
-                "single_upload_limit": "1024",
-                "page_size": "2",
-            ])
+            let options = RemoteOptions(
+                remoteName: "gd", typeName: "drive",
+                values: [
+                    "access_token": fixture.accessToken,
+                    "api_url": fixture.baseURL.absoluteString,
+                    "root": "Apps/Stratus",
+                    "chunk_size": "262144",
+                    "single_upload_limit": "1024",
+                    "page_size": "2",
+                ])
             let registry = ServiceRegistry(backends: [DriveBackend.self])
             let service = try registry.makeService(options: options)
             #expect(service.capabilities.chunkSize == 262_144)
             #expect(service.capabilities.largestSingleUpload == 1024)
             for index in 0..<5 {
-                _ = try await service.upload(from: .bytes(Data(repeating: UInt8(index), count: 2000)), to: try RemotePath("d/f\(index).bin"))
+                _ = try await service.upload(
+                    from: .bytes(Data(repeating: UInt8(index), count: 2000)), to: try RemotePath("d/f\(index).bin"))
             }
             let listed = try await service.list(.root)
             #expect(listed.count == 5)
             #expect(listed.allSatisfy { $0.size == 2000 })
-            let pages = fixture.server.requestLog.entries { $0.path == "/drive/v3/files" && $0.queryValue("pageToken") != nil }
+            let pages = fixture.server.requestLog.entries {
+                $0.path == "/drive/v3/files" && $0.queryValue("pageToken") != nil
+            }
             #expect(pages.count >= 2)
-            #expect(fixture.server.requestLog.entries { $0.method == "POST" && $0.queryValue("uploadType") == "resumable" }.count == 5)
+            #expect(
+                fixture.server.requestLog.entries { $0.method == "POST" && $0.queryValue("uploadType") == "resumable" }
+                    .count == 5)
         }
     }
 }

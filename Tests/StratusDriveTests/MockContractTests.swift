@@ -12,18 +12,19 @@ import Testing
 /// promise. Cancellations move 4 MiB (16 chunks); a download from the loopback mock sometimes
 /// arrives whole between two of curl's progress calls, which the suite's download check
 /// retries before calling it inconclusive.
-@Test(arguments: ContractSuite(
-    options: ContractSuite.Options(
-        largestRoundTrip: 4 * 1_048_576,
-        cancellationContentSize: 4 * 1_048_576,
-        concurrentUploads: 8
-    )
-) { context in
-    guard let fixture = MockFixture.current else {
-        throw CancellationError()
-    }
-    return try fixture.makeService(root: .appDataFolder, pageSize: context.changePageSize)
-}.checks)
+@Test(
+    arguments: ContractSuite(
+        options: ContractSuite.Options(
+            largestRoundTrip: 4 * 1_048_576,
+            cancellationContentSize: 4 * 1_048_576,
+            concurrentUploads: 8
+        )
+    ) { context in
+        guard let fixture = MockFixture.current else {
+            throw CancellationError()
+        }
+        return try fixture.makeService(root: .appDataFolder, pageSize: context.changePageSize)
+    }.checks)
 func mockContractAppData(_ check: ContractCheck) async throws {
     try await MockFixture.withRunning { fixture in
         try await MockFixture.$current.withValue(fixture) {
@@ -36,18 +37,20 @@ func mockContractAppData(_ check: ContractCheck) async throws {
 
 /// The contract suite again, rooted at a folder in My Drive (created on the first write, named
 /// after the check), where a delete moves the file to the trash.
-@Test(arguments: ContractSuite(
-    options: ContractSuite.Options(
-        largestRoundTrip: 4 * 1_048_576,
-        cancellationContentSize: 4 * 1_048_576,
-        concurrentUploads: 8
-    )
-) { context in
-    guard let fixture = MockFixture.current else {
-        throw CancellationError()
-    }
-    return try fixture.makeService(root: .folder("Stratus/contract-\(context.id)"), pageSize: context.changePageSize)
-}.checks)
+@Test(
+    arguments: ContractSuite(
+        options: ContractSuite.Options(
+            largestRoundTrip: 4 * 1_048_576,
+            cancellationContentSize: 4 * 1_048_576,
+            concurrentUploads: 8
+        )
+    ) { context in
+        guard let fixture = MockFixture.current else {
+            throw CancellationError()
+        }
+        return try fixture.makeService(
+            root: .folder("Stratus/contract-\(context.id)"), pageSize: context.changePageSize)
+    }.checks)
 func mockContractMyDrive(_ check: ContractCheck) async throws {
     try await MockFixture.withRunning { fixture in
         try await MockFixture.$current.withValue(fixture) {

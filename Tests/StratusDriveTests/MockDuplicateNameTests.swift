@@ -13,8 +13,10 @@ import Testing
             let path = try RemotePath("dup.txt")
             let mine = try await service.upload(from: .bytes(Data("mine".utf8)), to: path)
             let root = fixture.server.appDataFolderID
-            let older = try await fixture.createDirectly(name: "dup.txt", parent: root, content: "older", created: "2020-01-01T00:00:00.000Z")
-            _ = try await fixture.createDirectly(name: "dup.txt", parent: root, content: "newer", created: "2099-01-01T00:00:00.000Z")
+            let older = try await fixture.createDirectly(
+                name: "dup.txt", parent: root, content: "older", created: "2020-01-01T00:00:00.000Z")
+            _ = try await fixture.createDirectly(
+                name: "dup.txt", parent: root, content: "newer", created: "2099-01-01T00:00:00.000Z")
 
             #expect(try await service.metadata(of: path).id == older)
             #expect(try await service.list(.root).map(\.id) == [older])
@@ -39,7 +41,9 @@ import Testing
             let root = fixture.server.appDataFolderID
             var ids: [String] = []
             for index in 0..<3 {
-                ids.append(try await fixture.createDirectly(name: "tie.txt", parent: root, content: "copy \(index)", created: "2021-06-01T12:00:00.000Z"))
+                ids.append(
+                    try await fixture.createDirectly(
+                        name: "tie.txt", parent: root, content: "copy \(index)", created: "2021-06-01T12:00:00.000Z"))
             }
             let smallest = try #require(ids.min { $0.utf8.lexicographicallyPrecedes($1.utf8) })
             #expect(try await service.metadata(of: try RemotePath("tie.txt")).id == smallest)

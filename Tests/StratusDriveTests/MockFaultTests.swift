@@ -1,12 +1,13 @@
 import Foundation
 import MockSupport
 import Stratus
+import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
-import StratusAdapterKit
-import Synchronization
 import StratusTestSupport
+import Synchronization
 import Testing
+
 @testable import StratusDrive
 
 /// Interrupted transfers, lost answers and corrupted content, made with the mock's fault rules.
@@ -40,14 +41,15 @@ import Testing
             #expect(file.contentHash?.value == Hex.encode(Digest.md5(bytes)))
             let puts = fixture.server.requestLog.entries { $0.method == "PUT" && $0.path.hasPrefix(Self.uploadPath) }
             // The log records the refused chunk too: the fault answers behind the log.
-            #expect(puts.compactMap { $0.header("content-range") } == [
-                "bytes 0-262143/\(size)",
-                "bytes 262144-524287/\(size)",
-                "bytes */\(size)",
-                "bytes 262144-524287/\(size)",
-                "bytes 524288-786431/\(size)",
-                "bytes 786432-\(size - 1)/\(size)",
-            ])
+            #expect(
+                puts.compactMap { $0.header("content-range") } == [
+                    "bytes 0-262143/\(size)",
+                    "bytes 262144-524287/\(size)",
+                    "bytes */\(size)",
+                    "bytes 262144-524287/\(size)",
+                    "bytes 524288-786431/\(size)",
+                    "bytes 786432-\(size - 1)/\(size)",
+                ])
             #expect(puts.map(\.status) == [308, 503, 308, 308, 308, 200])
             #expect(try await Self.downloaded(service, path) == bytes)
         }
@@ -59,12 +61,16 @@ import Testing
             let bytes = Self.content(262_144 + 5)
             let size = bytes.count
             // The last chunk is stored and the file created, but the answer is cut off.
-            _ = fixture.faults.add(FaultRule(route: Self.uploadPath, method: "PUT", nth: 2, fault: .dropAfterResponseBytes(10)))
+            _ = fixture.faults.add(
+                FaultRule(route: Self.uploadPath, method: "PUT", nth: 2, fault: .dropAfterResponseBytes(10)))
             let path = try RemotePath("lost-answer.bin")
             let file = try await service.upload(from: .bytes(bytes), to: path)
             #expect(file.size == Int64(size))
             let puts = fixture.server.requestLog.entries { $0.method == "PUT" && $0.path.hasPrefix(Self.uploadPath) }
-            #expect(puts.compactMap { $0.header("content-range") } == ["bytes 0-262143/\(size)", "bytes 262144-\(size - 1)/\(size)", "bytes */\(size)"])
+            #expect(
+                puts.compactMap { $0.header("content-range") } == [
+                    "bytes 0-262143/\(size)", "bytes 262144-\(size - 1)/\(size)", "bytes */\(size)",
+                ])
             #expect(puts.last.map { [200, 201].contains($0.status) } == true)
             #expect(try await service.list(.root).map(\.path) == [path])
         }
@@ -75,7 +81,8 @@ import Testing
             let service = try fixture.makeService()
             _ = fixture.faults.add(FaultRule(route: Self.uploadPath, method: "POST", fault: .dropBeforeResponse))
             let path = try RemotePath("folder/once.txt")
-            let file = try await service.upload(from: .bytes(Data("exactly once".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
+            let file = try await service.upload(
+                from: .bytes(Data("exactly once".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
             // The create went through once; the retry found it by name, size and MD5.
             #expect(fixture.server.requestLog.entries(path: Self.uploadPath).count == 1)
             let listed = try await service.list(.root)
@@ -102,7 +109,8 @@ import Testing
             let path = try RemotePath("long.bin")
             let content = Self.content(300_000)
             let file = try await service.upload(from: .bytes(content), to: path)
-            _ = fixture.faults.add(FaultRule(route: "/drive/v3/files/\(file.id)", method: "GET", fault: .dropAfterResponseBytes(100_000)))
+            _ = fixture.faults.add(
+                FaultRule(route: "/drive/v3/files/\(file.id)", method: "GET", fault: .dropAfterResponseBytes(100_000)))
             #expect(try await Self.downloaded(service, path) == content)
 
             // The second request asks only for what the first one did not deliver.
@@ -111,7 +119,8 @@ import Testing
             let ranges = media.map { $0.header("Range") }
             #expect(media.count == 2)
             #expect(ranges.first == .some(nil))
-            let resumedAt = try #require(ranges.last.flatMap { $0 }.flatMap { Int($0.dropFirst("bytes=".count).dropLast()) })
+            let resumedAt = try #require(
+                ranges.last.flatMap { $0 }.flatMap { Int($0.dropFirst("bytes=".count).dropLast()) })
             #expect((1...100_000).contains(resumedAt))
             #expect(media.last?.status == 206)
         }
@@ -122,7 +131,8 @@ import Testing
             let service = try fixture.makeService()
             let path = try RemotePath("fragile.bin")
             let file = try await service.upload(from: .bytes(Self.content(70_000)), to: path)
-            _ = fixture.faults.add(FaultRule(route: "/drive/v3/files/\(file.id)", method: "GET", times: 0, fault: .corruptBody))
+            _ = fixture.faults.add(
+                FaultRule(route: "/drive/v3/files/\(file.id)", method: "GET", times: 0, fault: .corruptBody))
             let temporaryFolder = try TemporaryFolder(prefix: "drive")
             defer { temporaryFolder.remove() }
             let folder = temporaryFolder.url
@@ -142,14 +152,20 @@ import Testing
             let service = try fixture.makeService()
             let bytes = Self.content(4 * 262_144 + 3)
             let content = try UploadContent(.bytes(bytes))
-            let metadata = try DriveJSONBody.encode(["name": .string("resumed-later.bin"), "parents": .array([.string("appDataFolder")])])
+            let metadata = try DriveJSONBody.encode([
+                "name": .string("resumed-later.bin"), "parents": .array([.string("appDataFolder")]),
+            ])
             let url = service.transport.uploadURL("files", [("uploadType", "resumable"), ("fields", DriveFile.fields)])
-            let first = DriveResumableUpload(transport: service.transport, content: content, chunkSize: 262_144, progress: MonotonicProgress(nil, total: nil))
+            let first = DriveResumableUpload(
+                transport: service.transport, content: content, chunkSize: 262_144,
+                progress: MonotonicProgress(nil, total: nil))
             let session = try await first.initiate(method: .post, url: url, metadata: metadata, action: "files.create")
 
             // The first uploader is cancelled once the first chunk has gone out.
             let canceller = CancelAfter(bytes: 262_144)
-            let cancelled = DriveResumableUpload(transport: service.transport, content: content, chunkSize: 262_144, progress: MonotonicProgress(canceller.handler, total: nil))
+            let cancelled = DriveResumableUpload(
+                transport: service.transport, content: content, chunkSize: 262_144,
+                progress: MonotonicProgress(canceller.handler, total: nil))
             let task = Task { try await cancelled.send(to: session, from: 0) }
             canceller.attach(task)
             let outcome = await task.result

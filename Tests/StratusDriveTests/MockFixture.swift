@@ -74,8 +74,11 @@ struct MockFixture: Sendable {
         var fields: [String: Any] = ["name": name, "parents": [parent]]
         if let created { fields["createdTime"] = created }
         let metadata = String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
-        let body = "--\(boundary)\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n\(metadata)\r\n--\(boundary)\r\nContent-Type: text/plain\r\n\r\n\(content)\r\n--\(boundary)--\r\n"
-        let url = baseURL.appending(path: "upload/drive/v3/files").appending(queryItems: [URLQueryItem(name: "uploadType", value: "multipart")])
+        let body =
+            "--\(boundary)\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n\(metadata)\r\n--\(boundary)\r\nContent-Type: text/plain\r\n\r\n\(content)\r\n--\(boundary)--\r\n"
+        let url = baseURL.appending(path: "upload/drive/v3/files").appending(queryItems: [
+            URLQueryItem(name: "uploadType", value: "multipart")
+        ])
         var request = StratusHTTPRequest(method: .post, url: url, body: .bytes(Data(body.utf8)))
         request.headers.set("Authorization", "Bearer \(accessToken)")
         request.headers.set("Content-Type", "multipart/related; boundary=\(boundary)")
@@ -83,8 +86,8 @@ struct MockFixture: Sendable {
         let response = try await http.execute(request)
         await http.shutdown()
         guard response.status == 200,
-              let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any],
-              let id = object["id"] as? String
+            let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+            let id = object["id"] as? String
         else { throw ServiceError(.invalidResponse, "The mock did not create \(name): HTTP \(response.status).") }
         return id
     }

@@ -29,13 +29,18 @@ import Testing
 
             // The lookup before the write: the name in the root folder, untrashed, in the
             // application data space.
-            let lookup = try #require(log.entries(path: Self.filesPath).last { $0.method == "GET" && $0.queryValue("q")?.contains("name = ") == true })
+            let lookup = try #require(
+                log.entries(path: Self.filesPath).last {
+                    $0.method == "GET" && $0.queryValue("q")?.contains("name = ") == true
+                })
             let rootID = fixture.server.appDataFolderID
             #expect(lookup.queryValue("q") == "'\(rootID)' in parents and name = 'doc.txt' and trashed = false")
             #expect(lookup.queryValue("spaces") == "appDataFolder")
             #expect(lookup.queryValue("fields")?.hasPrefix("nextPageToken,files(") == true)
 
-            let second = try await service.upload(from: .bytes(Data("two".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(first.version)))
+            let second = try await service.upload(
+                from: .bytes(Data("two".utf8)), to: path,
+                options: UploadOptions(precondition: .mustMatch(first.version)))
             #expect(second.version != first.version)
             #expect(second.id == first.id)
             let update = try #require(log.entries(path: "\(Self.uploadPath)/\(first.id)").last)
@@ -50,16 +55,19 @@ import Testing
             let size = 2 * 262_144 + 1000
             let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13) })
             let seen = ProgressLog()
-            let file = try await service.upload(from: .bytes(bytes), to: try RemotePath("big/blob.bin"), options: UploadOptions(progress: { seen.add($0.completedBytes) }))
+            let file = try await service.upload(
+                from: .bytes(bytes), to: try RemotePath("big/blob.bin"),
+                options: UploadOptions(progress: { seen.add($0.completedBytes) }))
             #expect(file.size == Int64(size))
             let log = fixture.server.requestLog
             let initiation = try #require(log.entries(path: Self.uploadPath).first { $0.method == "POST" })
             #expect(initiation.queryValue("uploadType") == "resumable")
             #expect(initiation.header("x-upload-content-length") == String(size))
             let chunks = log.entries { $0.method == "PUT" && $0.path.hasPrefix(Self.uploadPath) }
-            #expect(chunks.compactMap { $0.header("content-range") } == [
-                "bytes 0-262143/\(size)", "bytes 262144-524287/\(size)", "bytes 524288-\(size - 1)/\(size)",
-            ])
+            #expect(
+                chunks.compactMap { $0.header("content-range") } == [
+                    "bytes 0-262143/\(size)", "bytes 262144-524287/\(size)", "bytes 524288-\(size - 1)/\(size)",
+                ])
             #expect(chunks.map(\.status) == [308, 308, 200])
             let values = seen.values
             #expect(values == values.sorted())
@@ -95,7 +103,8 @@ import Testing
             let old = try await service.download(path, version: written[1].version, to: destination)
             #expect(old.version == written[1].version)
             #expect(try Data(contentsOf: destination) == Data("content 1".utf8))
-            let media = try #require(log.entries(path: "\(Self.filesPath)/\(written[0].id)/revisions/\(written[1].version.rawValue)").last)
+            let media = try #require(
+                log.entries(path: "\(Self.filesPath)/\(written[0].id)/revisions/\(written[1].version.rawValue)").last)
             #expect(media.queryValue("alt") == "media")
 
             let restored = try await service.restore(path, to: written[1].version)
@@ -126,7 +135,8 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<8 {
                     group.addTask {
-                        _ = try await service.upload(from: .bytes(Data("file \(index)".utf8)), to: try RemotePath("shared/deep/f\(index).txt"))
+                        _ = try await service.upload(
+                            from: .bytes(Data("file \(index)".utf8)), to: try RemotePath("shared/deep/f\(index).txt"))
                     }
                 }
                 try await group.waitForAll()
@@ -144,7 +154,8 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<8 {
                     group.addTask {
-                        _ = try await service.upload(from: .bytes(Data("file \(index)".utf8)), to: try RemotePath("f\(index).txt"))
+                        _ = try await service.upload(
+                            from: .bytes(Data("file \(index)".utf8)), to: try RemotePath("f\(index).txt"))
                     }
                 }
                 try await group.waitForAll()
@@ -172,7 +183,8 @@ import Testing
             #expect(trash.arguments == #"{"trashed":true}"#)
             await #expect(throws: ServiceError.self) { try await service.metadata(of: file.path) }
             // The name is free again at once.
-            let again = try await service.upload(from: .bytes(Data("z".utf8)), to: file.path, options: UploadOptions(precondition: .mustNotExist))
+            let again = try await service.upload(
+                from: .bytes(Data("z".utf8)), to: file.path, options: UploadOptions(precondition: .mustNotExist))
             #expect(again.id != file.id)
         }
     }

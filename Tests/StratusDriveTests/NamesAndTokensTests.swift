@@ -2,13 +2,15 @@ import Foundation
 import Stratus
 import StratusAdapterKit
 import Testing
+
 @testable import StratusDrive
 
 /// The duplicate-name rule, `q` quoting, URL encoding, change tokens and `Range` parsing.
 @Suite struct NamesAndTokensTests {
     private func file(_ id: String, created: TimeInterval?, folder: Bool = false) -> DriveFile {
-        DriveFile(id: id, name: "same", mimeType: folder ? DriveFile.folderMimeType : "application/octet-stream",
-                  createdTime: created.map { Date(timeIntervalSince1970: $0) })
+        DriveFile(
+            id: id, name: "same", mimeType: folder ? DriveFile.folderMimeType : "application/octet-stream",
+            createdTime: created.map { Date(timeIntervalSince1970: $0) })
     }
 
     @Test func oldestCreatedTimeWins() {
@@ -41,14 +43,18 @@ import Testing
     @Test func queryLiteralsEscapeQuotesAndBackslashes() {
         #expect(DriveQuery.literal("it's") == #"'it\'s'"#)
         #expect(DriveQuery.literal(#"a\b"#) == #"'a\\b'"#)
-        #expect(DriveQuery.children(of: "0AB", named: "x y.txt") == "'0AB' in parents and name = 'x y.txt' and trashed = false")
+        #expect(
+            DriveQuery.children(of: "0AB", named: "x y.txt")
+                == "'0AB' in parents and name = 'x y.txt' and trashed = false")
         #expect(DriveQuery.children(of: "0AB") == "'0AB' in parents and trashed = false")
     }
 
     @Test func queryValuesArePercentEncoded() throws {
         let base = try #require(URL(string: "http://127.0.0.1:8080"))
         let url = DriveTransport.url(base, "drive/v3/files", [("q", "name = 'a=b+c & d'"), ("fields", "files(id)")])
-        #expect(url.absoluteString == "http://127.0.0.1:8080/drive/v3/files?q=name%20%3D%20%27a%3Db%2Bc%20%26%20d%27&fields=files%28id%29")
+        #expect(
+            url.absoluteString
+                == "http://127.0.0.1:8080/drive/v3/files?q=name%20%3D%20%27a%3Db%2Bc%20%26%20d%27&fields=files%28id%29")
         #expect(DriveTransport.url(base, "a", [("q", "é~_.-")]).absoluteString.hasSuffix("/a?q=%C3%A9~_.-"))
     }
 
@@ -60,7 +66,9 @@ import Testing
         #expect(try DriveChangeCursor(unknownTime.token) == unknownTime)
     }
 
-    @Test(arguments: ["", "1234", "v1:", "v1:12", "v2:1:5", "v1:x:5", "v1:1:", "v1:1:a b", "v1:1:\u{1F4A9}", "not a change token"])
+    @Test(arguments: [
+        "", "1234", "v1:", "v1:12", "v2:1:5", "v1:x:5", "v1:1:", "v1:1:a b", "v1:1:\u{1F4A9}", "not a change token",
+    ])
     func foreignTokensAreRefused(_ raw: String) {
         #expect(throws: ServiceError.self) { try DriveChangeCursor(ChangeToken(rawValue: raw)) }
         do {

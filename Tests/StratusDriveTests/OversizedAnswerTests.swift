@@ -13,7 +13,9 @@ import Testing
 @Suite struct OversizedAnswerTests {
     @Test func endlessFileListFailsAsInvalidResponse() async throws {
         // Chunked, so nothing but the body itself tells the client its size; 128 MiB at most.
-        let answer = OversizedAnswer(head: #"{"kind": "drive#fileList", "files": ["#, piece: " ", total: 128 << 20, contentType: "application/json; charset=UTF-8")
+        let answer = OversizedAnswer(
+            head: #"{"kind": "drive#fileList", "files": ["#, piece: " ", total: 128 << 20,
+            contentType: "application/json; charset=UTF-8")
         let router = Router()
         // The appDataFolder alias resolves to a real id first, with a small, valid answer.
         router.get("/drive/v3/files/{fileId}") { _, _ in
@@ -38,7 +40,8 @@ import Testing
             #expect(error?.code == .invalidResponse, "\(String(describing: error))")
             #expect(error?.message.contains("files.list") == true, "\(String(describing: error))")
             // The memory limit ended it, not the unfinished JSON (which would also be invalid).
-            #expect((error?.underlying as? StratusHTTPClientError)?.code == .bodyTooLarge, "\(String(describing: error))")
+            #expect(
+                (error?.underlying as? StratusHTTPClientError)?.code == .bodyTooLarge, "\(String(describing: error))")
             // A broken answer is not a busy server: it is not asked again.
             #expect(answer.requestCount == 1)
         }

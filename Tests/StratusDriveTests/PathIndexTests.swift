@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusTestSupport
 import Testing
+
 @testable import StratusDrive
 
 /// The path ↔ id index: recording, forgetting subtrees, and single-flight folder creation.

@@ -3,6 +3,7 @@ import MockSupport
 import Stratus
 import StratusTestSupport
 import Testing
+
 @testable import StratusDrive
 
 /// A route that answers every request with 429 costs at most the retry policy's
@@ -38,7 +39,9 @@ import Testing
                 let path = try RemotePath("doomed.txt")
                 _ = try await service.upload(from: .bytes(Data("bye".utf8)), to: path)
                 let method = mode == .permanent ? "DELETE" : "PATCH"
-                let count = try await Self.requests(fixture, route: "/drive/v3/files/*", method: method, counting: { $0.hasPrefix("/drive/v3/files/") }) {
+                let count = try await Self.requests(
+                    fixture, route: "/drive/v3/files/*", method: method, counting: { $0.hasPrefix("/drive/v3/files/") }
+                ) {
                     try await service.delete(path)
                 }
                 #expect(count == Self.maximumAttempts, "\(mode)")
@@ -49,7 +52,9 @@ import Testing
     @Test func aMultipartUploadIsSentAtMostMaximumAttemptsTimes() async throws {
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService()
-            let count = try await Self.requests(fixture, route: "/upload/drive/v3/files", method: "POST", counting: { $0 == "/upload/drive/v3/files" }) {
+            let count = try await Self.requests(
+                fixture, route: "/upload/drive/v3/files", method: "POST", counting: { $0 == "/upload/drive/v3/files" }
+            ) {
                 _ = try await service.upload(from: .bytes(Data("small".utf8)), to: RemotePath("small.txt"))
             }
             #expect(count == Self.maximumAttempts)
@@ -60,7 +65,10 @@ import Testing
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService()
             let bytes = Self.content(300 * 1024)
-            let count = try await Self.requests(fixture, route: "/upload/drive/v3/files*", method: "PUT", counting: { $0.hasPrefix("/upload/drive/v3/files") }) {
+            let count = try await Self.requests(
+                fixture, route: "/upload/drive/v3/files*", method: "PUT",
+                counting: { $0.hasPrefix("/upload/drive/v3/files") }
+            ) {
                 _ = try await service.upload(from: .bytes(bytes), to: RemotePath("large.bin"))
             }
             #expect(count == Self.maximumAttempts)
@@ -71,7 +79,9 @@ import Testing
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService()
             let bytes = Self.content(300 * 1024)
-            let count = try await Self.requests(fixture, route: "/upload/drive/v3/files", method: "POST", counting: { $0 == "/upload/drive/v3/files" }) {
+            let count = try await Self.requests(
+                fixture, route: "/upload/drive/v3/files", method: "POST", counting: { $0 == "/upload/drive/v3/files" }
+            ) {
                 _ = try await service.upload(from: .bytes(bytes), to: RemotePath("large.bin"))
             }
             #expect(count == Self.maximumAttempts)
@@ -86,7 +96,9 @@ import Testing
             let temporaryFolder = try TemporaryFolder(prefix: "drive-ratelimit")
             defer { temporaryFolder.remove() }
             let folder = temporaryFolder.url
-            let count = try await Self.requests(fixture, route: "/drive/v3/files/*", method: "GET", counting: { $0.hasPrefix("/drive/v3/files/") }) {
+            let count = try await Self.requests(
+                fixture, route: "/drive/v3/files/*", method: "GET", counting: { $0.hasPrefix("/drive/v3/files/") }
+            ) {
                 _ = try await service.download(path, to: folder.appending(path: "read.txt"))
             }
             #expect(count == Self.maximumAttempts)
@@ -99,14 +111,20 @@ import Testing
             let service = try fixture.makeService()
             let path = try RemotePath("listed.txt")
             _ = try await service.upload(from: .bytes(Data("listed".utf8)), to: path)
-            let listed = try await Self.requests(fixture, route: "/drive/v3/files", method: "GET", counting: { $0 == "/drive/v3/files" }) {
+            let listed = try await Self.requests(
+                fixture, route: "/drive/v3/files", method: "GET", counting: { $0 == "/drive/v3/files" }
+            ) {
                 _ = try await service.list(.root)
             }
             #expect(listed == Self.maximumAttempts)
             fixture.server.requestLog.clear()
-            let error = await #expect(throws: ServiceError.self) { _ = try await service.metadata(of: RemotePath("other.txt")) }
+            let error = await #expect(throws: ServiceError.self) {
+                _ = try await service.metadata(of: RemotePath("other.txt"))
+            }
             #expect(error?.code == .rateLimited)
-            #expect(fixture.server.requestLog.entries { $0.method == "GET" && $0.path == "/drive/v3/files" }.count == Self.maximumAttempts)
+            #expect(
+                fixture.server.requestLog.entries { $0.method == "GET" && $0.path == "/drive/v3/files" }.count
+                    == Self.maximumAttempts)
         }
     }
 
@@ -114,7 +132,9 @@ import Testing
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService()
             let token = try await service.latestChangeToken()
-            let count = try await Self.requests(fixture, route: "/drive/v3/changes", method: "GET", counting: { $0 == "/drive/v3/changes" }) {
+            let count = try await Self.requests(
+                fixture, route: "/drive/v3/changes", method: "GET", counting: { $0 == "/drive/v3/changes" }
+            ) {
                 _ = try await service.changes(since: token)
             }
             #expect(count == Self.maximumAttempts)

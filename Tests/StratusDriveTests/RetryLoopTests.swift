@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 import Synchronization
 import Testing
 
@@ -13,14 +13,18 @@ import Testing
     @Test func retryAfterIsReadInSecondsAndAsADate() throws {
         let now = try #require(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"))
         #expect(StratusHTTPHeaders([("Retry-After", "120")]).retryAfter(now: now) == .seconds(120))
-        #expect(StratusHTTPHeaders([("Retry-After", "Sun, 06 Nov 1994 08:51:37 GMT")]).retryAfter(now: now) == .seconds(120))
+        #expect(
+            StratusHTTPHeaders([("Retry-After", "Sun, 06 Nov 1994 08:51:37 GMT")]).retryAfter(now: now) == .seconds(120)
+        )
         // A date already past means no wait; anything else is no advice.
         #expect(StratusHTTPHeaders([("Retry-After", "Sun, 06 Nov 1994 08:00:00 GMT")]).retryAfter(now: now) == .zero)
         #expect(StratusHTTPHeaders([("Retry-After", "soon")]).retryAfter(now: now) == nil)
         #expect(StratusHTTPHeaders([("Retry-After", "-5")]).retryAfter(now: now) == nil)
         #expect(StratusHTTPHeaders().retryAfter(now: now) == nil)
         // A date centuries away stays a (very long) finite wait.
-        #expect((StratusHTTPHeaders([("Retry-After", "Fri, 01 Jan 9999 00:00:00 GMT")]).retryAfter(now: now) ?? .zero) > .seconds(300))
+        #expect(
+            (StratusHTTPHeaders([("Retry-After", "Fri, 01 Jan 9999 00:00:00 GMT")]).retryAfter(now: now) ?? .zero)
+                > .seconds(300))
     }
 
     @Test func aRequestRunsAtMostMaximumAttemptsTimes() async throws {

@@ -20,13 +20,15 @@ import Testing
         try await MockServer.withRunning(elsewhere) { otherURL in
             let port = try #require(otherURL.port)
             try await MockFixture.withRunning(front: { router in
-                router.add(middleware: AnswerRewrite { response in
-                    // The proxy: the session URL now names another port.
-                    if let location = response.headers[.location], var components = URLComponents(string: location) {
-                        components.port = port
-                        response.headers[.location] = components.string
-                    }
-                })
+                router.add(
+                    middleware: AnswerRewrite { response in
+                        // The proxy: the session URL now names another port.
+                        if let location = response.headers[.location], var components = URLComponents(string: location)
+                        {
+                            components.port = port
+                            response.headers[.location] = components.string
+                        }
+                    })
             }) { fixture in
                 let service = try fixture.makeService()
                 let error = await #expect(throws: ServiceError.self) {
@@ -41,9 +43,10 @@ import Testing
 
     @Test func aRangeBeyondTheUploadIsRefusedNotAddedTo() async throws {
         try await MockFixture.withRunning(front: { router in
-            router.add(middleware: AnswerRewrite { response in
-                if response.status.code == 308 { response.headers[.range] = "bytes=0-9223372036854775807" }
-            })
+            router.add(
+                middleware: AnswerRewrite { response in
+                    if response.status.code == 308 { response.headers[.range] = "bytes=0-9223372036854775807" }
+                })
         }) { fixture in
             let service = try fixture.makeService()
             let error = await #expect(throws: ServiceError.self) {

@@ -21,7 +21,9 @@ import Testing
             _ = try await service.download(path, to: destination)
             #expect(try Data(contentsOf: destination) == Data("slashed".utf8))
             // The nested path it used to be confused with names nothing.
-            await #expect(throws: ServiceError.self) { try await service.metadata(of: try RemotePath("saves/slot-1.json")) }
+            await #expect(throws: ServiceError.self) {
+                try await service.metadata(of: try RemotePath("saves/slot-1.json"))
+            }
             // Writing the mapped path updates that file rather than making another.
             let written = try await service.upload(from: .bytes(Data("new".utf8)), to: path)
             #expect(written.id == listed.first?.id)

@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import Testing
+
 @testable import StratusDrive
 
 /// Decoding Drive's JSON: int64 as strings, RFC 3339 times with milliseconds, lists and pages.
@@ -10,7 +11,9 @@ import Testing
     }
 
     @Test func fileWithStringInt64AndMilliseconds() throws {
-        let file = try decode(DriveFile.self, """
+        let file = try decode(
+            DriveFile.self,
+            """
             {"kind": "drive#file", "id": "1AbC", "name": "save.json", "mimeType": "application/octet-stream",
              "parents": ["0APp"], "size": "9007199254740993", "md5Checksum": "D41D8CD98F00B204E9800998ECF8427E",
              "headRevisionId": "0B-rev", "version": "42", "modifiedTime": "2024-01-02T03:04:05.678Z",
@@ -29,7 +32,10 @@ import Testing
     }
 
     @Test func sparseFileAndNumbers() throws {
-        let file = try decode(DriveFile.self, #"{"id": "f", "mimeType": "application/vnd.google-apps.folder", "size": 12, "modifiedTime": "2024-01-02T03:04:05Z"}"#)
+        let file = try decode(
+            DriveFile.self,
+            #"{"id": "f", "mimeType": "application/vnd.google-apps.folder", "size": 12, "modifiedTime": "2024-01-02T03:04:05Z"}"#
+        )
         #expect(file.isFolder)
         #expect(file.isGoogleNative)
         #expect(file.name == "")
@@ -55,7 +61,9 @@ import Testing
     }
 
     @Test func changeListPages() throws {
-        let middle = try decode(DriveChangeList.self, """
+        let middle = try decode(
+            DriveChangeList.self,
+            """
             {"kind": "drive#changeList", "nextPageToken": "17", "changes": [
               {"changeType": "file", "fileId": "a", "removed": false, "time": "2024-01-01T00:00:00.000Z",
                "file": {"id": "a", "name": "x.txt", "parents": ["p"], "size": "3", "headRevisionId": "r1"}},
@@ -76,20 +84,33 @@ import Testing
     }
 
     @Test func listsAndRevisions() throws {
-        let files = try decode(DriveFileList.self, #"{"files": [{"id": "a", "name": "n"}], "nextPageToken": "t", "incompleteSearch": false}"#)
+        let files = try decode(
+            DriveFileList.self,
+            #"{"files": [{"id": "a", "name": "n"}], "nextPageToken": "t", "incompleteSearch": false}"#)
         #expect(files.files.map(\.id) == ["a"])
         #expect(files.nextPageToken == "t")
-        let revisions = try decode(DriveRevisionList.self, """
+        let revisions = try decode(
+            DriveRevisionList.self,
+            """
             {"revisions": [{"id": "r1", "size": "10", "md5Checksum": "ABC", "modifiedTime": "2024-01-01T00:00:00.000Z", "keepForever": false}]}
             """)
-        #expect(revisions.revisions == [DriveRevision(id: "r1", size: 10, md5Checksum: "abc", modifiedTime: Date(timeIntervalSince1970: 1_704_067_200))])
+        #expect(
+            revisions.revisions == [
+                DriveRevision(
+                    id: "r1", size: 10, md5Checksum: "abc", modifiedTime: Date(timeIntervalSince1970: 1_704_067_200))
+            ])
         #expect(revisions.nextPageToken == nil)
-        #expect(try decode(DriveStartPageToken.self, #"{"kind": "drive#startPageToken", "startPageToken": "5"}"#).startPageToken == "5")
+        #expect(
+            try decode(DriveStartPageToken.self, #"{"kind": "drive#startPageToken", "startPageToken": "5"}"#)
+                .startPageToken == "5")
     }
 
     @Test func requestBodiesUseNullToRemove() throws {
-        let data = try DriveJSONBody.encode(["appProperties": .object(["gone": .null, "kept": .string("é/1")]), "trashed": .bool(true)])
-        #expect(String(decoding: data, as: UTF8.self) == #"{"appProperties":{"gone":null,"kept":"é/1"},"trashed":true}"#)
+        let data = try DriveJSONBody.encode([
+            "appProperties": .object(["gone": .null, "kept": .string("é/1")]), "trashed": .bool(true),
+        ])
+        #expect(
+            String(decoding: data, as: UTF8.self) == #"{"appProperties":{"gone":null,"kept":"é/1"},"trashed":true}"#)
     }
 }
 

@@ -1,8 +1,9 @@
 import Foundation
 import Stratus
-import StratusHTTP
 import StratusAdapterKit
+import StratusHTTP
 import Testing
+
 @testable import StratusDropbox
 
 /// Change tokens: format, rejection of foreign tokens, and the server time they carry.

@@ -24,16 +24,19 @@ import Testing
             let error = await #expect(throws: ServiceError.self) {
                 _ = try await credentials.send(
                     { StratusHTTPRequest(url: other.appending(path: "steal")) },
-                    origins: [configured], http: http, into: .memory(limit: 1024), action: "The test request", progress: nil
+                    origins: [configured], http: http, into: .memory(limit: 1024), action: "The test request",
+                    progress: nil
                 )
             }
             #expect(error?.code == .invalidResponse, "\(String(describing: error))")
             // Same host, same port, other scheme: another origin too.
-            let otherScheme = try #require(URL(string: other.absoluteString.replacingOccurrences(of: "http://", with: "https://")))
+            let otherScheme = try #require(
+                URL(string: other.absoluteString.replacingOccurrences(of: "http://", with: "https://")))
             await #expect(throws: ServiceError.self) {
                 _ = try await credentials.send(
                     { StratusHTTPRequest(url: other.appending(path: "steal")) },
-                    origins: [otherScheme], http: http, into: .memory(limit: 1024), action: "The test request", progress: nil
+                    origins: [otherScheme], http: http, into: .memory(limit: 1024), action: "The test request",
+                    progress: nil
                 )
             }
             // The configured origin itself is served.

@@ -4,8 +4,9 @@ import StratusAdapterKit
 import StratusFileSystem
 import StratusTestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a download leaves on disk: the destination keeps its mode (a new file gets the umask's),
@@ -43,7 +44,9 @@ import Glibc
         let folder = temporaryFolder.url
         // Two leftovers of a killed process, one download still running (its file is locked),
         // and a file that merely looks similar.
-        let stale = [".save.bin.\(UUID().uuidString).dropbox-download", ".save.bin.\(UUID().uuidString).drive-download"]
+        let stale = [
+            ".save.bin.\(UUID().uuidString).dropbox-download", ".save.bin.\(UUID().uuidString).drive-download",
+        ]
         for name in stale { try Data("partial".utf8).write(to: folder.appending(path: name)) }
         let running = folder.appending(path: ".save.bin.\(UUID().uuidString).dropbox-download")
         try Data("in flight".utf8).write(to: running)

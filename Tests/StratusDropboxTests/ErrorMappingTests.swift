@@ -2,12 +2,14 @@ import Foundation
 import Stratus
 import StratusHTTP
 import Testing
+
 @testable import StratusDropbox
 
 /// The status and tag → ``ServiceError/Code`` table.
 @Suite struct ErrorMappingTests {
     private func map(_ status: Int, _ body: String, headers: StratusHTTPHeaders = [:]) -> ServiceError {
-        DropboxErrorMapping.error(status: status, headers: headers, body: Data(body.utf8), route: "files/test", secrets: [])
+        DropboxErrorMapping.error(
+            status: status, headers: headers, body: Data(body.utf8), route: "files/test", secrets: [])
     }
 
     private func conflictBody(_ error: String) -> String {
@@ -18,7 +20,10 @@ import Testing
         (#"{".tag":"path","path":{".tag":"not_found"}}"#, .notFound),
         (#"{".tag":"path_lookup","path_lookup":{".tag":"not_found"}}"#, .notFound),
         (#"{".tag":"path","path":{".tag":"not_file"}}"#, .notFound),
-        (#"{".tag":"path","reason":{".tag":"conflict","conflict":{".tag":"file"}},"upload_session_id":"s"}"#, .conflict),
+        (
+            #"{".tag":"path","reason":{".tag":"conflict","conflict":{".tag":"file"}},"upload_session_id":"s"}"#,
+            .conflict
+        ),
         (#"{".tag":"path","reason":{".tag":"conflict","conflict":{".tag":"folder"}}}"#, .conflict),
         (#"{".tag":"path","reason":{".tag":"insufficient_space"}}"#, .quotaExceeded),
         (#"{".tag":"path","reason":{".tag":"malformed_path","malformed_path":"bad"}}"#, .invalidPath),
@@ -49,12 +54,21 @@ import Testing
     }
 
     @Test func authErrors() {
-        #expect(map(401, #"{"error_summary":"missing_scope/..","error":{".tag":"missing_scope","required_scope":"files.content.write"}}"#).code == .unauthorized)
-        #expect(map(403, #"{"error_summary":"no_permission/..","error":{".tag":"no_permission"}}"#).code == .permissionDenied)
+        #expect(
+            map(
+                401,
+                #"{"error_summary":"missing_scope/..","error":{".tag":"missing_scope","required_scope":"files.content.write"}}"#
+            ).code == .unauthorized)
+        #expect(
+            map(403, #"{"error_summary":"no_permission/..","error":{".tag":"no_permission"}}"#).code
+                == .permissionDenied)
     }
 
     @Test func rateLimits() {
-        let body = map(429, #"{"error_summary":"too_many_requests/..","error":{"reason":{".tag":"too_many_requests"},"retry_after":7}}"#)
+        let body = map(
+            429,
+            #"{"error_summary":"too_many_requests/..","error":{"reason":{".tag":"too_many_requests"},"retry_after":7}}"#
+        )
         #expect(body.code == .rateLimited)
         #expect(body.retryAfter == .seconds(7))
         let header = map(429, "", headers: ["Retry-After": "3"])

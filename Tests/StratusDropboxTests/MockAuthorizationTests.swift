@@ -13,7 +13,8 @@ import Testing
         try await MockFixture.withRunning { fixture in
             let authorization = fixture.server.authorization
             let issued = authorization.issueTokens()
-            let store = InMemoryTokenStore(OAuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken))
+            let store = InMemoryTokenStore(
+                OAuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken))
             let client = OAuthClient(
                 provider: .dropbox(
                     clientID: authorization.configuration.clientID,
@@ -24,7 +25,8 @@ import Testing
             )
             let provider = CredentialProvider(client: client, store: store)
             let service = try DropboxService(
-                configuration: DropboxConfiguration(apiURL: fixture.baseURL, contentURL: fixture.baseURL, notifyURL: fixture.baseURL),
+                configuration: DropboxConfiguration(
+                    apiURL: fixture.baseURL, contentURL: fixture.baseURL, notifyURL: fixture.baseURL),
                 credentials: .provider(provider)
             )
             let path = try RemotePath("refresh/a.txt")
@@ -52,21 +54,24 @@ import Testing
 
     @Test func backendBuildsAWorkingService() async throws {
         try await MockFixture.withRunning { fixture in
-            let options = RemoteOptions(remoteName: "box", typeName: "dropbox", values: [
-                "access_token": fixture.accessToken,
-                "api_url": fixture.baseURL.absoluteString,
-                "content_url": fixture.baseURL.absoluteString,
-                "root": "/Apps/Stratus",
-                "chunk_size": "4194304",
-                "single_upload_limit": "1024",
-                "page_size": "2",
-            ])
+            let options = RemoteOptions(
+                remoteName: "box", typeName: "dropbox",
+                values: [
+                    "access_token": fixture.accessToken,
+                    "api_url": fixture.baseURL.absoluteString,
+                    "content_url": fixture.baseURL.absoluteString,
+                    "root": "/Apps/Stratus",
+                    "chunk_size": "4194304",
+                    "single_upload_limit": "1024",
+                    "page_size": "2",
+                ])
             let registry = ServiceRegistry(backends: [DropboxBackend.self])
             let service = try registry.makeService(options: options)
             #expect(service.capabilities.chunkSize == 4_194_304)
             #expect(service.capabilities.largestSingleUpload == 1024)
             for index in 0..<5 {
-                _ = try await service.upload(from: .bytes(Data(repeating: UInt8(index), count: 2000)), to: try RemotePath("d/f\(index).bin"))
+                _ = try await service.upload(
+                    from: .bytes(Data(repeating: UInt8(index), count: 2000)), to: try RemotePath("d/f\(index).bin"))
             }
             let listed = try await service.list(.root)
             #expect(listed.count == 5)

@@ -17,11 +17,15 @@ struct MockFixture: Sendable {
     var accessToken: String { mock.accessToken }
 
     /// Runs `body` while a fresh mock server runs.
-    static func withRunning<Result: Sendable>(_ body: @Sendable (MockFixture) async throws -> Result) async throws -> Result {
+    static func withRunning<Result: Sendable>(_ body: @Sendable (MockFixture) async throws -> Result) async throws
+        -> Result
+    {
         try await RunningMock.withRunning(
             flavor: .dropbox,
             storagePrefix: "stratus-dropbox",
-            makeServer: { storage, authorization in try MockDropboxServer(storageDirectory: storage, authorization: authorization) },
+            makeServer: { storage, authorization in
+                try MockDropboxServer(storageDirectory: storage, authorization: authorization)
+            },
             addRoutes: { server, router in server.addRoutes(to: router) }
         ) { mock in
             try await body(MockFixture(mock: mock))

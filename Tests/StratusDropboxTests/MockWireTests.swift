@@ -22,9 +22,12 @@ import Testing
             #expect(argument.contains(#""mode":{".tag":"update","update":"\#(first.version.rawValue)"}"#))
             #expect(argument.contains(#""strict_conflict":true"#))
             await #expect(throws: ServiceError.self) {
-                try await service.upload(from: .bytes(Data("three".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(first.version)))
+                try await service.upload(
+                    from: .bytes(Data("three".utf8)), to: path,
+                    options: UploadOptions(precondition: .mustMatch(first.version)))
             }
-            let conflict = try? await service.upload(from: .bytes(Data("x".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
+            let conflict = try? await service.upload(
+                from: .bytes(Data("x".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
             #expect(conflict == nil)
         }
     }
@@ -49,7 +52,9 @@ import Testing
             let path = try RemotePath("Résumé 📄.txt")
             let file = try await service.upload(from: .bytes(Data("hi".utf8)), to: path)
             #expect(file.path == path)
-            let argument = try #require(fixture.server.requestLog.entries(path: "/2/files/upload").last.flatMap { $0.header("dropbox-api-arg") })
+            let argument = try #require(
+                fixture.server.requestLog.entries(path: "/2/files/upload").last.flatMap { $0.header("dropbox-api-arg") }
+            )
             // The log shows the argument as the mock decoded it: the escaped header arrived
             // intact (the escaping itself is checked in StoneEncodingTests).
             #expect(argument.contains("/Résumé 📄.txt"))

@@ -34,7 +34,8 @@ import Testing
             }
             #expect(error?.code == .invalidResponse, "\(String(describing: error))")
             // The memory limit ended it, not the unfinished JSON (which would also be invalid).
-            #expect((error?.underlying as? StratusHTTPClientError)?.code == .bodyTooLarge, "\(String(describing: error))")
+            #expect(
+                (error?.underlying as? StratusHTTPClientError)?.code == .bodyTooLarge, "\(String(describing: error))")
             // A broken answer is not a busy server: it is not asked again.
             #expect(answer.requestCount == 1)
         }

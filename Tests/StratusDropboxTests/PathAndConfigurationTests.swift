@@ -1,8 +1,9 @@
 import Foundation
 import Stratus
-import StratusDigest
 import StratusAdapterKit
+import StratusDigest
 import Testing
+
 @testable import StratusDropbox
 
 /// Path mapping, configuration checks, commit arguments and the whole-content hash.
@@ -42,19 +43,24 @@ import Testing
     @Test func backendOptionsNeedCredentials() {
         let options = RemoteOptions(remoteName: "db", typeName: "dropbox", values: [:])
         #expect(throws: ServiceError.self) { try DropboxBackend.makeService(options: options) }
-        let bad = RemoteOptions(remoteName: "db", typeName: "dropbox", values: ["access_token": "t", "chunk_size": "5"])
+        let bad = RemoteOptions(
+            remoteName: "db", typeName: "dropbox", values: ["access_token": "t", "chunk_size": "5"])
         #expect(throws: ServiceError.self) { try DropboxBackend.makeService(options: bad) }
     }
 
     @Test func commitModes() throws {
-        let service = try DropboxService(configuration: DropboxConfiguration(root: "r"), credentials: .accessToken("secret-token"))
+        let service = try DropboxService(
+            configuration: DropboxConfiguration(root: "r"), credentials: .accessToken("secret-token"))
         let path = try RemotePath("f.txt")
         func json(_ precondition: WritePrecondition) -> String {
             StoneValue.object(service.commitInfo(for: path, precondition: precondition)).json(asciiOnly: true)
         }
-        #expect(json(.none) == #"{"path":"/r/f.txt","mode":"overwrite","autorename":false,"mute":true,"strict_conflict":false}"#)
+        #expect(
+            json(.none)
+                == #"{"path":"/r/f.txt","mode":"overwrite","autorename":false,"mute":true,"strict_conflict":false}"#)
         #expect(json(.mustNotExist).contains(#""mode":"add","autorename":false"#))
-        #expect(json(.mustMatch(VersionID("015f1e2a3b4c"))).contains(#""mode":{".tag":"update","update":"015f1e2a3b4c"}"#))
+        #expect(
+            json(.mustMatch(VersionID("015f1e2a3b4c"))).contains(#""mode":{".tag":"update","update":"015f1e2a3b4c"}"#))
         #expect(json(.mustMatch(VersionID("015f1e2a3b4c"))).contains(#""strict_conflict":true"#))
         #expect(!"\(DropboxCredentials.accessToken("secret-token"))".contains("secret"))
     }

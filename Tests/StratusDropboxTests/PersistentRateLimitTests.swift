@@ -2,6 +2,7 @@ import Foundation
 import MockSupport
 import Stratus
 import Testing
+
 @testable import StratusDropbox
 
 /// A route that answers every request with 429 costs at most the retry policy's
@@ -13,7 +14,9 @@ import Testing
 
     /// Rate-limits `route` for good, runs `operation`, checks that it fails as rate-limited,
     /// and counts the requests the route received.
-    private static func requests(_ fixture: MockFixture, route: String, _ operation: @Sendable () async throws -> Void) async throws -> Int {
+    private static func requests(_ fixture: MockFixture, route: String, _ operation: @Sendable () async throws -> Void)
+        async throws -> Int
+    {
         _ = fixture.server.faults.add(FaultRule(route: route, times: 0, fault: .status(429, retryAfter: 0)))
         fixture.server.requestLog.clear()
         let error = await #expect(throws: ServiceError.self) { try await operation() }
@@ -67,7 +70,8 @@ import Testing
             let path = try RemotePath("read.txt")
             _ = try await service.upload(from: .bytes(Data("read me".utf8)), to: path)
             // The staging file goes beside the destination, in the temporary folder, and is removed.
-            let destination = FileManager.default.temporaryDirectory.appending(path: "dropbox-ratelimit-\(UUID().uuidString)")
+            let destination = FileManager.default.temporaryDirectory.appending(
+                path: "dropbox-ratelimit-\(UUID().uuidString)")
             let count = try await Self.requests(fixture, route: "/2/files/download") {
                 _ = try await service.download(path, to: destination)
             }

@@ -50,7 +50,8 @@ import Testing
             let ranges = downloads.map { $0.header("Range") }
             #expect(downloads.count == 2)
             #expect(ranges.first == .some(nil))
-            let resumedAt = try #require(ranges.last.flatMap { $0 }.flatMap { Int($0.dropFirst("bytes=".count).dropLast()) })
+            let resumedAt = try #require(
+                ranges.last.flatMap { $0 }.flatMap { Int($0.dropFirst("bytes=".count).dropLast()) })
             #expect((1...100_000).contains(resumedAt))
             #expect(downloads.last?.status == 206)
         }
@@ -61,7 +62,8 @@ import Testing
             let service = try fixture.makeService(root: "/lost")
             fixture.server.faults.add(FaultRule(route: "/2/files/upload", fault: .dropBeforeResponse))
             let path = try RemotePath("new.txt")
-            let file = try await service.upload(from: .bytes(Data("once".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
+            let file = try await service.upload(
+                from: .bytes(Data("once".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
             #expect(fixture.server.requestLog.entries(path: "/2/files/upload").count == 1)
             #expect(try await service.versions(of: path).map(\.id) == [file.version])
         }
@@ -73,7 +75,8 @@ import Testing
             let path = try RemotePath("save.json")
             let long = String(repeating: "é", count: 700)
             let metadata = ["slot": "1", "note": long]
-            let file = try await service.upload(from: .bytes(Data("v1".utf8)), to: path, options: UploadOptions(metadata: metadata))
+            let file = try await service.upload(
+                from: .bytes(Data("v1".utf8)), to: path, options: UploadOptions(metadata: metadata))
             #expect(file.metadata == metadata)
             let log = fixture.server.requestLog
             #expect(log.entries(path: "/2/file_properties/templates/add_for_user").count == 1)
@@ -84,13 +87,15 @@ import Testing
             // A second service finds the template instead of making another.
             let other = try fixture.makeService(root: "/meta")
             #expect(try await other.metadata(of: path).metadata == metadata)
-            _ = try await other.upload(from: .bytes(Data("v2".utf8)), to: path, options: UploadOptions(metadata: ["slot": "2"]))
+            _ = try await other.upload(
+                from: .bytes(Data("v2".utf8)), to: path, options: UploadOptions(metadata: ["slot": "2"]))
             #expect(log.entries(path: "/2/file_properties/templates/add_for_user").count == 1)
             #expect(try await service.metadata(of: path).metadata == ["slot": "2"])
 
             let tooLarge = ["blob": String(repeating: "x", count: 9 * 1024)]
             let error = await #expect(throws: ServiceError.self) {
-                try await service.upload(from: .bytes(Data("v3".utf8)), to: path, options: UploadOptions(metadata: tooLarge))
+                try await service.upload(
+                    from: .bytes(Data("v3".utf8)), to: path, options: UploadOptions(metadata: tooLarge))
             }
             #expect(error?.code == .payloadTooLarge)
             #expect(try await service.metadata(of: path).metadata == ["slot": "2"])
@@ -100,7 +105,7 @@ import Testing
     /// The `cursor.offset` of an append's logged arguments.
     private static func offset(_ arguments: String) -> Int64? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(arguments.utf8)) as? [String: Any],
-              let cursor = object["cursor"] as? [String: Any]
+            let cursor = object["cursor"] as? [String: Any]
         else { return nil }
         return (cursor["offset"] as? NSNumber)?.int64Value
     }

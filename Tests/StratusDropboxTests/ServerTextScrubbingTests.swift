@@ -18,7 +18,11 @@ import Testing
             return Response(
                 status: .badRequest,
                 headers: [.contentType: "text/plain"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: "Error in call: Authorization: \(authorization); token=\(bare)\u{1B}[2J\u{1B}]0;owned\u{07}"))
+                body: ResponseBody(
+                    byteBuffer: ByteBuffer(
+                        string:
+                            "Error in call: Authorization: \(authorization); token=\(bare)\u{1B}[2J\u{1B}]0;owned\u{07}"
+                    ))
             )
         }
         try await MockServer.withRunning(router) { url in

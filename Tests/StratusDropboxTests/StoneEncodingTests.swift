@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StratusDropbox
 
 /// The JSON written for `Dropbox-API-Arg` headers and RPC bodies.
@@ -27,7 +28,9 @@ import Testing
     }
 
     @Test func unionMembers() {
-        #expect(StoneValue.union("update", .string("0123456789a")).json(asciiOnly: true) == #"{".tag":"update","update":"0123456789a"}"#)
+        #expect(
+            StoneValue.union("update", .string("0123456789a")).json(asciiOnly: true)
+                == #"{".tag":"update","update":"0123456789a"}"#)
         #expect(StoneValue.tag("add").json(asciiOnly: true) == #"{".tag":"add"}"#)
         let cursor = StoneValue.object([("session_id", .string("s")), ("offset", .integer(4_194_304))])
         #expect(cursor.json(asciiOnly: true) == #"{"session_id":"s","offset":4194304}"#)

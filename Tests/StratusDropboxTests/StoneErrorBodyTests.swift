@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import Testing
+
 @testable import StratusDropbox
 
 /// Reading Stone error unions from error bodies.
@@ -22,7 +23,8 @@ import Testing
     }
 
     @Test func finishLookupFailedOffset() throws {
-        let error = try #require(union(#"{".tag":"lookup_failed","lookup_failed":{".tag":"incorrect_offset","correct_offset":8388608}}"#))
+        let error = try #require(
+            union(#"{".tag":"lookup_failed","lookup_failed":{".tag":"incorrect_offset","correct_offset":8388608}}"#))
         #expect(error.tags == ["lookup_failed", "incorrect_offset"])
         #expect(error.correctOffset == 8_388_608)
     }
@@ -36,13 +38,16 @@ import Testing
     }
 
     @Test func uploadWriteFailedReason() throws {
-        let error = try #require(union(#"{".tag":"path","reason":{".tag":"conflict","conflict":{".tag":"file"}},"upload_session_id":"abc"}"#))
+        let error = try #require(
+            union(#"{".tag":"path","reason":{".tag":"conflict","conflict":{".tag":"file"}},"upload_session_id":"abc"}"#)
+        )
         #expect(error.tags == ["path", "conflict", "file"])
         #expect(DropboxErrorMapping.code(for: error) == .conflict)
     }
 
     @Test func fullErrorBody() throws {
-        let body = #"{"error_summary":"path/not_found/..","error":{".tag":"path","path":{".tag":"not_found"}},"user_message":{"text":"x","locale":"en"}}"#
+        let body =
+            #"{"error_summary":"path/not_found/..","error":{".tag":"path","path":{".tag":"not_found"}},"user_message":{"text":"x","locale":"en"}}"#
         let error = try #require(StoneErrorBody.parse(Data(body.utf8)))
         #expect(error.summary == "path/not_found/..")
         #expect(error.tags == ["path", "not_found"])

@@ -17,7 +17,8 @@ import Testing
         let folder = temporaryFolder.url
         let certificates = try MockCertificates.make(in: folder.appending(path: "tls"))
         let authorization = MockAuthorizationServer(configuration: .init(flavor: .dropbox))
-        let server = try MockDropboxServer(storageDirectory: folder.appending(path: "data"), authorization: authorization)
+        let server = try MockDropboxServer(
+            storageDirectory: folder.appending(path: "data"), authorization: authorization)
         let router = Router()
         server.addRoutes(to: router)
         let token = authorization.issueTokens().accessToken
@@ -29,19 +30,25 @@ import Testing
                 "content_url": url.absoluteString,
                 "notify_url": url.absoluteString,
             ]
-            let untrusting = try DropboxBackend.makeService(options: RemoteOptions(remoteName: "box", typeName: "dropbox", values: values))
+            let untrusting = try DropboxBackend.makeService(
+                options: RemoteOptions(remoteName: "box", typeName: "dropbox", values: values))
             let refused = await #expect(throws: ServiceError.self) { try await untrusting.list(.root) }
             #expect(refused?.code == .network)
-            #expect(refused?.description.lowercased().contains("certificate") == true || refused?.description.contains("TLS") == true)
+            #expect(
+                refused?.description.lowercased().contains("certificate") == true
+                    || refused?.description.contains("TLS") == true)
 
             values["ca_file"] = certificates.caCertificate.path
-            let trusting = try DropboxBackend.makeService(options: RemoteOptions(remoteName: "box", typeName: "dropbox", values: values))
-            let file = try await trusting.upload(from: .bytes(Data("over tls".utf8)), to: try RemotePath("secure.txt"), options: UploadOptions())
+            let trusting = try DropboxBackend.makeService(
+                options: RemoteOptions(remoteName: "box", typeName: "dropbox", values: values))
+            let file = try await trusting.upload(
+                from: .bytes(Data("over tls".utf8)), to: try RemotePath("secure.txt"), options: UploadOptions())
             #expect(try await trusting.metadata(of: file.path).version == file.version)
 
             values["ca_file"] = folder.appending(path: "missing.pem").path
             let missing = #expect(throws: ServiceError.self) {
-                _ = try DropboxBackend.makeService(options: RemoteOptions(remoteName: "box", typeName: "dropbox", values: values))
+                _ = try DropboxBackend.makeService(
+                    options: RemoteOptions(remoteName: "box", typeName: "dropbox", values: values))
             }
             #expect(missing?.code == .invalidConfiguration)
         }

@@ -2,8 +2,9 @@ import Foundation
 import StratusFileSystem
 import StratusTestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `AtomicFile`: the destination holds the old content or the new, and a failure leaves neither a

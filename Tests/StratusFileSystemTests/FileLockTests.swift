@@ -2,8 +2,9 @@ import Foundation
 import StratusFileSystem
 import StratusTestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `FileLock`: exclusive between open files in one process (as between processes), released on

@@ -1,8 +1,9 @@
 import Foundation
 import StratusFileSystem
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `SystemCall`: a call interrupted by a signal is made again; any other failure is reported with

@@ -17,17 +17,20 @@ enum EchoRoutes {
             return Response(status: .ok, body: TestServer.streamedBody(count, pause: .milliseconds(20)))
         }
         router.get("/stall") { _, _ -> Response in
-            Response(status: .ok, body: ResponseBody(contentLength: 1_000_000) { writer in
-                try await writer.write(ByteBuffer(data: TestServer.content(1000)))
-                try await Task.sleep(for: .seconds(2))
-                try await writer.finish(nil)
-            })
+            Response(
+                status: .ok,
+                body: ResponseBody(contentLength: 1_000_000) { writer in
+                    try await writer.write(ByteBuffer(data: TestServer.content(1000)))
+                    try await Task.sleep(for: .seconds(2))
+                    try await writer.finish(nil)
+                })
         }
         router.get("/missing") { _, _ -> Response in
             Response(status: .notFound, body: ResponseBody(byteBuffer: ByteBuffer(string: "no such thing")))
         }
         router.get("/headers") { request, _ -> String in
-            request.headers.map { "\($0.name.canonicalName.lowercased()): \($0.value)" }.sorted().joined(separator: "\n")
+            request.headers.map { "\($0.name.canonicalName.lowercased()): \($0.value)" }.sorted().joined(
+                separator: "\n")
         }
         // Answers "<method> <byte count> <sha256>" of the request body it received.
         for method in [HTTPRequest.Method.post, .put, .patch, .delete] {

@@ -19,7 +19,8 @@ import Testing
     @Test func headHasNoBody() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
             let client = try StratusHTTPClient()
-            let response = try await client.execute(StratusHTTPRequest(method: .head, url: base.appending(path: "hello")))
+            let response = try await client.execute(
+                StratusHTTPRequest(method: .head, url: base.appending(path: "hello")))
             await client.shutdown()
             #expect(response.status == 200)
             #expect(response.body.isEmpty)
@@ -31,7 +32,9 @@ import Testing
         let content = TestServer.content(300_000)
         try await TestServer.with(EchoRoutes.router()) { base in
             let client = try StratusHTTPClient()
-            let request = StratusHTTPRequest(method: method, url: base.appending(path: "echo-digest"), body: .bytes(content), requestDigests: [.sha256, .md5])
+            let request = StratusHTTPRequest(
+                method: method, url: base.appending(path: "echo-digest"), body: .bytes(content),
+                requestDigests: [.sha256, .md5])
             let response = try await client.execute(request)
             await client.shutdown()
             let expected = Hex.encode(Digest.sha256(content))
@@ -44,7 +47,8 @@ import Testing
     @Test func deleteWithoutBody() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
             let client = try StratusHTTPClient()
-            let response = try await client.execute(StratusHTTPRequest(method: .delete, url: base.appending(path: "echo-digest")))
+            let response = try await client.execute(
+                StratusHTTPRequest(method: .delete, url: base.appending(path: "echo-digest")))
             await client.shutdown()
             #expect(String(decoding: response.body, as: UTF8.self).hasPrefix("DELETE 0 "))
         }
@@ -58,12 +62,20 @@ import Testing
         try content.write(to: file)
         try await TestServer.with(EchoRoutes.router()) { base in
             let client = try StratusHTTPClient()
-            let whole = try await client.execute(StratusHTTPRequest(method: .put, url: base.appending(path: "echo-digest"), body: .file(file)))
-            let part = try await client.execute(StratusHTTPRequest(method: .put, url: base.appending(path: "echo-digest"), body: .file(file, range: 262_144..<524_288)))
+            let whole = try await client.execute(
+                StratusHTTPRequest(method: .put, url: base.appending(path: "echo-digest"), body: .file(file)))
+            let part = try await client.execute(
+                StratusHTTPRequest(
+                    method: .put, url: base.appending(path: "echo-digest"), body: .file(file, range: 262_144..<524_288))
+            )
             await client.shutdown()
-            #expect(String(decoding: whole.body, as: UTF8.self) == "PUT 1000000 \(Hex.encode(Digest.sha256(content))) length=1000000")
+            #expect(
+                String(decoding: whole.body, as: UTF8.self)
+                    == "PUT 1000000 \(Hex.encode(Digest.sha256(content))) length=1000000")
             let slice = content[262_144..<524_288]
-            #expect(String(decoding: part.body, as: UTF8.self) == "PUT 262144 \(Hex.encode(Digest.sha256(slice))) length=262144")
+            #expect(
+                String(decoding: part.body, as: UTF8.self)
+                    == "PUT 262144 \(Hex.encode(Digest.sha256(slice))) length=262144")
         }
     }
 
@@ -72,7 +84,9 @@ import Testing
         defer { folder.remove() }
         let client = try StratusHTTPClient()
         let error = await #expect(throws: StratusHTTPClientError.self) {
-            try await client.execute(StratusHTTPRequest(method: .put, url: URL(string: "http://127.0.0.1:1/x")!, body: .file(folder.file("absent"))))
+            try await client.execute(
+                StratusHTTPRequest(
+                    method: .put, url: URL(string: "http://127.0.0.1:1/x")!, body: .file(folder.file("absent"))))
         }
         await client.shutdown()
         #expect(error?.code == .localFile)
@@ -85,7 +99,9 @@ import Testing
         try TestServer.content(10).write(to: file)
         let client = try StratusHTTPClient()
         let error = await #expect(throws: StratusHTTPClientError.self) {
-            try await client.execute(StratusHTTPRequest(method: .put, url: URL(string: "http://127.0.0.1:1/x")!, body: .file(file, range: 5..<20)))
+            try await client.execute(
+                StratusHTTPRequest(
+                    method: .put, url: URL(string: "http://127.0.0.1:1/x")!, body: .file(file, range: 5..<20)))
         }
         await client.shutdown()
         #expect(error?.code == .invalidRequest)
@@ -105,12 +121,16 @@ import Testing
                 }
                 continuation.finish()
             }
-            let request = StratusHTTPRequest(method: .post, url: base.appending(path: "echo-digest"), body: .stream(stream, length: knownLength ? Int64(whole.count) : nil))
+            let request = StratusHTTPRequest(
+                method: .post, url: base.appending(path: "echo-digest"),
+                body: .stream(stream, length: knownLength ? Int64(whole.count) : nil))
             let response = try await client.execute(request)
             try await producer.value
             await client.shutdown()
             let length = knownLength ? "\(whole.count)" : "none"
-            #expect(String(decoding: response.body, as: UTF8.self) == "POST \(whole.count) \(Hex.encode(Digest.sha256(whole))) length=\(length)")
+            #expect(
+                String(decoding: response.body, as: UTF8.self)
+                    == "POST \(whole.count) \(Hex.encode(Digest.sha256(whole))) length=\(length)")
         }
     }
 
@@ -122,7 +142,9 @@ import Testing
             continuation.yield(TestServer.content(1000))
             continuation.finish(throwing: ProducerFailed())
             let error = await #expect(throws: StratusHTTPClientError.self) {
-                try await client.execute(StratusHTTPRequest(method: .post, url: base.appending(path: "echo-digest"), body: .stream(stream, length: nil)))
+                try await client.execute(
+                    StratusHTTPRequest(
+                        method: .post, url: base.appending(path: "echo-digest"), body: .stream(stream, length: nil)))
             }
             await client.shutdown()
             #expect(error?.code == .bodyStreamFailed)
@@ -138,7 +160,8 @@ import Testing
             let client = try StratusHTTPClient()
             let reports = ProgressLog()
             let response = try await client.execute(
-                StratusHTTPRequest(url: base.appending(path: "bytes/\(size)"), responseDigests: [.sha256, .dropboxContentHash]),
+                StratusHTTPRequest(
+                    url: base.appending(path: "bytes/\(size)"), responseDigests: [.sha256, .dropboxContentHash]),
                 into: .unverifiedFile(destination),
                 progress: { reports.add($0.bytesReceived) }
             )
@@ -172,7 +195,9 @@ import Testing
                 progress: { reports.add($0.bytesSent) }
             )
             await client.shutdown()
-            #expect(String(decoding: response.body, as: UTF8.self) == "PUT \(content.count) \(Hex.encode(Digest.sha256(content))) length=\(content.count)")
+            #expect(
+                String(decoding: response.body, as: UTF8.self)
+                    == "PUT \(content.count) \(Hex.encode(Digest.sha256(content))) length=\(content.count)")
             #expect(reports.values.last == Int64(content.count))
             #expect(reports.values == reports.values.sorted())
         }
@@ -185,7 +210,8 @@ import Testing
         try Data("old content".utf8).write(to: destination)
         try await TestServer.with(EchoRoutes.router()) { base in
             let client = try StratusHTTPClient()
-            let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "missing")), into: .unverifiedFile(destination))
+            let response = try await client.execute(
+                StratusHTTPRequest(url: base.appending(path: "missing")), into: .unverifiedFile(destination))
             await client.shutdown()
             #expect(response.status == 404)
             #expect(response.file == nil)

@@ -13,7 +13,8 @@ import Testing
             let bodies = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<200 {
                     group.addTask {
-                        let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "bytes/\(1000 + index)")))
+                        let response = try await client.execute(
+                            StratusHTTPRequest(url: base.appending(path: "bytes/\(1000 + index)")))
                         peak.add(Int64(try threadCount()))
                         #expect(response.body == TestServer.content(1000 + index))
                         return response.body.count

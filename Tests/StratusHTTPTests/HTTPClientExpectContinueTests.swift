@@ -45,7 +45,8 @@ import Testing
         try await TestServer.with(Self.router(received: received)) { base in
             // A wait for `100 Continue` far longer than the answer can take, even on a loaded
             // machine: the body goes out only if the server asks for it, which this one never does.
-            let client = try StratusHTTPClient(configuration: .init(timeouts: .init(stall: .seconds(120)), expectContinueTimeout: .seconds(50)))
+            let client = try StratusHTTPClient(
+                configuration: .init(timeouts: .init(stall: .seconds(120)), expectContinueTimeout: .seconds(50)))
             let sent = SentBytes()
             let started = ContinuousClock.now
             let response = try await client.execute(
@@ -86,16 +87,19 @@ import Testing
     @Test func smallBodySendsNoExpectAndLargeBodyWaitsAtMostTheTimeout() async throws {
         let received = ReceivedBytes()
         try await TestServer.with(Self.router(received: received)) { base in
-            let client = try StratusHTTPClient(configuration: .init(expectContinueThreshold: 4096, expectContinueTimeout: .milliseconds(200)))
+            let client = try StratusHTTPClient(
+                configuration: .init(expectContinueThreshold: 4096, expectContinueTimeout: .milliseconds(200)))
             let small = try await client.execute(
-                StratusHTTPRequest(method: .put, url: base.appending(path: "accept"), body: .bytes(TestServer.content(4095)))
+                StratusHTTPRequest(
+                    method: .put, url: base.appending(path: "accept"), body: .bytes(TestServer.content(4095)))
             )
             #expect(String(decoding: small.body, as: UTF8.self) == "4095 expect=none")
 
             // The test server never sends 100 Continue: the body goes after the wait, whole.
             let started = ContinuousClock.now
             let large = try await client.execute(
-                StratusHTTPRequest(method: .put, url: base.appending(path: "accept"), body: .bytes(TestServer.content(4096)))
+                StratusHTTPRequest(
+                    method: .put, url: base.appending(path: "accept"), body: .bytes(TestServer.content(4096)))
             )
             let elapsed = ContinuousClock.now - started
             await client.shutdown()

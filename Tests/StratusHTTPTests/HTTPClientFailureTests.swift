@@ -1,8 +1,9 @@
 import Foundation
 import StratusHTTP
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct HTTPClientFailureTests {
@@ -21,7 +22,8 @@ import Glibc
         try await TestServer.with(EchoRoutes.router()) { base in
             let client = try StratusHTTPClient()
             let error = await #expect(throws: StratusHTTPClientError.self) {
-                try await client.execute(StratusHTTPRequest(url: base.appending(path: "bytes/100000")), into: .memory(limit: 1024))
+                try await client.execute(
+                    StratusHTTPRequest(url: base.appending(path: "bytes/100000")), into: .memory(limit: 1024))
             }
             await client.shutdown()
             #expect(error?.code == .bodyTooLarge)
@@ -67,7 +69,9 @@ func unusedPort() throws -> Int {
     address.sin_port = 0
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+        }
     }
     guard bound else { throw TestServerError.noPort }
     return Int(UInt16(bigEndian: address.sin_port))

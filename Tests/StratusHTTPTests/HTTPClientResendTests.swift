@@ -20,7 +20,8 @@ import Testing
         }
         try await MockServer.withRunning(router) { base in
             let client = try StratusHTTPClient()
-            let write = StratusHTTPRequest(method: .post, url: base.appending(path: "write"), body: .bytes(Data("x".utf8)))
+            let write = StratusHTTPRequest(
+                method: .post, url: base.appending(path: "write"), body: .bytes(Data("x".utf8)))
 
             // A warm connection, then a POST whose answer is lost: not resent.
             _ = try await client.execute(StratusHTTPRequest(url: base.appending(path: "warm")))

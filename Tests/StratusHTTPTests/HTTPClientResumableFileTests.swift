@@ -2,10 +2,11 @@ import Foundation
 import Hummingbird
 import NIOCore
 import StratusDigest
-@testable import StratusHTTP
-import Synchronization
 import StratusTestSupport
+import Synchronization
 import Testing
+
+@testable import StratusHTTP
 
 /// ``HTTPResponseDestination/resumableFile(_:)``: what arrived before a dropped connection stays,
 /// the next attempt asks for the rest with `Range`, and lengths and digests cover the whole file.
@@ -16,19 +17,29 @@ import Testing
     /// ignore it; `/cut` sends the first `cutAt` bytes of the first request's body and then
     /// closes the connection, and behaves like `/content` afterwards. Every `Range` header seen
     /// is recorded.
-    private static func router(ranges: RangeLog, cutAt: Int = 250_000, startOverride: Int? = nil, ignoreRange: Bool = false) -> Router<BasicRequestContext> {
+    private static func router(
+        ranges: RangeLog, cutAt: Int = 250_000, startOverride: Int? = nil, ignoreRange: Bool = false
+    ) -> Router<BasicRequestContext> {
         let router = Router()
         let served = Mutex(0)
         @Sendable func answer(_ request: Request, cut: Bool) -> Response {
             let range = request.headers[.range]
             ranges.values.withLock { $0.append(range) }
-            if cut, served.withLock({ count in count += 1; return count == 1 }) {
-                return Response(status: .ok, body: ResponseBody(contentLength: size) { writer in
-                    try await writer.write(ByteBuffer(data: TestServer.content(cutAt)))
-                    throw CancellationError()
+            if cut,
+                served.withLock({ count in
+                    count += 1
+                    return count == 1
                 })
+            {
+                return Response(
+                    status: .ok,
+                    body: ResponseBody(contentLength: size) { writer in
+                        try await writer.write(ByteBuffer(data: TestServer.content(cutAt)))
+                        throw CancellationError()
+                    })
             }
-            guard !ignoreRange, let range, range.hasPrefix("bytes="), let start = Int(range.dropFirst(6).dropLast()) else {
+            guard !ignoreRange, let range, range.hasPrefix("bytes="), let start = Int(range.dropFirst(6).dropLast())
+            else {
                 return Response(status: .ok, body: TestServer.streamedBody(size))
             }
             guard start < size else {
@@ -43,7 +54,9 @@ import Testing
         }
         router.get("/content") { request, _ in answer(request, cut: false) }
         router.get("/cut") { request, _ in answer(request, cut: true) }
-        router.get("/missing") { _, _ in Response(status: .notFound, body: ResponseBody(byteBuffer: ByteBuffer(string: "gone"))) }
+        router.get("/missing") { _, _ in
+            Response(status: .notFound, body: ResponseBody(byteBuffer: ByteBuffer(string: "gone")))
+        }
         return router
     }
 
@@ -88,7 +101,9 @@ import Testing
         let ranges = RangeLog()
         try await TestServer.with(Self.router(ranges: ranges, ignoreRange: true)) { base in
             let client = try StratusHTTPClient()
-            let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "content"), responseDigests: [.sha256]), into: .resumableFile(file))
+            let response = try await client.execute(
+                StratusHTTPRequest(url: base.appending(path: "content"), responseDigests: [.sha256]),
+                into: .resumableFile(file))
             await client.shutdown()
             #expect(response.status == 200)
             #expect(try Data(contentsOf: file) == Self.whole)
@@ -106,7 +121,9 @@ import Testing
         let ranges = RangeLog()
         try await TestServer.with(Self.router(ranges: ranges)) { base in
             let client = try StratusHTTPClient()
-            let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "content"), responseDigests: [.sha256]), into: .resumableFile(file))
+            let response = try await client.execute(
+                StratusHTTPRequest(url: base.appending(path: "content"), responseDigests: [.sha256]),
+                into: .resumableFile(file))
             await client.shutdown()
             #expect(response.status == 200)
             #expect(try Data(contentsOf: file) == Self.whole)
@@ -127,7 +144,9 @@ import Testing
             let client = try StratusHTTPClient()
             let error = await #expect(throws: StratusHTTPClientError.self) {
                 // A progress handler, so the announced length is added up too.
-                _ = try await client.execute(StratusHTTPRequest(url: base.appending(path: path)), into: .resumableFile(file)) { _ in }
+                _ = try await client.execute(
+                    StratusHTTPRequest(url: base.appending(path: path)), into: .resumableFile(file)
+                ) { _ in }
             }
             await client.shutdown()
             #expect(error?.code == .invalidResponse, "\(String(describing: error))")
@@ -146,7 +165,9 @@ import Testing
             // 1000 bytes already held, it overflowed in the progress report.
             Response(
                 status: .partialContent,
-                headers: [.contentRange: "bytes 1000-\(Self.size - 1)/\(Self.size)", .contentLength: "9223372036854775000"],
+                headers: [
+                    .contentRange: "bytes 1000-\(Self.size - 1)/\(Self.size)", .contentLength: "9223372036854775000",
+                ],
                 body: ResponseBody { writer in
                     try await writer.write(ByteBuffer(data: TestServer.content(1000, offset: 1000)))
                     throw CancellationError()
@@ -174,7 +195,8 @@ import Testing
         try start.write(to: file)
         try await TestServer.with(Self.router(ranges: RangeLog())) { base in
             let client = try StratusHTTPClient()
-            let response = try await client.execute(StratusHTTPRequest(url: base.appending(path: "missing")), into: .resumableFile(file))
+            let response = try await client.execute(
+                StratusHTTPRequest(url: base.appending(path: "missing")), into: .resumableFile(file))
             await client.shutdown()
             #expect(response.status == 404)
             #expect(response.file == nil)

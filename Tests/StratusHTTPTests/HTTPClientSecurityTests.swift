@@ -21,7 +21,8 @@ import Testing
             await trustingFile.shutdown()
             #expect(String(decoding: viaFile.body, as: UTF8.self) == "hello")
 
-            let trustingPEM = try StratusHTTPClient(configuration: .init(trustRoots: .caPEM(try Data(contentsOf: certificate))))
+            let trustingPEM = try StratusHTTPClient(
+                configuration: .init(trustRoots: .caPEM(try Data(contentsOf: certificate))))
             let viaPEM = try await trustingPEM.execute(StratusHTTPRequest(url: base.appending(path: "hello")))
             await trustingPEM.shutdown()
             #expect(viaPEM.status == 200)
@@ -56,7 +57,9 @@ import Testing
     @Test func authorizationNeverFollowsARedirectToAnotherHost() async throws {
         try await TestServer.with(EchoRoutes.router()) { other in
             let router = Router()
-            router.get("/away") { _, _ in Response(status: .found, headers: [.location: other.appending(path: "headers").absoluteString]) }
+            router.get("/away") { _, _ in
+                Response(status: .found, headers: [.location: other.appending(path: "headers").absoluteString])
+            }
             router.get("/here") { _, _ in Response(status: .found, headers: [.location: "/headers"]) }
             router.get("/headers") { request, _ -> String in
                 request.headers[.authorization] ?? "none"
@@ -64,8 +67,10 @@ import Testing
             try await TestServer.with(router) { base in
                 let client = try StratusHTTPClient(configuration: .init(redirects: .follow(maximum: 3)))
                 let headers: StratusHTTPHeaders = ["Authorization": "Bearer sl.secret-access-token"]
-                let away = try await client.execute(StratusHTTPRequest(url: base.appending(path: "away"), headers: headers))
-                let here = try await client.execute(StratusHTTPRequest(url: base.appending(path: "here"), headers: headers))
+                let away = try await client.execute(
+                    StratusHTTPRequest(url: base.appending(path: "away"), headers: headers))
+                let here = try await client.execute(
+                    StratusHTTPRequest(url: base.appending(path: "here"), headers: headers))
                 await client.shutdown()
                 #expect(!String(decoding: away.body, as: UTF8.self).contains("secret-access-token"))
                 #expect(String(decoding: here.body, as: UTF8.self) == "Bearer sl.secret-access-token")
@@ -74,12 +79,17 @@ import Testing
     }
 
     @Test func descriptionsRedactSecrets() throws {
-        let headers: StratusHTTPHeaders = ["Authorization": "Bearer sl.abc123", "Dropbox-API-Arg": "{\"path\":\"/a\"}", "Cookie": "session=xyz"]
+        let headers: StratusHTTPHeaders = [
+            "Authorization": "Bearer sl.abc123", "Dropbox-API-Arg": "{\"path\":\"/a\"}", "Cookie": "session=xyz",
+        ]
         #expect(headers.description.contains("Authorization: Bearer <redacted>"))
         #expect(!headers.description.contains("abc123"))
         #expect(!headers.description.contains("xyz"))
         #expect(headers.description.contains("{\"path\":\"/a\"}"))
-        let url = URL(string: "https://user:pw@example.com/token?grant_type=refresh_token&refresh_token=r-secret&client_secret=c-secret&alt=media")!
+        let url = URL(
+            string:
+                "https://user:pw@example.com/token?grant_type=refresh_token&refresh_token=r-secret&client_secret=c-secret&alt=media"
+        )!
         let request = StratusHTTPRequest(method: .post, url: url, headers: headers)
         #expect(!request.description.contains("r-secret"))
         #expect(!request.description.contains("c-secret"))
@@ -98,7 +108,9 @@ import Testing
             var url = base.appending(path: "hello")
             url.append(queryItems: [URLQueryItem(name: "access_token", value: "q-secret")])
             _ = try await client.execute(StratusHTTPRequest(url: url, headers: ["Authorization": "Bearer h-secret"]))
-            _ = try? await client.execute(StratusHTTPRequest(url: base.appending(path: "stall"), headers: ["Authorization": "Bearer h-secret"]).withTimeout(.milliseconds(100)))
+            _ = try? await client.execute(
+                StratusHTTPRequest(url: base.appending(path: "stall"), headers: ["Authorization": "Bearer h-secret"])
+                    .withTimeout(.milliseconds(100)))
             await client.shutdown()
         }
         let text = logs.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")

@@ -48,7 +48,9 @@ import Testing
             let client = try StratusHTTPClient()
             let started = ProgressLog()
             let task = Task {
-                try await client.execute(StratusHTTPRequest(url: base.appending(path: "slow/100000000")), into: .unverifiedFile(destination)) {
+                try await client.execute(
+                    StratusHTTPRequest(url: base.appending(path: "slow/100000000")), into: .unverifiedFile(destination)
+                ) {
                     started.add($0.bytesReceived)
                 }
             }
@@ -99,7 +101,8 @@ import Testing
 
     @Test func totalTimeout() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
-            let client = try StratusHTTPClient(configuration: .init(timeouts: .init(stall: nil, total: .milliseconds(300))))
+            let client = try StratusHTTPClient(
+                configuration: .init(timeouts: .init(stall: nil, total: .milliseconds(300))))
             let error = await #expect(throws: StratusHTTPClientError.self) {
                 try await client.execute(StratusHTTPRequest(url: base.appending(path: "stall")))
             }

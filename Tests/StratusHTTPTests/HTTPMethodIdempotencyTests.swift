@@ -11,7 +11,9 @@ import Testing
         for method in [StratusHTTPMethod.get, .head, .put, .delete, .options, StratusHTTPMethod(rawValue: "TRACE")] {
             #expect(method.isIdempotent, "\(method)")
         }
-        for method in [StratusHTTPMethod.post, .patch, StratusHTTPMethod(rawValue: "MKCOL"), StratusHTTPMethod(rawValue: "get")] {
+        for method in [
+            StratusHTTPMethod.post, .patch, StratusHTTPMethod(rawValue: "MKCOL"), StratusHTTPMethod(rawValue: "get"),
+        ] {
             #expect(!method.isIdempotent, "\(method)")
         }
         let propfind = StratusHTTPMethod("PROPFIND", isIdempotent: true)
@@ -42,7 +44,8 @@ import Testing
         try await MockServer.withRunning(router) { base in
             let client = try StratusHTTPClient()
             let warm = StratusHTTPRequest(url: base.appending(path: "warm"))
-            let make = StratusHTTPRequest(method: StratusHTTPMethod(rawValue: "MKCOL"), url: base.appending(path: "folder"))
+            let make = StratusHTTPRequest(
+                method: StratusHTTPMethod(rawValue: "MKCOL"), url: base.appending(path: "folder"))
 
             // Undeclared: the lost answer is reported, the request went out once.
             _ = try await client.execute(warm)
@@ -54,7 +57,8 @@ import Testing
             // Declared idempotent: libcurl's own resend on a stale connection is allowed.
             _ = try await client.execute(warm)
             injector.add(FaultRule(route: "/folder", fault: .dropBeforeResponse))
-            let declared = StratusHTTPRequest(method: StratusHTTPMethod("MKCOL", isIdempotent: true), url: base.appending(path: "folder"))
+            let declared = StratusHTTPRequest(
+                method: StratusHTTPMethod("MKCOL", isIdempotent: true), url: base.appending(path: "folder"))
             let answer = try? await client.execute(declared)
             await client.shutdown()
             #expect(answer?.status == 201)

@@ -7,7 +7,8 @@ import Testing
 /// Users can build responses and progress reports for their own tests.
 @Suite struct PublicInitializerTests {
     @Test func responsesAndProgressCanBeBuilt() throws {
-        let response = StratusHTTPResponse(status: 404, headers: ["Content-Type": "text/plain"], body: Data("gone".utf8))
+        let response = StratusHTTPResponse(
+            status: 404, headers: ["Content-Type": "text/plain"], body: Data("gone".utf8))
         #expect(!response.isSuccess)
         #expect(response.bodyLength == 4)
         #expect(response.headers["content-type"] == "text/plain")
@@ -20,7 +21,8 @@ import Testing
     }
 
     @Test func streamingResponseCanBeBuiltAndRead() async throws {
-        let streamed = HTTPStreamingResponse(status: 200, body: HTTPBodyStream(chunks: [Data("ab".utf8), Data("cd".utf8)]))
+        let streamed = HTTPStreamingResponse(
+            status: 200, body: HTTPBodyStream(chunks: [Data("ab".utf8), Data("cd".utf8)]))
         #expect(streamed.status == 200)
         #expect(try await streamed.body.collect(upTo: 10) == Data("abcd".utf8))
 

@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTLS
+import MockSupport
 import NIOCore
 import NIOSSL
-import MockSupport
 
 /// A Hummingbird server on 127.0.0.1, port 0, running for the length of a closure.
 enum TestServer {
@@ -47,4 +47,3 @@ enum TestServer {
 enum TestServerError: Error {
     case noPort
 }
-

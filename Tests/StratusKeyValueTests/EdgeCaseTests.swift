@@ -1,6 +1,6 @@
 import Foundation
-import StratusSync
 import StratusKeyValue
+import StratusSync
 import SyncSimulation
 import Testing
 
@@ -14,7 +14,7 @@ import Testing
             try a.set(13, forKey: "highestLevel")
             try a.increment("coins", by: 4)
             try await a.synchronize()
-            try await b.syncStore.sync()   // not through synchronize()
+            try await b.syncStore.sync()  // not through synchronize()
             try b.set("dark", forKey: "theme")
             try await b.synchronize()
             try await a.synchronize()

@@ -1,10 +1,10 @@
 import Foundation
-import StratusSync
 import Stratus
 import StratusKeyValue
+import StratusSync
+import StratusTestSupport
 import SyncSimulation
 import Synchronization
-import StratusTestSupport
 import Testing
 
 /// Devices with key-value stores on one remote: `local`, or a mock Dropbox started for the test.
@@ -14,7 +14,9 @@ struct KeyValueHarness: Sendable {
     let rules: [KeyRule]
 
     /// Runs `body` with a fresh remote of the given kind.
-    static func with(_ remote: SimulationRemote, rules: [KeyRule], _ body: @escaping @Sendable (KeyValueHarness) async throws -> Void) async throws {
+    static func with(
+        _ remote: SimulationRemote, rules: [KeyRule], _ body: @escaping @Sendable (KeyValueHarness) async throws -> Void
+    ) async throws {
         let temporaryFolder = try TemporaryFolder(prefix: "stratus-kv-tests")
         defer { temporaryFolder.remove() }
         let folder = temporaryFolder.url

@@ -1,6 +1,6 @@
 import Foundation
-import StratusSync
 import StratusKeyValue
+import StratusSync
 import SyncSimulation
 import Testing
 

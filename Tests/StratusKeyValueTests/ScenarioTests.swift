@@ -1,6 +1,6 @@
 import Foundation
-import StratusSync
 import StratusKeyValue
+import StratusSync
 import SyncSimulation
 import Testing
 
@@ -17,7 +17,7 @@ import Testing
             try await b.synchronize()
             try a.set(13, forKey: "highestLevel")
             try await a.synchronize()
-            try b.set(1, forKey: "highestLevel")   // B plays level 1 again, offline
+            try b.set(1, forKey: "highestLevel")  // B plays level 1 again, offline
             #expect(b.integer(forKey: "highestLevel") == 1, "B has not seen 13 yet")
             let changed = try await b.synchronize()
             #expect(changed == ["highestLevel"])
@@ -86,9 +86,14 @@ import Testing
             try await a.synchronize()
             for device in [a, b] {
                 #expect(Set(device.array(forKey: "purchases") ?? []) == ["starter-pack", "gem-pouch", "no-ads"])
-                #expect(try device.events.events().compactMap { event -> String? in
-                    if case .dictionary(let payload) = event.payload, case .string(let item)? = payload["item"] { item } else { nil }
-                }.sorted() == ["gem-pouch", "no-ads"])
+                #expect(
+                    try device.events.events().compactMap { event -> String? in
+                        if case .dictionary(let payload) = event.payload, case .string(let item)? = payload["item"] {
+                            item
+                        } else {
+                            nil
+                        }
+                    }.sorted() == ["gem-pouch", "no-ads"])
             }
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import StratusSync
 import StratusKeyValue
+import StratusSync
 import SyncSimulation
 import Testing
 
@@ -36,7 +36,8 @@ import Testing
 
     @Test func limitsRefuseTheWholeWriteAndSaySo() async throws {
         try await KeyValueHarness.with(.local, rules: []) { harness in
-            let a = try harness.device("a", limits: KeyValueLimits(maximumTotalBytes: 200, maximumKeys: 3, maximumKeyLength: 8))
+            let a = try harness.device(
+                "a", limits: KeyValueLimits(maximumTotalBytes: 200, maximumKeys: 3, maximumKeyLength: 8))
             var notes = a.externalChanges().makeAsyncIterator()
             try a.set(["k1": 1, "k2": 2])
             do {
@@ -60,7 +61,7 @@ import Testing
                 #expect(error.code == .invalidKey)
             }
             #expect(a.value(forKey: "k3") == nil)
-            try a.removeValue(forKey: "k1")   // shrinking is always allowed
+            try a.removeValue(forKey: "k1")  // shrinking is always allowed
         }
     }
 
@@ -70,7 +71,7 @@ import Testing
             let b = try harness.device("b")
             try a.increment("coins", by: 5)
             try a.increment("coins", by: -2)
-            try b.increment("coins", by: 3)   // offline
+            try b.increment("coins", by: 3)  // offline
             try await a.synchronize()
             try await b.synchronize()
             try await a.synchronize()
@@ -98,7 +99,9 @@ import Testing
             #expect(a.string(forKey: "theme") == "sepia")
             #expect(b.string(forKey: "theme") == "sepia")
             let history = try await a.syncStore.versions(of: .init(type: "kv", id: "store"))
-            let themes = history.compactMap { $0.record.value.objectValue?["entries"]?.objectValue?["theme"]?.objectValue?["value"] }
+            let themes = history.compactMap {
+                $0.record.value.objectValue?["entries"]?.objectValue?["theme"]?.objectValue?["value"]
+            }
             #expect(themes.contains(.string("light")), "the losing value is in the history: \(themes)")
         }
     }
@@ -134,7 +137,8 @@ import Testing
             try await a.synchronize()
             func balance(_ store: KeyValueStore) throws -> (Int64, Int) {
                 let (state, rejected) = try store.events.fold(Int64(0)) { balance, event in
-                    guard case .dictionary(let payload) = event.payload, case .integer(let amount)? = payload["amount"] else { return }
+                    guard case .dictionary(let payload) = event.payload, case .integer(let amount)? = payload["amount"]
+                    else { return }
                     if event.name == "spent" {
                         guard balance >= amount else { throw EventLog.Rejection("not enough coins") }
                         balance -= amount

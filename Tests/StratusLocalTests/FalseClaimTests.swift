@@ -16,11 +16,14 @@ import Testing
     static let cancelledUpload = "cancellation: an upload cancelled midway leaves nothing partial"
     static let cancelledDownload = "cancellation: a download cancelled midway leaves the destination as it was"
     static let everyChange = "change feed: an upload and a delete are reported in order"
-    static let createdAndDeleted = "change feed: a file created and deleted between two polls, as the feed's kind promises"
+    static let createdAndDeleted =
+        "change feed: a file created and deleted between two polls, as the feed's kind promises"
     static let aboveSingleUpload = "round trip: largestSingleUpload+1 bytes"
     /// The checks whose sizes follow the upload limits.
     static let sized = ["round trip:", "cancellation:", "progress:", "concurrency:", "preconditions: racing"]
-    static let chunkBoundaries = ["round trip: chunkSize-1 bytes", "round trip: chunkSize bytes", "round trip: 2×chunkSize+1 bytes"]
+    static let chunkBoundaries = [
+        "round trip: chunkSize-1 bytes", "round trip: chunkSize bytes", "round trip: 2×chunkSize+1 bytes",
+    ]
 
     /// What running every check against one service gave.
     struct Report {
@@ -31,7 +34,8 @@ import Testing
 
     /// Options that keep the runs short: small cancellations and races (the racing test
     /// overrides them with the suite's defaults).
-    static let quick = ContractSuite.Options(cancellationContentSize: 4 * 1_048_576, racingContentSize: 256 * 1024, racingRounds: 1)
+    static let quick = ContractSuite.Options(
+        cancellationContentSize: 4 * 1_048_576, racingContentSize: 256 * 1024, racingRounds: 1)
 
     /// Runs the suite's checks against the local service with one lie, a few at a time.
     /// - Parameters:
@@ -39,7 +43,9 @@ import Testing
     ///   - families: Name prefixes of the checks to run (the families that look at the promise
     ///     the lie breaks; the wrapper passes everything else through), or `nil` for every check.
     ///   - options: The suite's options.
-    static func run(_ lie: LyingService.Lie?, families: [String]? = nil, options: ContractSuite.Options = quick) async -> Report {
+    static func run(_ lie: LyingService.Lie?, families: [String]? = nil, options: ContractSuite.Options = quick) async
+        -> Report
+    {
         let suite = ContractSuite(options: options) { context in
             LyingService(
                 inner: try LocalService(
@@ -79,7 +85,8 @@ import Testing
 
     /// Fails unless exactly the named checks failed.
     static func expectFailures(_ report: Report, exactly names: Set<String>, _ comment: Comment) {
-        #expect(names.isSubset(of: report.ran), "\(comment): the checks expected to fail did not run; ran \(report.ran)")
+        #expect(
+            names.isSubset(of: report.ran), "\(comment): the checks expected to fail did not run; ran \(report.ran)")
         #expect(Set(report.failures.keys) == names, "\(comment): failures were \(report.failures)")
     }
 
@@ -89,8 +96,11 @@ import Testing
     }
 
     @Test func atomicWritesCheckedAtTheHeadAreCaughtByTheRaces() async {
-        let report = await Self.run(.checksAtHeadWritesAfterBody, families: ["preconditions:"], options: ContractSuite.Options())
-        Self.expectFailures(report, exactly: [Self.racingCreates, Self.racingReplacements], "checked at the head, written after the body, claimed atomic")
+        let report = await Self.run(
+            .checksAtHeadWritesAfterBody, families: ["preconditions:"], options: ContractSuite.Options())
+        Self.expectFailures(
+            report, exactly: [Self.racingCreates, Self.racingReplacements],
+            "checked at the head, written after the body, claimed atomic")
         #expect(report.failures[Self.racingCreates]?.contains("writers racing with") == true)
     }
 
@@ -108,13 +118,15 @@ import Testing
 
     @Test func aCancellationThatCannotLandMidwayIsInconclusive() async {
         let report = await Self.run(.reportsProgressOnlyAtTheEnd, families: ["cancellation:", "progress:"])
-        Self.expectFailures(report, exactly: [Self.cancelledUpload, Self.cancelledDownload], "progress only at the end")
+        Self.expectFailures(
+            report, exactly: [Self.cancelledUpload, Self.cancelledDownload], "progress only at the end")
         #expect(report.failures[Self.cancelledDownload]?.contains("inconclusive") == true)
     }
 
     @Test func aCoalescedFeedClaimedNativeIsCaught() async {
         let report = await Self.run(.coalescesFeed(claiming: .native), families: ["change feed:"])
-        Self.expectFailures(report, exactly: [Self.everyChange, Self.createdAndDeleted], "coalesced feed claimed native")
+        Self.expectFailures(
+            report, exactly: [Self.everyChange, Self.createdAndDeleted], "coalesced feed claimed native")
         #expect(report.failures[Self.createdAndDeleted]?.contains("promises every change") == true)
     }
 
@@ -124,16 +136,21 @@ import Testing
     }
 
     @Test func noChunkedUploadClaimedAsChunkedIsCaught() async {
-        let report = await Self.run(.refusesUploadsAbove(4 * 1_048_576, claimingChunkedUpload: true), families: Self.sized)
-        Self.expectFailures(report, exactly: [Self.aboveSingleUpload], "uploads above 4 MiB refused, chunked upload claimed")
+        let report = await Self.run(
+            .refusesUploadsAbove(4 * 1_048_576, claimingChunkedUpload: true), families: Self.sized)
+        Self.expectFailures(
+            report, exactly: [Self.aboveSingleUpload], "uploads above 4 MiB refused, chunked upload claimed")
         #expect(report.failures[Self.aboveSingleUpload]?.contains("payloadTooLarge") == true)
     }
 
     @Test func noChunkedUploadDeclaredHonestlyPasses() async {
-        let report = await Self.run(.refusesUploadsAbove(4 * 1_048_576, claimingChunkedUpload: false), families: Self.sized)
+        let report = await Self.run(
+            .refusesUploadsAbove(4 * 1_048_576, claimingChunkedUpload: false), families: Self.sized)
         Self.expectFailures(report, exactly: [], "uploads above 4 MiB refused, no chunked upload declared")
         for name in Self.chunkBoundaries {
-            #expect(report.skips[name]?.contains("supportsChunkedUpload is false") == true, "\(name) was not skipped: \(report.skips)")
+            #expect(
+                report.skips[name]?.contains("supportsChunkedUpload is false") == true,
+                "\(name) was not skipped: \(report.skips)")
         }
     }
 }

@@ -10,7 +10,8 @@ import Testing
 @Suite struct LocalServiceBadPathTests {
     static let refused: [String] = [
         "..", "../outside.txt", "saves/../../outside.txt", "saves/./slot.json", "saves//slot.json", "//outside.txt",
-        "saves/", "slot\u{0}.json", "slot\u{1}.json", "slot\t.json", "slot\n.json", "slot\u{1F}.json", "slot\u{7F}.json",
+        "saves/", "slot\u{0}.json", "slot\u{1}.json", "slot\t.json", "slot\n.json", "slot\u{1F}.json",
+        "slot\u{7F}.json",
     ]
 
     @Test(arguments: LocalServiceBadPathTests.refused)
@@ -20,7 +21,9 @@ import Testing
         let service = try folder.service()
         let data = Data("escaped".utf8)
 
-        await expectServiceError(.invalidPath) { try await service.upload(from: .bytes(data), to: try RemotePath(text)) }
+        await expectServiceError(.invalidPath) {
+            try await service.upload(from: .bytes(data), to: try RemotePath(text))
+        }
         await expectServiceError(.invalidPath) {
             try await service.upload(from: .bytes(data), to: try RemotePath("saves").appending(text))
         }

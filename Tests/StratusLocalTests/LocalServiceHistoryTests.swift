@@ -23,9 +23,11 @@ import Testing
         await expectServiceError(.notFound) { try await service.restore(path, to: written[1].version) }
 
         // The pruned contents are gone from the disk too.
-        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.root.appending(path: ".stratus/versions").path)
+        let kept = try FileManager.default.contentsOfDirectory(
+            atPath: folder.root.appending(path: ".stratus/versions").path)
         #expect(kept.count == 1)
-        let contents = try FileManager.default.contentsOfDirectory(atPath: folder.root.appending(path: ".stratus/versions/\(kept[0])").path)
+        let contents = try FileManager.default.contentsOfDirectory(
+            atPath: folder.root.appending(path: ".stratus/versions/\(kept[0])").path)
         #expect(contents.sorted() == ["3", "4", "5"])
     }
 
@@ -34,7 +36,8 @@ import Testing
         defer { folder.remove() }
         let service = try folder.service()
         let path = try RemotePath("saves/slot.json")
-        let first = try await service.upload(from: .bytes(Data("first".utf8)), to: path, options: UploadOptions(metadata: ["slot": "1"]))
+        let first = try await service.upload(
+            from: .bytes(Data("first".utf8)), to: path, options: UploadOptions(metadata: ["slot": "1"]))
         let second = try await service.upload(from: .bytes(Data("second".utf8)), to: path)
         try await service.delete(path)
 
@@ -59,7 +62,8 @@ import Testing
         let path = try RemotePath("a.txt")
         let first = try await service.upload(from: .bytes(Data("same".utf8)), to: path)
         try await service.delete(path)
-        let second = try await service.upload(from: .bytes(Data("same".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
+        let second = try await service.upload(
+            from: .bytes(Data("same".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
         #expect(first.version != second.version)
         #expect(first.id == second.id)
     }
@@ -68,7 +72,8 @@ import Testing
         let folder = try TemporaryFolder(prefix: "stratus-local-tests")
         defer { folder.remove() }
         let service = try folder.service()
-        let uploaded = try await service.upload(from: .bytes(Data("the real content".utf8)), to: try RemotePath("a.txt"))
+        let uploaded = try await service.upload(
+            from: .bytes(Data("the real content".utf8)), to: try RemotePath("a.txt"))
 
         let versions = folder.root.appending(path: ".stratus/versions")
         let key = try FileManager.default.contentsOfDirectory(atPath: versions.path)[0]
@@ -78,9 +83,12 @@ import Testing
 
         let destination = folder.file("destination")
         try Data("keep me".utf8).write(to: destination)
-        await expectServiceError(.integrityMismatch) { try await service.download(try RemotePath("a.txt"), to: destination) }
+        await expectServiceError(.integrityMismatch) {
+            try await service.download(try RemotePath("a.txt"), to: destination)
+        }
         #expect(try Data(contentsOf: destination) == Data("keep me".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["destination", "root"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["destination", "root"])
     }
 
     @Test func aCancelledUploadLeavesNothingInStaging() async throws {
@@ -95,7 +103,8 @@ import Testing
         // lands midway whatever the machine's speed.
         let handle = TaskHandle()
         let upload = Task {
-            try await service.upload(from: .file(source), to: path, options: UploadOptions(progress: { _ in handle.cancel() }))
+            try await service.upload(
+                from: .file(source), to: path, options: UploadOptions(progress: { _ in handle.cancel() }))
         }
         handle.set(upload)
         let result = await upload.result
@@ -103,7 +112,8 @@ import Testing
         if case .failure(let error as ServiceError) = result {
             #expect(error.code == .cancelled)
         }
-        let staging = try FileManager.default.contentsOfDirectory(atPath: folder.root.appending(path: ".stratus/staging").path)
+        let staging = try FileManager.default.contentsOfDirectory(
+            atPath: folder.root.appending(path: ".stratus/staging").path)
         #expect(staging.isEmpty)
         await expectServiceError(.notFound) { try await service.metadata(of: path) }
         #expect(try await service.list(.root).isEmpty)
@@ -118,7 +128,8 @@ import Testing
         let fresh = staging.appending(path: "running.version")
         try Data("old".utf8).write(to: old)
         try Data("fresh".utf8).write(to: fresh)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)], ofItemAtPath: old.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)], ofItemAtPath: old.path)
 
         _ = try folder.service()
         #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path) == ["running.version"])

@@ -60,7 +60,9 @@ import Testing
             try await service.upload(from: .bytes(Data("child".utf8)), to: try RemotePath("a/file.txt/b/child.txt"))
         }
         var isFolder: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: folder.root.appending(path: "a/file.txt").path, isDirectory: &isFolder))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.root.appending(path: "a/file.txt").path, isDirectory: &isFolder))
         #expect(!isFolder.boolValue)
         #expect(try await service.list(.root).map(\.path.string) == ["a/file.txt"])
     }

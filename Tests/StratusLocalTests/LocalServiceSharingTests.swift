@@ -37,13 +37,18 @@ import Testing
         let first = try folder.service()
         let second = try folder.service()
         let path = try RemotePath("save.json")
-        let created = try await first.upload(from: .bytes(Data("1".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
+        let created = try await first.upload(
+            from: .bytes(Data("1".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
         await expectServiceError(.conflict) {
-            try await second.upload(from: .bytes(Data("x".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
+            try await second.upload(
+                from: .bytes(Data("x".utf8)), to: path, options: UploadOptions(precondition: .mustNotExist))
         }
-        let updated = try await second.upload(from: .bytes(Data("2".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(created.version)))
+        let updated = try await second.upload(
+            from: .bytes(Data("2".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(created.version)))
         await expectServiceError(.conflict) {
-            try await first.upload(from: .bytes(Data("stale".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(created.version)))
+            try await first.upload(
+                from: .bytes(Data("stale".utf8)), to: path,
+                options: UploadOptions(precondition: .mustMatch(created.version)))
         }
         await expectServiceError(.conflict) { try await first.delete(path, precondition: .mustMatch(created.version)) }
         try await first.delete(path, precondition: .mustMatch(updated.version))
@@ -61,9 +66,12 @@ import Testing
         #expect(!page.hasMore)
     }
 
-    private func attempt(_ service: LocalService, _ text: String, _ path: RemotePath, _ base: VersionID) async -> (text: String, file: RemoteFile)? {
+    private func attempt(_ service: LocalService, _ text: String, _ path: RemotePath, _ base: VersionID) async -> (
+        text: String, file: RemoteFile
+    )? {
         do {
-            let file = try await service.upload(from: .bytes(Data(text.utf8)), to: path, options: UploadOptions(precondition: .mustMatch(base)))
+            let file = try await service.upload(
+                from: .bytes(Data(text.utf8)), to: path, options: UploadOptions(precondition: .mustMatch(base)))
             return (text, file)
         } catch let error as ServiceError where error.code == .conflict {
             return nil

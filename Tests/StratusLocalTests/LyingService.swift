@@ -87,11 +87,15 @@ struct LyingService: Service {
         return try await inner.upload(from: source, to: path, options: options)
     }
 
-    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
+        -> RemoteFile
+    {
         switch lie {
         case .ignoresCancellation:
             let inner = inner
-            return try await Task.detached { try await inner.download(path, version: version, to: destination, options: options) }.value
+            return try await Task.detached {
+                try await inner.download(path, version: version, to: destination, options: options)
+            }.value
         case .reportsProgressOnlyAtTheEnd:
             options.progress?(TransferProgress(completedBytes: 0, totalBytes: nil))
             let file = try await inner.download(path, version: version, to: destination, options: DownloadOptions())

@@ -44,7 +44,9 @@ public struct RunningMock<Server: Sendable>: Sendable {
         let token = authorization.issueTokens().accessToken
         return try await MockServer.withRunning(router) { url in
             try await body(
-                RunningMock(server: server, authorization: authorization, baseURL: url, accessToken: token, storage: storage.url)
+                RunningMock(
+                    server: server, authorization: authorization, baseURL: url, accessToken: token, storage: storage.url
+                )
             )
         }
     }

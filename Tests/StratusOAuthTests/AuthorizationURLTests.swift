@@ -18,7 +18,8 @@ import Testing
 
     @Test func dropboxURLCarriesPKCEStateAndOfflineAccess() throws {
         let client = try client(.dropbox(clientID: "app-key", clientSecret: "app-SECRET"))
-        let pending = try client.makeAuthorization(redirectURI: redirect, scopes: ["files.content.read", "files.content.write"])
+        let pending = try client.makeAuthorization(
+            redirectURI: redirect, scopes: ["files.content.read", "files.content.write"])
         #expect(pending.url.absoluteString.hasPrefix("https://www.dropbox.com/oauth2/authorize?"))
         let query = try query(pending.url)
         #expect(query["response_type"] == "code")
@@ -38,7 +39,8 @@ import Testing
 
     @Test func googleURLAsksForOfflineAccessAndConsent() throws {
         let client = try client(.google(clientID: "id.apps.googleusercontent.com", clientSecret: "g-SECRET"))
-        let pending = try client.makeAuthorization(redirectURI: redirect, scopes: ["https://www.googleapis.com/auth/drive"])
+        let pending = try client.makeAuthorization(
+            redirectURI: redirect, scopes: ["https://www.googleapis.com/auth/drive"])
         #expect(pending.url.absoluteString.hasPrefix("https://accounts.google.com/o/oauth2/v2/auth?"))
         let query = try query(pending.url)
         #expect(query["access_type"] == "offline")

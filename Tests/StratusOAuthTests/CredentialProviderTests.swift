@@ -67,12 +67,13 @@ import Testing
             let provider = CredentialProvider(client: mock.client(), store: store)
             mock.server.expireAllAccessTokens()
             let headers = Recorder()
-            let response = try await provider.perform({ authorization in
-                headers.append(authorization)
-                var request = mock.protectedRequest
-                request.headers.set("Authorization", authorization)
-                return try await mock.http.execute(request)
-            }, isTokenRejected: { mock.provider.tokenRejection.matches($0) })
+            let response = try await provider.perform(
+                { authorization in
+                    headers.append(authorization)
+                    var request = mock.protectedRequest
+                    request.headers.set("Authorization", authorization)
+                    return try await mock.http.execute(request)
+                }, isTokenRejected: { mock.provider.tokenRejection.matches($0) })
             #expect(response.status == 200)
             #expect(mock.server.refreshCount == 1)
             let sent = headers.all
@@ -90,10 +91,11 @@ import Testing
             let provider = CredentialProvider(client: mock.client(), store: InMemoryTokenStore(mock.issueToken()))
             let attempts = Recorder()
             let error = await #expect(throws: ServiceError.self) {
-                _ = try await provider.perform({ authorization in
-                    attempts.append(authorization)
-                    return 401
-                }, isTokenRejected: { $0 == 401 })
+                _ = try await provider.perform(
+                    { authorization in
+                        attempts.append(authorization)
+                        return 401
+                    }, isTokenRejected: { $0 == 401 })
             }
             #expect(error?.code == .unauthorized)
             #expect(attempts.all.count == 2)
@@ -106,10 +108,11 @@ import Testing
         try await MockHarness.with(.init(flavor: .dropbox)) { mock in
             let provider = CredentialProvider(client: mock.client(), store: InMemoryTokenStore(mock.issueToken()))
             let attempts = Recorder()
-            let status = try await provider.perform({ authorization in
-                attempts.append(authorization)
-                return 409
-            }, isTokenRejected: { $0 == 401 })
+            let status = try await provider.perform(
+                { authorization in
+                    attempts.append(authorization)
+                    return 409
+                }, isTokenRejected: { $0 == 401 })
             #expect(status == 409)
             #expect(attempts.all.count == 1)
             #expect(mock.tokenRequests == 0)
@@ -129,7 +132,8 @@ import Testing
 
             var fresh = mock.issueToken()
             fresh.expiresAt = Date().addingTimeInterval(120)
-            let late = CredentialProvider(client: mock.client(), store: InMemoryTokenStore(fresh), refreshMargin: .seconds(60))
+            let late = CredentialProvider(
+                client: mock.client(), store: InMemoryTokenStore(fresh), refreshMargin: .seconds(60))
             #expect(try await late.authorizationHeader() == fresh.authorizationHeaderValue)
             #expect(mock.server.refreshCount == 1)
         }
@@ -188,7 +192,9 @@ import Testing
                 try await FileTokenStore(url: url).save(mock.issueToken(expired: true))
                 try setPermissions(0o644, of: url)
                 let provider = CredentialProvider(client: mock.client(), store: FileTokenStore(url: url))
-                let error = await #expect(throws: ServiceError.self) { try await provider.perform(mock.protectedRequest) }
+                let error = await #expect(throws: ServiceError.self) {
+                    try await provider.perform(mock.protectedRequest)
+                }
                 #expect(error?.code == .permissionDenied)
                 #expect(error?.message.contains("chmod 600 \(url.path)") == true)
                 #expect(mock.tokenRequests == 0)
@@ -235,7 +241,9 @@ import Testing
             try await MockHarness.with(.init(flavor: .dropbox, rotatesRefreshTokens: true)) { mock in
                 let url = folder.appendingPathComponent("token.json")
                 try await FileTokenStore(url: url).save(mock.issueToken(expired: true))
-                let providers = (0..<4).map { _ in CredentialProvider(client: mock.client(), store: FileTokenStore(url: url)) }
+                let providers = (0..<4).map { _ in
+                    CredentialProvider(client: mock.client(), store: FileTokenStore(url: url))
+                }
                 let headers = try await withThrowingTaskGroup(of: String.self) { group in
                     for index in 0..<40 {
                         let provider = providers[index % providers.count]

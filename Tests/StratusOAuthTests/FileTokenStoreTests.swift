@@ -5,7 +5,9 @@ import StratusTestSupport
 import Testing
 
 @Suite struct FileTokenStoreTests {
-    let token = OAuthToken(accessToken: "access-SECRET", refreshToken: "refresh-SECRET", expiresAt: Date(timeIntervalSince1970: 1_900_000_000), scopes: ["a"])
+    let token = OAuthToken(
+        accessToken: "access-SECRET", refreshToken: "refresh-SECRET",
+        expiresAt: Date(timeIntervalSince1970: 1_900_000_000), scopes: ["a"])
 
     @Test func missingFileLoadsAsNothing() async throws {
         try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
@@ -24,7 +26,8 @@ import Testing
             #expect(try await store.load() == token)
             #expect(try await FileTokenStore(url: url).load() == token)
             // Only the token file and its lock file: no temporary file is left behind.
-            let names = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).sorted()
+            let names = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+                .sorted()
             #expect(names == ["token.json", "token.json.lock"])
         }
     }
@@ -44,7 +47,10 @@ import Testing
             #expect(loadError?.description.contains("SECRET") == false)
 
             let updateError = await #expect(throws: ServiceError.self) {
-                try await store.update { _ in Issue.record("must not run"); return token }
+                try await store.update { _ in
+                    Issue.record("must not run")
+                    return token
+                }
             }
             #expect(updateError?.code == .permissionDenied)
             let saveError = await #expect(throws: ServiceError.self) { try await store.save(token) }
@@ -68,8 +74,12 @@ import Testing
             #expect(linkError?.code == .permissionDenied)
 
             let corrupt = folder.appendingPathComponent("corrupt.json")
-            _ = FileManager.default.createFile(atPath: corrupt.path, contents: Data("not json SECRET-CONTENT".utf8), attributes: [.posixPermissions: 0o600])
-            let corruptError = await #expect(throws: ServiceError.self) { try await FileTokenStore(url: corrupt).load() }
+            _ = FileManager.default.createFile(
+                atPath: corrupt.path, contents: Data("not json SECRET-CONTENT".utf8),
+                attributes: [.posixPermissions: 0o600])
+            let corruptError = await #expect(throws: ServiceError.self) {
+                try await FileTokenStore(url: corrupt).load()
+            }
             #expect(corruptError?.code == .localFile)
             #expect(corruptError?.description.contains("SECRET-CONTENT") == false)
             // A new sign-in may replace a corrupt file (but never one others can read).

@@ -17,21 +17,26 @@ import Testing
         let verbose = logger
         let clientSecret = "client-SECRET-\(UUID().uuidString)"
         let secrets = try await withTemporaryFolder(prefix: "stratus-oauth-tests") { folder in
-            try await MockHarness.with(.init(flavor: flavor, clientSecret: clientSecret, rotatesRefreshTokens: true), httpLogger: verbose) { mock in
+            try await MockHarness.with(
+                .init(flavor: flavor, clientSecret: clientSecret, rotatesRefreshTokens: true), httpLogger: verbose
+            ) { mock in
                 let client = mock.client(logger: verbose)
                 var secrets = [clientSecret]
                 var texts: [String] = []
 
                 // Sign in, step by step, to learn the code and the verifier.
                 let receiver = try LoopbackRedirectReceiver(logger: verbose)
-                let pending = try client.makeAuthorization(redirectURI: receiver.redirectURI, scopes: mock.server.configuration.scopes)
+                let pending = try client.makeAuthorization(
+                    redirectURI: receiver.redirectURI, scopes: mock.server.configuration.scopes)
                 async let code = receiver.waitForCode(state: pending.state, timeout: .seconds(20))
                 let (redirect, _) = try await mock.followAsBrowser(pending.url)
                 let received = try await code
                 #expect(redirect.value("code") == received)
                 let token = try await client.exchange(code: received, for: pending)
                 secrets += [received, pending.codeVerifier, token.accessToken, try #require(token.refreshToken)]
-                texts += [pending.description, String(reflecting: pending), token.description, client.provider.description]
+                texts += [
+                    pending.description, String(reflecting: pending), token.description, client.provider.description,
+                ]
 
                 // Keep it, have it refused, refresh (rotating) and retry.
                 let store = FileTokenStore(url: folder.appendingPathComponent("token.json"))

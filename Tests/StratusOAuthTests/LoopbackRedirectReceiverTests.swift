@@ -47,7 +47,8 @@ import Testing
         let http = try StratusHTTPClient()
         let receiver = try LoopbackRedirectReceiver()
         let waiting = Task { try await receiver.waitForCode(state: "s", timeout: .seconds(60)) }
-        let page = try await get("\(receiver.redirectURI)?error=access_denied&error_description=The+user+said+no&state=s", with: http)
+        let page = try await get(
+            "\(receiver.redirectURI)?error=access_denied&error_description=The+user+said+no&state=s", with: http)
         #expect(page.status == 403)
         #expect(page.page.contains("Access was not granted"))
         let error = await #expect(throws: ServiceError.self) { try await waiting.value }
@@ -72,7 +73,9 @@ import Testing
             _ = try await http.execute(StratusHTTP.StratusHTTPRequest(url: receiver.redirectURI))
         }
         await http.shutdown()
-        let reuse = await #expect(throws: ServiceError.self) { try await receiver.waitForCode(state: "s", timeout: .seconds(1)) }
+        let reuse = await #expect(throws: ServiceError.self) {
+            try await receiver.waitForCode(state: "s", timeout: .seconds(1))
+        }
         #expect(reuse?.code == .invalidConfiguration)
     }
 

@@ -40,11 +40,18 @@ struct MockHarness: Sendable {
             if status.isValid { return Response.json(text: #"{"account_id": "dbid:test"}"#) }
             switch (configuration.flavor, status) {
             case (.google, _):
-                return Response.json(text: #"{"error": {"code": 401, "message": "Request had invalid authentication credentials.", "errors": [{"message": "Invalid Credentials", "domain": "global", "reason": "authError", "location": "Authorization", "locationType": "header"}], "status": "UNAUTHENTICATED"}}"#, status: .unauthorized)
+                return Response.json(
+                    text:
+                        #"{"error": {"code": 401, "message": "Request had invalid authentication credentials.", "errors": [{"message": "Invalid Credentials", "domain": "global", "reason": "authError", "location": "Authorization", "locationType": "header"}], "status": "UNAUTHENTICATED"}}"#,
+                    status: .unauthorized)
             case (.dropbox, .expired):
-                return Response.json(text: #"{"error_summary": "expired_access_token/..", "error": {".tag": "expired_access_token"}}"#, status: .unauthorized)
+                return Response.json(
+                    text: #"{"error_summary": "expired_access_token/..", "error": {".tag": "expired_access_token"}}"#,
+                    status: .unauthorized)
             case (.dropbox, _):
-                return Response.json(text: #"{"error_summary": "invalid_access_token/..", "error": {".tag": "invalid_access_token"}}"#, status: .unauthorized)
+                return Response.json(
+                    text: #"{"error_summary": "invalid_access_token/..", "error": {".tag": "invalid_access_token"}}"#,
+                    status: .unauthorized)
             }
         }
         var configuration = StratusHTTPClient.Configuration()
@@ -66,15 +73,19 @@ struct MockHarness: Sendable {
     var provider: OAuthProvider {
         let configuration = server.configuration
         switch configuration.flavor {
-        case .dropbox: return .dropbox(clientID: configuration.clientID, clientSecret: configuration.clientSecret, baseURL: baseURL)
-        case .google: return .google(clientID: configuration.clientID, clientSecret: configuration.clientSecret, baseURL: baseURL)
+        case .dropbox:
+            return .dropbox(
+                clientID: configuration.clientID, clientSecret: configuration.clientSecret, baseURL: baseURL)
+        case .google:
+            return .google(clientID: configuration.clientID, clientSecret: configuration.clientSecret, baseURL: baseURL)
         }
     }
 
     /// An OAuth client for the mock.
     func client(logger: Logger? = nil, signInHint: String? = nil) -> OAuthClient {
         if let logger {
-            return OAuthClient(provider: provider, http: http, retryPolicy: quickRetries, signInHint: signInHint, logger: logger)
+            return OAuthClient(
+                provider: provider, http: http, retryPolicy: quickRetries, signInHint: signInHint, logger: logger)
         }
         return OAuthClient(provider: provider, http: http, retryPolicy: quickRetries, signInHint: signInHint)
     }

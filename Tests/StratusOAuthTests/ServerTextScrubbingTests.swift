@@ -16,8 +16,12 @@ import Testing
         router.post("/oauth2/token") { request, _ -> Response in
             let form = String(buffer: try await request.body.collect(upTo: 65_536))
             let echo = "\(form)\u{1B}[31m" + String(repeating: "x", count: 2_000)
-            let body = try JSONSerialization.data(withJSONObject: ["error": echo, "error_description": "you sent \(form)"])
-            return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: body)))
+            let body = try JSONSerialization.data(withJSONObject: [
+                "error": echo, "error_description": "you sent \(form)",
+            ])
+            return Response(
+                status: .badRequest, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(data: body)))
         }
         let http = try StratusHTTPClient()
         let caught = try await MockServer.withRunning(router) { url in
@@ -27,7 +31,8 @@ import Testing
                 retryPolicy: RetryPolicy(maximumAttempts: 1)
             )
             do {
-                _ = try await client.refresh(OAuthToken(accessToken: "access-SECRET-1", refreshToken: "refresh-SECRET-7"))
+                _ = try await client.refresh(
+                    OAuthToken(accessToken: "access-SECRET-1", refreshToken: "refresh-SECRET-7"))
                 return nil as ServiceError?
             } catch let error as ServiceError {
                 return error
@@ -48,6 +53,8 @@ import Testing
         let text = "key=abc\u{1B}def line\nbreak \u{202E}Bearer tok-123, done"
         let cleaned = Redaction.serverText(text, secrets: ["abcdef"], limit: 1_000)
         #expect(cleaned == "key=<redacted> line break Bearer <redacted>, done")
-        #expect(Redaction.serverText(String(repeating: "y", count: 50), secrets: [], limit: 10) == String(repeating: "y", count: 10) + "…")
+        #expect(
+            Redaction.serverText(String(repeating: "y", count: 50), secrets: [], limit: 10) == String(
+                repeating: "y", count: 10) + "…")
     }
 }

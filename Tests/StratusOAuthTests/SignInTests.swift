@@ -14,7 +14,8 @@ import Testing
                 let client = mock.client()
                 let store = FileTokenStore(url: folder.appendingPathComponent("\(flavor).json"))
                 let pages = Recorder()
-                let token = try await client.signIn(scopes: mock.server.configuration.scopes, timeout: .seconds(20)) { url in
+                let token = try await client.signIn(scopes: mock.server.configuration.scopes, timeout: .seconds(20)) {
+                    url in
                     let (redirect, page) = try await mock.followAsBrowser(url)
                     #expect(redirect.host == "127.0.0.1")
                     #expect(redirect.path == "/callback")
@@ -23,7 +24,9 @@ import Testing
                 }
                 #expect(pages.all.first?.contains("You are signed in") == true)
                 #expect(mock.server.codeExchangeCount == 1)
-                #expect(mock.server.validate(accessToken: token.accessToken) == .valid(scopes: mock.server.configuration.scopes))
+                #expect(
+                    mock.server.validate(accessToken: token.accessToken)
+                        == .valid(scopes: mock.server.configuration.scopes))
                 #expect(token.refreshToken != nil)
                 #expect(token.scopes == mock.server.configuration.scopes)
                 #expect(!token.isExpired(margin: .seconds(300)))
@@ -43,7 +46,8 @@ import Testing
         try await MockHarness.with(.init(flavor: .dropbox, clientSecret: nil)) { mock in
             let client = mock.client()
             let receiver = try LoopbackRedirectReceiver()
-            let pending = try client.makeAuthorization(redirectURI: receiver.redirectURI, scopes: ["files.content.read"])
+            let pending = try client.makeAuthorization(
+                redirectURI: receiver.redirectURI, scopes: ["files.content.read"])
             async let code = receiver.waitForCode(state: pending.state, timeout: .seconds(20))
             let (redirect, _) = try await mock.followAsBrowser(pending.url)
             #expect(redirect.value("state") == pending.state)

@@ -18,11 +18,14 @@ func setPermissions(_ mode: Int, of url: URL) throws {
 
 /// A token that expired an hour ago.
 func expiredToken(access: String = "access-old", refresh: String? = "refresh-old") -> OAuthToken {
-    OAuthToken(accessToken: access, refreshToken: refresh, expiresAt: Date().addingTimeInterval(-3600), scopes: ["files.content.read"])
+    OAuthToken(
+        accessToken: access, refreshToken: refresh, expiresAt: Date().addingTimeInterval(-3600),
+        scopes: ["files.content.read"])
 }
 
 /// Retries quickly, so tests of transient failures stay fast.
-let quickRetries = RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10), maximumDelay: .milliseconds(20), jitter: 0)
+let quickRetries = RetryPolicy(
+    maximumAttempts: 3, initialDelay: .milliseconds(10), maximumDelay: .milliseconds(20), jitter: 0)
 
 /// The time a block takes.
 func elapsed(_ body: () async throws -> Void) async rethrows -> Duration {

@@ -24,7 +24,8 @@ import Testing
             let answer = script[min(index, script.count - 1)]
             var headers = answer.headers
             headers[.contentType] = "application/json"
-            return Response(status: answer.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: answer.body)))
+            return Response(
+                status: answer.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: answer.body)))
         }
         let http = try StratusHTTPClient()
         do {
@@ -72,7 +73,10 @@ import Testing
 
     @Test func invalidGrantAndBadClientsAreNotRetried() async throws {
         try await withScriptedTokenEndpoint([
-            (.badRequest, [:], #"{"error": "invalid_client", "error_description": "Invalid client_id or client_secret"}"#),
+            (
+                .badRequest, [:],
+                #"{"error": "invalid_client", "error_description": "Invalid client_id or client_secret"}"#
+            )
         ]) { client, requests in
             let error = await #expect(throws: ServiceError.self) {
                 try await client.refresh(OAuthToken(accessToken: "old", refreshToken: "r"))

@@ -1,11 +1,12 @@
 import Foundation
 import Stratus
 import StratusOAuth
-import Synchronization
 import StratusTestSupport
+import Synchronization
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Local tricks against the token file: a FIFO at its path, a file someone else owns, a folder

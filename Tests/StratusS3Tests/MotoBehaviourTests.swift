@@ -1,9 +1,10 @@
 import Foundation
 import Stratus
 import StratusDigest
-@testable import StratusS3
 import StratusTestSupport
 import Testing
+
+@testable import StratusS3
 
 /// What the adapter relies on from the server, and its integrity checks, against moto.
 @Suite(.enabled(if: MotoServer.shouldRun, MotoServer.skipReason))
@@ -11,7 +12,9 @@ struct MotoBehaviourTests {
     /// A raw `PutObject`, bypassing the adapter's own checks.
     func rawPut(_ service: S3Service, key: String, _ data: Data, headers: [(String, String)] = []) async throws {
         _ = try await service.transport.send(
-            S3Transport.Request(method: .put, key: key, headers: headers, body: .bytes(data), payloadHash: Hex.encode(Digest.sha256(data)), action: "PutObject"),
+            S3Transport.Request(
+                method: .put, key: key, headers: headers, body: .bytes(data),
+                payloadHash: Hex.encode(Digest.sha256(data)), action: "PutObject"),
             repetition: .onlyWhenRefused
         )
     }
@@ -25,7 +28,8 @@ struct MotoBehaviourTests {
             try await rawPut(service, key: key, Data("second".utf8), headers: [("If-None-Match", "*")])
         }
         do {
-            try await rawPut(service, key: key, Data("third".utf8), headers: [("If-Match", "\"0123456789abcdef0123456789abcdef\"")])
+            try await rawPut(
+                service, key: key, Data("third".utf8), headers: [("If-Match", "\"0123456789abcdef0123456789abcdef\"")])
             Issue.record("a PutObject with a stale If-Match was accepted")
         } catch let error as ServiceError {
             #expect(error.code == .conflict)
@@ -39,7 +43,9 @@ struct MotoBehaviourTests {
         let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("corrupt"))
         let path = try RemotePath("bad.bin")
         let lie = Hex.encode(Digest.sha256(Data("something else".utf8)))
-        try await rawPut(service, key: service.key(for: path), Data("actual bytes".utf8), headers: [("x-amz-meta-stratus-sha256", lie)])
+        try await rawPut(
+            service, key: service.key(for: path), Data("actual bytes".utf8),
+            headers: [("x-amz-meta-stratus-sha256", lie)])
         let temporaryFolder = try TemporaryFolder(prefix: "stratus-s3")
         defer { temporaryFolder.remove() }
         let folder = temporaryFolder.url
@@ -87,7 +93,9 @@ struct MotoBehaviourTests {
     @Test("a missing bucket is a configuration error, and versioning = on refuses an unversioned bucket")
     func bucketProblems() async throws {
         let endpoint = try await MotoServer.endpoint()
-        let missing = try S3Service(configuration: MotoServer.configuration(endpoint: endpoint, bucket: MotoServer.uniqueBucket("none")), credentials: MotoServer.credentials)
+        let missing = try S3Service(
+            configuration: MotoServer.configuration(endpoint: endpoint, bucket: MotoServer.uniqueBucket("none")),
+            credentials: MotoServer.credentials)
         do {
             _ = try await missing.metadata(of: try RemotePath("x"))
             Issue.record("a missing bucket was not reported")
@@ -116,9 +124,12 @@ struct MotoBehaviourTests {
         let path = try RemotePath("slot.json")
         let first = try await service.upload(from: .bytes(Data("one".utf8)), to: path)
         #expect(first.version.rawValue == Hex.encode(Digest.md5(Data("one".utf8))))
-        let second = try await service.upload(from: .bytes(Data("two".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(first.version)))
+        let second = try await service.upload(
+            from: .bytes(Data("two".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(first.version)))
         await #expect(throws: ServiceError.self) {
-            try await service.upload(from: .bytes(Data("stale".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(first.version)))
+            try await service.upload(
+                from: .bytes(Data("stale".utf8)), to: path,
+                options: UploadOptions(precondition: .mustMatch(first.version)))
         }
         #expect(try await service.metadata(of: path).version == second.version)
         // Passing would mean: versions(of:) worked without versioning.
@@ -131,8 +142,10 @@ struct MotoBehaviourTests {
     func restoreKeepsMetadata() async throws {
         let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("restore"))
         let path = try RemotePath("slot.json")
-        let first = try await service.upload(from: .bytes(Data("first".utf8)), to: path, options: UploadOptions(metadata: ["slot": "1"]))
-        _ = try await service.upload(from: .bytes(Data("second".utf8)), to: path, options: UploadOptions(metadata: ["slot": "2"]))
+        let first = try await service.upload(
+            from: .bytes(Data("first".utf8)), to: path, options: UploadOptions(metadata: ["slot": "1"]))
+        _ = try await service.upload(
+            from: .bytes(Data("second".utf8)), to: path, options: UploadOptions(metadata: ["slot": "2"]))
         let restored = try await service.restore(path, to: first.version)
         #expect(restored.metadata == ["slot": "1"])
         #expect(restored.contentHash == first.contentHash)
@@ -150,20 +163,27 @@ struct MotoBehaviourTests {
         let key = service.key(for: path)
         let part = Data(repeating: 7, count: 1024)
         let created = try await service.transport.sendXML(
-            S3Transport.Request(method: .post, key: key, query: [("uploads", "")], action: "CreateMultipartUpload"), repetition: .safe
+            S3Transport.Request(method: .post, key: key, query: [("uploads", "")], action: "CreateMultipartUpload"),
+            repetition: .safe
         )
         let uploadID = try #require(created.value("UploadId"))
         let sent = try await service.transport.send(
-            S3Transport.Request(method: .put, key: key, query: [("partNumber", "1"), ("uploadId", uploadID)], body: .bytes(part), payloadHash: Hex.encode(Digest.sha256(part)), action: "UploadPart"),
+            S3Transport.Request(
+                method: .put, key: key, query: [("partNumber", "1"), ("uploadId", uploadID)], body: .bytes(part),
+                payloadHash: Hex.encode(Digest.sha256(part)), action: "UploadPart"),
             repetition: .safe
         )
         let etag = try #require(sent.headers["ETag"])
         _ = try await service.upload(from: .bytes(Data("the winner".utf8)), to: path)
-        let body = Data("<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>\(etag)</ETag></Part></CompleteMultipartUpload>".utf8)
+        let body = Data(
+            "<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>\(etag)</ETag></Part></CompleteMultipartUpload>"
+                .utf8)
         // Passing would mean: CompleteMultipartUpload with If-None-Match: * over an existing key was accepted.
         await expectServiceError(.conflict) {
             _ = try await service.transport.send(
-                S3Transport.Request(method: .post, key: key, query: [("uploadId", uploadID)], headers: [("If-None-Match", "*")], body: .bytes(body), payloadHash: Hex.encode(Digest.sha256(body)), action: "CompleteMultipartUpload"),
+                S3Transport.Request(
+                    method: .post, key: key, query: [("uploadId", uploadID)], headers: [("If-None-Match", "*")],
+                    body: .bytes(body), payloadHash: Hex.encode(Digest.sha256(body)), action: "CompleteMultipartUpload"),
                 repetition: .onlyWhenRefused
             )
         }

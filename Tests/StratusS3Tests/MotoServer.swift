@@ -3,8 +3,9 @@ import Logging
 import MotoSupport
 import Stratus
 import StratusHTTP
-@testable import StratusS3
 import Testing
+
+@testable import StratusS3
 
 /// One moto S3 server for the whole test process, started on first use by
 /// `Scripts/moto/moto-server.py` on a port the OS picks. It exits when this process's end of
@@ -18,7 +19,8 @@ enum MotoServer {
     /// `CI=true`, where a missing moto must fail loudly instead of skipping.
     static let shouldRun: Bool = isCI || canImportMoto()
 
-    static let skipReason: Comment = "python3 with moto's server is not installed (pip install 'moto[server]'); the S3 tests against moto are skipped. Under CI=true they fail instead."
+    static let skipReason: Comment =
+        "python3 with moto's server is not installed (pip install 'moto[server]'); the S3 tests against moto are skipped. Under CI=true they fail instead."
 
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true" }
 
@@ -38,7 +40,9 @@ enum MotoServer {
 
     static let cutAfter = 100 * 1024
 
-    private static let cuttingLaunch = Task<URL, any Error> { try start(arguments: ["--cut-downloads-after", String(cutAfter)]) }
+    private static let cuttingLaunch = Task<URL, any Error> {
+        try start(arguments: ["--cut-downloads-after", String(cutAfter)])
+    }
 
     private static func canImportMoto() -> Bool { MotoLauncher.isInstalled() }
 
@@ -78,12 +82,15 @@ enum MotoServer {
     /// A service on a bucket of its own, created.
     static func makeService(
         bucket: String, root: String = "", pageSize: Int = 1000, abandonedUploadAge: Duration = .seconds(86_400),
-        on server: URL? = nil, logger: Logger = Logger(label: "stratus.s3.test", factory: { _ in SwiftLogNoOpLogHandler() })
+        on server: URL? = nil,
+        logger: Logger = Logger(label: "stratus.s3.test", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws -> S3Service {
         let endpoint: URL
         if let server { endpoint = server } else { endpoint = try await self.endpoint() }
         let service = try S3Service(
-            configuration: configuration(endpoint: endpoint, bucket: bucket, root: root, pageSize: pageSize, abandonedUploadAge: abandonedUploadAge),
+            configuration: configuration(
+                endpoint: endpoint, bucket: bucket, root: root, pageSize: pageSize,
+                abandonedUploadAge: abandonedUploadAge),
             credentials: credentials,
             logger: logger
         )

@@ -1,10 +1,11 @@
 import Foundation
 import Stratus
 import StratusDigest
-@testable import StratusS3
-import Synchronization
 import StratusTestSupport
+import Synchronization
 import Testing
+
+@testable import StratusS3
 
 /// Multipart uploads against moto: an interrupted upload resumes from the parts S3 already has,
 /// a different content starts over, and abandoned uploads are aborted.
@@ -53,7 +54,8 @@ struct MultipartResumeTests {
 
     func unfinishedUploads(_ service: S3Service, key: String) async throws -> [String] {
         let document = try await service.transport.sendXML(
-            S3Transport.Request(method: .get, key: nil, query: [("uploads", ""), ("prefix", key)], action: "ListMultipartUploads"),
+            S3Transport.Request(
+                method: .get, key: nil, query: [("uploads", ""), ("prefix", key)], action: "ListMultipartUploads"),
             repetition: .safe
         )
         return document.children("Upload").filter { $0.value("Key") == key }.compactMap { $0.value("UploadId") }
@@ -61,7 +63,9 @@ struct MultipartResumeTests {
 
     func cancelledUpload(_ service: S3Service, _ url: URL, to path: RemotePath, after bytes: Int64) async throws {
         let canceller = CancelAfter(bytes)
-        let task = Task { try await service.upload(from: .file(url), to: path, options: UploadOptions(progress: canceller.handler)) }
+        let task = Task {
+            try await service.upload(from: .file(url), to: path, options: UploadOptions(progress: canceller.handler))
+        }
         canceller.attach(task)
         let result = await task.result
         guard case .failure(let error as ServiceError) = result, error.code == .cancelled else {
@@ -85,11 +89,14 @@ struct MultipartResumeTests {
         #expect(partsThere.count >= 3)
 
         let reports = Reports()
-        let file = try await service.upload(from: .file(url), to: path, options: UploadOptions(progress: reports.handler))
+        let file = try await service.upload(
+            from: .file(url), to: path, options: UploadOptions(progress: reports.handler))
         #expect(file.size == Int64(data.count))
         #expect(file.contentHash?.value == Hex.encode(Digest.sha256(data)))
         let first = try #require(reports.all.first)
-        #expect(first >= Int64(partsThere.count) * part, "the resumed upload started at \(first) bytes; \(partsThere.count) parts were already there")
+        #expect(
+            first >= Int64(partsThere.count) * part,
+            "the resumed upload started at \(first) bytes; \(partsThere.count) parts were already there")
         #expect(reports.all.last == Int64(data.count))
         #expect(try await unfinishedUploads(service, key: service.key(for: path)).isEmpty)
         let records = try await service.listVersions(prefix: service.reservedKey(""))
@@ -115,10 +122,13 @@ struct MultipartResumeTests {
         try #require(abandoned.count == 1)
 
         let reports = Reports()
-        let file = try await service.upload(from: .file(second), to: path, options: UploadOptions(progress: reports.handler))
+        let file = try await service.upload(
+            from: .file(second), to: path, options: UploadOptions(progress: reports.handler))
         #expect(file.contentHash?.value == Hex.encode(Digest.sha256(secondData)))
         #expect(reports.all.first.map { $0 < part } == true, "nothing of the other content may be reused")
-        #expect(try await unfinishedUploads(service, key: service.key(for: path)).isEmpty, "the other content's upload was aborted")
+        #expect(
+            try await unfinishedUploads(service, key: service.key(for: path)).isEmpty,
+            "the other content's upload was aborted")
     }
 
     /// moto reports the same fixed `Initiated` date (2010-11-10) for every upload, so every
@@ -126,7 +136,8 @@ struct MultipartResumeTests {
     /// be shown against moto.
     @Test("unfinished uploads by others of the same key are aborted once older than abandonedUploadAge")
     func abandonedUploadsAreAborted() async throws {
-        let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("abandon"), abandonedUploadAge: .seconds(60))
+        let service = try await MotoServer.makeService(
+            bucket: MotoServer.uniqueBucket("abandon"), abandonedUploadAge: .seconds(60))
         let path = try RemotePath("big.bin")
         let key = service.key(for: path)
         let created = try await service.transport.sendXML(
@@ -135,7 +146,8 @@ struct MultipartResumeTests {
         )
         let foreign = try #require(created.value("UploadId"))
         let other = try await service.transport.sendXML(
-            S3Transport.Request(method: .post, key: key + ".other", query: [("uploads", "")], action: "CreateMultipartUpload"),
+            S3Transport.Request(
+                method: .post, key: key + ".other", query: [("uploads", "")], action: "CreateMultipartUpload"),
             repetition: .safe
         )
         let otherKey = try #require(other.value("UploadId"))
@@ -144,6 +156,8 @@ struct MultipartResumeTests {
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         _ = try await service.upload(from: .file(url), to: path)
         #expect(try await unfinishedUploads(service, key: key).isEmpty, "the abandoned upload of the key is aborted")
-        #expect(try await unfinishedUploads(service, key: key + ".other") == [otherKey], "an upload of another key is left alone")
+        #expect(
+            try await unfinishedUploads(service, key: key + ".other") == [otherKey],
+            "an upload of another key is left alone")
     }
 }

@@ -17,7 +17,8 @@ import Testing
         // Chunked, so nothing but the body itself tells the client its size; 64 MiB at most of
         // plausible entries.
         let answer = OversizedAnswer(
-            head: #"<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">"#
+            head:
+                #"<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">"#
                 + "<Name>\(Self.bucket)</Name><Prefix></Prefix><IsTruncated>false</IsTruncated>",
             piece: "<Contents><Key>saves/slot.json</Key><Size>1</Size><StorageClass>STANDARD</StorageClass></Contents>",
             total: 64 << 20,
@@ -39,7 +40,8 @@ import Testing
             #expect(error?.code == .invalidResponse, "\(String(describing: error))")
             #expect(error?.message.contains("ListObjectsV2") == true, "\(String(describing: error))")
             // The memory limit ended it, not the unfinished XML (which would also be invalid).
-            #expect((error?.underlying as? StratusHTTPClientError)?.code == .bodyTooLarge, "\(String(describing: error))")
+            #expect(
+                (error?.underlying as? StratusHTTPClientError)?.code == .bodyTooLarge, "\(String(describing: error))")
             // A broken answer is not a busy server: it is not asked again.
             #expect(answer.requestCount == 1)
         }

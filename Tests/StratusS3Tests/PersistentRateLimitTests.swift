@@ -4,10 +4,11 @@ import MockSupport
 import NIOCore
 import Stratus
 import StratusHTTP
-@testable import StratusS3
-import Synchronization
 import StratusTestSupport
+import Synchronization
 import Testing
+
+@testable import StratusS3
 
 /// A proxy in front of moto that answers the requests a rule picks with S3's `SlowDown` (429
 /// and a `Retry-After`) and forwards every other request, counting the refused ones.
@@ -27,7 +28,9 @@ final class RateLimitingProxy: Sendable {
     var refused: Int { refusals.withLock { $0 } }
 
     /// Runs `body` with the proxy's URL while it forwards to `upstream`.
-    func withRunning<Result: Sendable>(upstream: URL, _ body: @Sendable (URL) async throws -> Result) async throws -> Result {
+    func withRunning<Result: Sendable>(upstream: URL, _ body: @Sendable (URL) async throws -> Result) async throws
+        -> Result
+    {
         let http = try StratusHTTPClient()
         let router = Router()
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { [self] request, _ in
@@ -59,18 +62,27 @@ final class RateLimitingProxy: Sendable {
         var body = Data()
         for try await buffer in request.body { body.append(contentsOf: buffer.readableBytesView) }
         var headers = StratusHTTPHeaders()
-        for field in request.headers where !["host", "content-length", "transfer-encoding", "expect"].contains(field.name.canonicalName.lowercased()) {
+        for field in request.headers
+        where !["host", "content-length", "transfer-encoding", "expect"].contains(field.name.canonicalName.lowercased())
+        {
             headers.add(field.name.canonicalName, field.value)
         }
-        let answer = try await http.execute(StratusHTTPRequest(method: method, url: url, headers: headers, body: body.isEmpty ? .empty : .bytes(body)))
+        let answer = try await http.execute(
+            StratusHTTPRequest(method: method, url: url, headers: headers, body: body.isEmpty ? .empty : .bytes(body)))
         var fields = HTTPFields()
         for field in answer.headers {
             // A HEAD answer's Content-Length is the object's size; any other body is sent as is.
-            let dropped = method == .head ? ["transfer-encoding", "connection"] : ["content-length", "transfer-encoding", "connection"]
-            guard !dropped.contains(field.name.lowercased()), let name = HTTPFields.Element.Name(field.name) else { continue }
+            let dropped =
+                method == .head
+                ? ["transfer-encoding", "connection"] : ["content-length", "transfer-encoding", "connection"]
+            guard !dropped.contains(field.name.lowercased()), let name = HTTPFields.Element.Name(field.name) else {
+                continue
+            }
             fields.append(HTTPFields.Element(name: name, value: field.value))
         }
-        return Response(status: .init(code: answer.status), headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(data: answer.body)))
+        return Response(
+            status: .init(code: answer.status), headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(data: answer.body)))
     }
 }
 
@@ -101,7 +113,9 @@ struct PersistentRateLimitTests {
         _ operation: @Sendable (S3Service) async throws -> Void
     ) async throws -> Int {
         let armed = Mutex(false)
-        let proxy = RateLimitingProxy(retryAfter: retryAfter) { method, query in armed.withLock { $0 } && refusing(method, query) }
+        let proxy = RateLimitingProxy(retryAfter: retryAfter) { method, query in
+            armed.withLock { $0 } && refusing(method, query)
+        }
         return try await proxy.withRunning(upstream: try await MotoServer.endpoint()) { url in
             let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("slow"), on: url)
             try await prepare(service)
@@ -113,11 +127,15 @@ struct PersistentRateLimitTests {
     }
 
     private static func isObjectRequest(_ query: String) -> Bool {
-        !query.contains("uploads") && !query.contains("uploadId") && !query.contains("list-type") && !query.contains("versioning")
+        !query.contains("uploads") && !query.contains("uploadId") && !query.contains("list-type")
+            && !query.contains("versioning")
     }
 
     @Test func aSmallUploadIsSentAtMostMaximumAttemptsTimes() async throws {
-        let count = try await Self.refusals(refusing: { method, query in method == "PUT" && Self.isObjectRequest(query) }) { service in
+        let refused: @Sendable (String, String) -> Bool = { method, query in
+            method == "PUT" && Self.isObjectRequest(query)
+        }
+        let count = try await Self.refusals(refusing: refused) { service in
             _ = try await service.upload(from: .bytes(Data("small".utf8)), to: RemotePath("small.txt"))
         }
         #expect(count == Self.maximumAttempts)
@@ -125,7 +143,8 @@ struct PersistentRateLimitTests {
 
     @Test func aMultipartUploadSendsEachPartAtMostMaximumAttemptsTimes() async throws {
         let bytes = Self.content(Int(3 * MotoServer.minimumPartSize))
-        let count = try await Self.refusals(refusing: { method, query in method == "PUT" && query.contains("partNumber") }) { service in
+        let count = try await Self.refusals(refusing: { method, query in method == "PUT" && query.contains("partNumber")
+        }) { service in
             _ = try await service.upload(from: .bytes(bytes), to: RemotePath("large.bin"))
         }
         #expect(count == Self.maximumAttempts)
@@ -133,7 +152,10 @@ struct PersistentRateLimitTests {
 
     @Test func aMultipartUploadIsCompletedAtMostMaximumAttemptsTimes() async throws {
         let bytes = Self.content(Int(3 * MotoServer.minimumPartSize))
-        let count = try await Self.refusals(refusing: { method, query in method == "POST" && query.contains("uploadId") }) { service in
+        let refused: @Sendable (String, String) -> Bool = { method, query in
+            method == "POST" && query.contains("uploadId")
+        }
+        let count = try await Self.refusals(refusing: refused) { service in
             _ = try await service.upload(from: .bytes(bytes), to: RemotePath("large.bin"))
         }
         #expect(count == Self.maximumAttempts)
@@ -144,9 +166,12 @@ struct PersistentRateLimitTests {
         defer { temporaryFolder.remove() }
         let folder = temporaryFolder.url
         let path = try RemotePath("read.txt")
-        let count = try await Self.refusals(refusing: { method, query in method == "GET" && Self.isObjectRequest(query) }, prepare: { service in
-            _ = try await service.upload(from: .bytes(Data("read me".utf8)), to: path)
-        }) { service in
+        let count = try await Self.refusals(
+            refusing: { method, query in method == "GET" && Self.isObjectRequest(query) },
+            prepare: { service in
+                _ = try await service.upload(from: .bytes(Data("read me".utf8)), to: path)
+            }
+        ) { service in
             _ = try await service.download(path, to: folder.appending(path: "read.txt"))
         }
         #expect(count == Self.maximumAttempts)
@@ -154,16 +179,20 @@ struct PersistentRateLimitTests {
 
     @Test func aDeleteIsSentAtMostMaximumAttemptsTimes() async throws {
         let path = try RemotePath("doomed.txt")
-        let count = try await Self.refusals(refusing: { method, _ in method == "DELETE" }, prepare: { service in
-            _ = try await service.upload(from: .bytes(Data("bye".utf8)), to: path)
-        }) { service in
+        let count = try await Self.refusals(
+            refusing: { method, _ in method == "DELETE" },
+            prepare: { service in
+                _ = try await service.upload(from: .bytes(Data("bye".utf8)), to: path)
+            }
+        ) { service in
             try await service.delete(path)
         }
         #expect(count == Self.maximumAttempts)
     }
 
     @Test func aListingAndAMetadataLookupAreAskedAtMostMaximumAttemptsTimes() async throws {
-        let listed = try await Self.refusals(refusing: { method, query in method == "GET" && query.contains("list-type") }) { service in
+        let listed = try await Self.refusals(refusing: { method, query in method == "GET" && query.contains("list-type")
+        }) { service in
             _ = try await service.list(.root)
         }
         #expect(listed == Self.maximumAttempts)
@@ -174,7 +203,8 @@ struct PersistentRateLimitTests {
     }
 
     @Test func theChangeFeedIsAskedAtMostMaximumAttemptsTimes() async throws {
-        let count = try await Self.refusals(refusing: { method, query in method == "GET" && query.contains("versions") }) { service in
+        let count = try await Self.refusals(refusing: { method, query in method == "GET" && query.contains("versions") }
+        ) { service in
             let token = try await service.latestChangeToken()
             _ = try await service.changes(since: token)
         }
@@ -187,9 +217,12 @@ struct PersistentRateLimitTests {
         defer { temporaryFolder.remove() }
         let folder = temporaryFolder.url
         let path = try RemotePath("read.txt")
-        let count = try await Self.refusals(retryAfter: retryAfter, refusing: { method, query in method == "GET" && Self.isObjectRequest(query) }, prepare: { service in
-            _ = try await service.upload(from: .bytes(Data("read me".utf8)), to: path)
-        }) { service in
+        let count = try await Self.refusals(
+            retryAfter: retryAfter, refusing: { method, query in method == "GET" && Self.isObjectRequest(query) },
+            prepare: { service in
+                _ = try await service.upload(from: .bytes(Data("read me".utf8)), to: path)
+            }
+        ) { service in
             _ = try await service.download(path, to: folder.appending(path: "read.txt"))
         }
         // The policy's maximumRetryAfter is 300 s: the provider's error comes back at once.

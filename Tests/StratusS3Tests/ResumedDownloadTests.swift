@@ -2,10 +2,11 @@ import Foundation
 import Logging
 import Stratus
 import StratusDigest
-@testable import StratusS3
-import Synchronization
 import StratusTestSupport
+import Synchronization
 import Testing
+
+@testable import StratusS3
 
 /// Keeps the messages logged, for tests that check what the adapter did.
 final class RecordingLogHandler: LogHandler, Sendable {
@@ -37,7 +38,8 @@ struct ResumedDownloadTests {
         let server = try await MotoServer.cuttingEndpoint()
         let handler = RecordingLogHandler()
         let service = try await MotoServer.makeService(
-            bucket: MotoServer.uniqueBucket("cut"), on: server, logger: Logger(label: "stratus.s3.test", factory: { _ in handler })
+            bucket: MotoServer.uniqueBucket("cut"), on: server,
+            logger: Logger(label: "stratus.s3.test", factory: { _ in handler })
         )
         var data = Data(count: 400 * 1024)
         for index in data.indices { data[index] = UInt8(truncatingIfNeeded: index &* 7 &+ 3) }
@@ -51,7 +53,9 @@ struct ResumedDownloadTests {
         let file = try await service.download(path, to: destination)
         #expect(file.version == uploaded.version)
         #expect(try Data(contentsOf: destination) == data)
-        #expect(handler.logged.contains("Resuming a download"), "the dropped connection should have been resumed, not restarted; logged: \(handler.logged)")
+        #expect(
+            handler.logged.contains("Resuming a download"),
+            "the dropped connection should have been resumed, not restarted; logged: \(handler.logged)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["big.bin"])
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusHTTP
-@testable import StratusS3
 import StratusTestSupport
 import Testing
+
+@testable import StratusS3
 
 @Suite("S3 adapter pieces that need no server")
 struct S3UnitTests {
@@ -29,11 +31,17 @@ struct S3UnitTests {
             "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "env-secret", "AWS_SESSION_TOKEN": "env-token",
             "AWS_SHARED_CREDENTIALS_FILE": file.path,
         ])
-        #expect(fromEnvironment == S3Credentials(accessKeyID: "AKIDENV", secretAccessKey: "env-secret", sessionToken: "env-token"))
+        #expect(
+            fromEnvironment
+                == S3Credentials(accessKeyID: "AKIDENV", secretAccessKey: "env-secret", sessionToken: "env-token"))
         let fromDefault = try S3Credentials.resolve(environment: ["AWS_SHARED_CREDENTIALS_FILE": file.path])
         #expect(fromDefault == S3Credentials(accessKeyID: "AKIDDEFAULT", secretAccessKey: "default-secret"))
-        let fromProfile = try S3Credentials.resolve(environment: ["AWS_SHARED_CREDENTIALS_FILE": file.path, "AWS_PROFILE": "work"])
-        #expect(fromProfile == S3Credentials(accessKeyID: "AKIDWORK", secretAccessKey: "work-secret", sessionToken: "work-token"))
+        let fromProfile = try S3Credentials.resolve(environment: [
+            "AWS_SHARED_CREDENTIALS_FILE": file.path, "AWS_PROFILE": "work",
+        ])
+        #expect(
+            fromProfile
+                == S3Credentials(accessKeyID: "AKIDWORK", secretAccessKey: "work-secret", sessionToken: "work-token"))
         #expect(throws: ServiceError.self) {
             try S3Credentials.resolve(profile: "missing", file: file, environment: [:])
         }
@@ -44,7 +52,8 @@ struct S3UnitTests {
 
     @Test("credentials never show their secret or token")
     func credentialsRedacted() {
-        let credentials = S3Credentials(accessKeyID: "AKIDSHOWN", secretAccessKey: "very-secret-value", sessionToken: "session-token-value")
+        let credentials = S3Credentials(
+            accessKeyID: "AKIDSHOWN", secretAccessKey: "very-secret-value", sessionToken: "session-token-value")
         var dumped = ""
         dump(credentials, to: &dumped)
         for text in [credentials.description, "\(credentials)", String(reflecting: credentials), dumped] {
@@ -59,10 +68,13 @@ struct S3UnitTests {
         let configuration = try S3Configuration(endpoint: URL(string: "http://127.0.0.1:9"), bucket: "redaction-test")
         let transport = S3Transport(
             http: try StratusHTTPClient(),
-            signer: SigV4Signer(credentials: S3Credentials(accessKeyID: "AKIDX", secretAccessKey: "s3cr3t", sessionToken: "tok3n-value"), region: "us-east-1"),
+            signer: SigV4Signer(
+                credentials: S3Credentials(
+                    accessKeyID: "AKIDX", secretAccessKey: "s3cr3t", sessionToken: "tok3n-value"), region: "us-east-1"),
             configuration: configuration
         )
-        let request = try transport.signed(S3Transport.Request(method: .get, key: "a b/c.json", query: [("versionId", "v1")], action: "test"))
+        let request = try transport.signed(
+            S3Transport.Request(method: .get, key: "a b/c.json", query: [("versionId", "v1")], action: "test"))
         let authorization = try #require(request.headers["Authorization"])
         let signature = try #require(authorization.split(separator: "=").last.map(String.init))
         #expect(request.url.absoluteString == "http://127.0.0.1:9/redaction-test/a%20b/c.json?versionId=v1")
@@ -79,7 +91,11 @@ struct S3UnitTests {
         let configuration = try S3Configuration(region: "eu-west-1", bucket: "my-saves", root: "/game/")
         #expect(configuration.addressing == .virtualHosted)
         #expect(configuration.root == "game")
-        let transport = S3Transport(http: try StratusHTTPClient(), signer: SigV4Signer(credentials: S3Credentials(accessKeyID: "a", secretAccessKey: "b"), region: "eu-west-1"), configuration: configuration)
+        let transport = S3Transport(
+            http: try StratusHTTPClient(),
+            signer: SigV4Signer(
+                credentials: S3Credentials(accessKeyID: "a", secretAccessKey: "b"), region: "eu-west-1"),
+            configuration: configuration)
         let request = try transport.signed(S3Transport.Request(method: .get, key: "game/slot.json", action: "test"))
         #expect(request.url.absoluteString == "https://my-saves.s3.eu-west-1.amazonaws.com/game/slot.json")
         #expect(request.headers["Authorization"]?.contains("/eu-west-1/s3/aws4_request") == true)
@@ -88,14 +104,19 @@ struct S3UnitTests {
     @Test("S3 error documents map to service error codes, and their signatures are dropped")
     func errorMapping() {
         let cases: [(String, Int, ServiceError.Code)] = [
-            ("NoSuchKey", 404, .notFound), ("NoSuchBucket", 404, .invalidConfiguration), ("SlowDown", 503, .rateLimited),
+            ("NoSuchKey", 404, .notFound), ("NoSuchBucket", 404, .invalidConfiguration),
+            ("SlowDown", 503, .rateLimited),
             ("PreconditionFailed", 412, .conflict), ("InvalidAccessKeyId", 403, .unauthorized),
             ("SignatureDoesNotMatch", 403, .unauthorized), ("AccessDenied", 403, .permissionDenied),
-            ("EntityTooLarge", 400, .payloadTooLarge), ("InternalError", 500, .server), ("ServiceUnavailable", 503, .server),
-            ("BadDigest", 400, .integrityMismatch), ("NoSuchVersion", 404, .notFound), ("RequestTimeout", 400, .timeout),
+            ("EntityTooLarge", 400, .payloadTooLarge), ("InternalError", 500, .server),
+            ("ServiceUnavailable", 503, .server),
+            ("BadDigest", 400, .integrityMismatch), ("NoSuchVersion", 404, .notFound),
+            ("RequestTimeout", 400, .timeout),
         ]
         for (code, status, expected) in cases {
-            let body = Data("<?xml version=\"1.0\"?><Error><Code>\(code)</Code><Message>m</Message><StringToSign>AWS4-HMAC-SHA256 secret-sts</StringToSign><SignatureProvided>abcdef0123456789</SignatureProvided></Error>".utf8)
+            let body = Data(
+                "<?xml version=\"1.0\"?><Error><Code>\(code)</Code><Message>m</Message><StringToSign>AWS4-HMAC-SHA256 secret-sts</StringToSign><SignatureProvided>abcdef0123456789</SignatureProvided></Error>"
+                    .utf8)
             let error = S3ErrorMapping.error(status: status, body: body, action: "GetObject of x", secrets: [])
             #expect(error.code == expected, "\(code)")
             #expect(error.providerError == code)
@@ -103,8 +124,11 @@ struct S3UnitTests {
             #expect(!error.description.contains("secret-sts"))
         }
         // A message that echoes the session token and carries terminal escapes is scrubbed.
-        let echo = Data("<Error><Code>InvalidToken</Code><Message>token session-TOKEN-9 is bad\u{1B}]0;x\u{07}</Message></Error>".utf8)
-        let scrubbed = S3ErrorMapping.error(status: 400, body: echo, action: "GetObject of x", secrets: ["session-TOKEN-9"])
+        let echo = Data(
+            "<Error><Code>InvalidToken</Code><Message>token session-TOKEN-9 is bad\u{1B}]0;x\u{07}</Message></Error>"
+                .utf8)
+        let scrubbed = S3ErrorMapping.error(
+            status: 400, body: echo, action: "GetObject of x", secrets: ["session-TOKEN-9"])
         #expect(!scrubbed.description.contains("session-TOKEN-9"))
         #expect(!scrubbed.description.contains("\u{1B}") && !scrubbed.description.contains("\u{07}"))
         #expect(scrubbed.message.contains("token <redacted> is bad"), "\(scrubbed)")
@@ -118,7 +142,9 @@ struct S3UnitTests {
         let cursor = S3ChangeCursor(remote: "abc", watermark: 1234, seen: ["0011223344556677"])
         #expect(cursor.token.rawValue.hasPrefix("v1:"))
         #expect(try S3ChangeCursor(cursor.token, remote: "abc") == cursor)
-        let bad = ["", "v1:", "v1:!!!", "v2:" + cursor.token.rawValue.dropFirst(3), "not a token", "v1:e30", "\u{1F4A9}\u{0}"]
+        let bad = [
+            "", "v1:", "v1:!!!", "v2:" + cursor.token.rawValue.dropFirst(3), "not a token", "v1:e30", "\u{1F4A9}\u{0}",
+        ]
         for raw in bad {
             do {
                 _ = try S3ChangeCursor(ChangeToken(rawValue: raw), remote: "abc")
@@ -135,7 +161,10 @@ struct S3UnitTests {
         func options(_ values: [String: String]) -> RemoteOptions {
             RemoteOptions(remoteName: "saves", typeName: "s3", values: values)
         }
-        let base = ["bucket": "my-saves", "endpoint": "http://127.0.0.1:9000", "access_key_id": "AKID", "secret_access_key": "shh"]
+        let base = [
+            "bucket": "my-saves", "endpoint": "http://127.0.0.1:9000", "access_key_id": "AKID",
+            "secret_access_key": "shh",
+        ]
         let service = try #require(try S3Backend.makeService(options: options(base)) as? S3Service)
         #expect(service.configuration.addressing == .path)
         #expect(service.capabilities.hashAlgorithm == .sha256)
@@ -163,34 +192,39 @@ struct S3UnitTests {
     func xmlThatIsNotUTF8IsRefused() {
         // Foundation's XMLParser crashed the process on this element name (Fuzz/run-fuzz.sh s3XML).
         let crashing = Data([0x0A, 0x3C, 0x4A, 0xFF, 0xFF, 0xFF, 0xFF, 0x0A])
-        #expect(throws: S3XMLError.self) { try S3XMLElement.parse(crashing) }
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(crashing) }
         let latin1 = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><Error><Code>NoSuchKey</Code></Error>".utf8)
-        #expect(throws: S3XMLError.self) { try S3XMLElement.parse(latin1) }
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(latin1) }
         #expect(S3ErrorMapping.error(status: 404, body: crashing, action: "x", secrets: []).code == .notFound)
         // A processing instruction without data crashed it too (a null pointer in FoundationXML).
         let instruction = Data("<Js<Js<J]</<?JClose?>/<J]</<?J<<</J?><J</".utf8)
-        #expect(throws: S3XMLError.self) { try S3XMLElement.parse(instruction) }
-        #expect(throws: S3XMLError.self) { try S3XMLElement.parse(Data("<?xml?><J:z".utf8)) }
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(instruction) }
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(Data("<?xml?><J:z".utf8)) }
         let doctype = Data("<?xml version=\"1.0\"?><!DOCTYPE a [<!ENTITY b \"c\">]><Error>&b;</Error>".utf8)
-        #expect(throws: S3XMLError.self) { try S3XMLElement.parse(doctype) }
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(doctype) }
     }
 
     @Test("the XML reader reads a version listing in document order")
     func xmlListing() throws {
-        let document = try S3XMLElement.parse(Data("""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <ListVersionsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">
-          <IsTruncated>false</IsTruncated>
-          <Version><Key>a &amp; b.txt</Key><VersionId>v2</VersionId><IsLatest>true</IsLatest><LastModified>2026-11-22T06:28:09.123Z</LastModified><ETag>"e"</ETag><Size>3</Size></Version>
-          <DeleteMarker><Key>a &amp; b.txt</Key><VersionId>v1</VersionId><IsLatest>false</IsLatest><LastModified>2026-11-22T06:28:08Z</LastModified></DeleteMarker>
-        </ListVersionsResult>
-        """.utf8))
+        let document = try XMLTree.parse(
+            Data(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <ListVersionsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">
+                  <IsTruncated>false</IsTruncated>
+                  <Version><Key>a &amp; b.txt</Key><VersionId>v2</VersionId><IsLatest>true</IsLatest><LastModified>2026-11-22T06:28:09.123Z</LastModified><ETag>"e"</ETag><Size>3</Size></Version>
+                  <DeleteMarker><Key>a &amp; b.txt</Key><VersionId>v1</VersionId><IsLatest>false</IsLatest><LastModified>2026-11-22T06:28:08Z</LastModified></DeleteMarker>
+                </ListVersionsResult>
+                """.utf8))
         #expect(document.name == "ListVersionsResult")
-        #expect(document.children.filter { $0.name == "Version" || $0.name == "DeleteMarker" }.map(\.name) == ["Version", "DeleteMarker"])
+        #expect(
+            document.children.filter { $0.name == "Version" || $0.name == "DeleteMarker" }.map(\.name) == [
+                "Version", "DeleteMarker",
+            ])
         #expect(document.child("Version")?.value("Key") == "a & b.txt")
         #expect(S3Dates.isoDate("2026-11-22T06:28:09.123Z") != nil)
         #expect(S3Dates.isoDate("2026-11-22T06:28:08Z") != nil)
-        #expect(throws: S3XMLError.self) { try S3XMLElement.parse(Data("<unclosed>".utf8)) }
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(Data("<unclosed>".utf8)) }
     }
 
     @Test("metadata values round-trip through ASCII headers")

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import StratusSync
 
 /// How concurrent sync calls share runs.

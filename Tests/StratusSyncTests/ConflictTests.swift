@@ -9,7 +9,9 @@ import Testing
 /// refusal becomes a conflict settled by the record type's policy, the losing side kept.
 @Suite struct ConflictTests {
     /// Two devices edit the same synced record; `a` pushes first. Returns `b` after its sync.
-    private func race(_ harness: SyncHarness, policies: [String: ConflictPolicy]) async throws -> (SyncStore, SyncStore, SyncReport) {
+    private func race(_ harness: SyncHarness, policies: [String: ConflictPolicy]) async throws -> (
+        SyncStore, SyncStore, SyncReport
+    ) {
         let a = try harness.device("a", policies: policies)
         let b = try harness.device("b", policies: policies)
         let slot = try key("slot-1")
@@ -147,7 +149,9 @@ import Testing
         try await SyncHarness.with(kind) { harness in
             let (a, b, _) = try await race(harness, policies: [:])
             let slot = try key("slot-1")
-            try b.resolve(slot, with: .merged(JSONValue(encoding: Save(level: 99)), files: ["state": harness.file("s", "MERGED")]))
+            try b.resolve(
+                slot, with: .merged(JSONValue(encoding: Save(level: 99)), files: ["state": harness.file("s", "MERGED")])
+            )
             try await b.sync()
             try await a.sync()
             #expect(try a.record(slot)?.decode(Save.self).level == 99)
@@ -196,8 +200,13 @@ import Testing
             let document = try harness.documentPath("save", "slot-1")
             let once = Mutex(true)
             harness.remote.beforeUpload { path, _ in
-                guard path == document, once.withLock({ first in defer { first = false }; return first }) else { return }
-                _ = try await a.sync()   // a's push lands after b pulled and before b's write
+                guard path == document,
+                    once.withLock({ first in
+                        defer { first = false }
+                        return first
+                    })
+                else { return }
+                _ = try await a.sync()  // a's push lands after b pulled and before b's write
             }
             let report = try await b.sync()
             #expect(report.conflicts == [slot])
@@ -219,7 +228,12 @@ import Testing
             let document = try harness.documentPath("save", "slot-1")
             let once = Mutex(true)
             harness.remote.beforeUpload { path, _ in
-                guard path == document, once.withLock({ first in defer { first = false }; return first }) else { return }
+                guard path == document,
+                    once.withLock({ first in
+                        defer { first = false }
+                        return first
+                    })
+                else { return }
                 _ = try await a.sync()
             }
             let report = try await b.sync()

@@ -12,11 +12,15 @@ import Testing
         let slot = try key("slot-1")
         let big = harness.folder.appending(path: "big.bin")
         try Data((0..<(3 * 1_048_576)).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: big)
-        try store.save(Save(level: 13), as: slot, files: ["state": big, "thumbnail": harness.file("t", "PIC"), "notes": harness.file("n", "NOTES")])
+        try store.save(
+            Save(level: 13), as: slot,
+            files: ["state": big, "thumbnail": harness.file("t", "PIC"), "notes": harness.file("n", "NOTES")])
         return slot
     }
 
-    private func runChild(_ harness: SyncHarness, device: String, at point: String) async throws -> (reason: Process.TerminationReason, status: Int32, output: String) {
+    private func runChild(_ harness: SyncHarness, device: String, at point: String) async throws -> (
+        reason: Process.TerminationReason, status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = try Executables.url(of: "stratus-sync-sim")
         process.arguments = [
@@ -33,7 +37,9 @@ import Testing
         process.terminationHandler = { _ in continuation.finish() }
         try process.run()
         for await _ in ended {}
-        return (process.terminationReason, process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        return (
+            process.terminationReason, process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        )
     }
 
     @Test(arguments: ["blobs-uploaded", "document-committed"])
@@ -46,7 +52,9 @@ import Testing
             slot = try saveRecord(a, harness)
         }
         let child = try await runChild(harness, device: "a", at: point)
-        #expect(child.reason == .uncaughtSignal && child.status == SIGKILL, "the child was to die at \(point): \(child.output)")
+        #expect(
+            child.reason == .uncaughtSignal && child.status == SIGKILL,
+            "the child was to die at \(point): \(child.output)")
 
         let a = try harness.device("a")
         #expect(try a.pendingChangeCount() == 1, "the local edit survived the kill")
@@ -72,7 +80,9 @@ import Testing
         try await a.sync()
 
         let child = try await runChild(harness, device: "b", at: point)
-        #expect(child.reason == .uncaughtSignal && child.status == SIGKILL, "the child was to die at \(point): \(child.output)")
+        #expect(
+            child.reason == .uncaughtSignal && child.status == SIGKILL,
+            "the child was to die at \(point): \(child.output)")
 
         let b = try harness.device("b")
         if point != "blob-downloading" {
@@ -89,20 +99,26 @@ import Testing
             #expect(Int64(data.count) == file.size)
         }
         let staging = harness.folder.appending(path: "devices/b/staging")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path).isEmpty, "no half-written file is left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: staging.path).isEmpty, "no half-written file is left")
     }
 }
 
 /// Finds a built executable next to the test bundle.
 enum Executables {
     static func url(of name: String) throws -> URL {
-        var candidates: [URL] = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map { $0.bundleURL.deletingLastPathComponent() }
+        var candidates: [URL] = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map {
+            $0.bundleURL.deletingLastPathComponent()
+        }
         candidates.append(Bundle.main.bundleURL)
-        if let first = CommandLine.arguments.first { candidates.append(URL(filePath: first).deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first {
+            candidates.append(URL(filePath: first).deletingLastPathComponent())
+        }
         for folder in candidates {
             let url = folder.appending(path: name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        throw SyncError(.notFound, "The built \(name) is not next to the tests; build it with `swift build --build-tests`.")
+        throw SyncError(
+            .notFound, "The built \(name) is not next to the tests; build it with `swift build --build-tests`.")
     }
 }

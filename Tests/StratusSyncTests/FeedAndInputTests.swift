@@ -59,26 +59,36 @@ import Testing
             }
             try await a.sync()
             try await b.sync()
-            try b.save(Save(level: 50), as: key("truncated"))   // a local edit that must survive
+            try b.save(Save(level: 50), as: key("truncated"))  // a local edit that must survive
 
             func put(_ id: String, _ text: String) async throws {
                 _ = try await harness.remote.upload(from: .bytes(Data(text.utf8)), to: harness.documentPath("save", id))
             }
             let hash = String(repeating: "ab", count: 32)
-            let common = #""edit":"e1","device":"x","modified":"2026-01-01T00:00:00.000Z","deleted":false,"value":{"level":2,"note":""}"#
+            let common =
+                #""edit":"e1","device":"x","modified":"2026-01-01T00:00:00.000Z","deleted":false,"value":{"level":2,"note":""}"#
             try await put("truncated", #"{"format":1,"type":"save","id":"truncated","#)
             try await put("future", #"{"format":2,"type":"save","id":"future",\#(common),"files":{}}"#)
-            try await put("mismatch", #"{"format":1,"type":"save","id":"mismatch",\#(common),"files":{"state":{"sha256":"\#(hash)","size":3}}}"#)
-            _ = try await harness.remote.upload(from: .bytes(Data("BAD".utf8)), to: RemotePath("stratus-sync/blobs/ab/\(hash)"))
+            try await put(
+                "mismatch",
+                #"{"format":1,"type":"save","id":"mismatch",\#(common),"files":{"state":{"sha256":"\#(hash)","size":3}}}"#
+            )
+            _ = try await harness.remote.upload(
+                from: .bytes(Data("BAD".utf8)), to: RemotePath("stratus-sync/blobs/ab/\(hash)"))
             let other = String(repeating: "cd", count: 32)
-            try await put("missing", #"{"format":1,"type":"save","id":"missing",\#(common),"files":{"state":{"sha256":"\#(other)","size":3}}}"#)
+            try await put(
+                "missing",
+                #"{"format":1,"type":"save","id":"missing",\#(common),"files":{"state":{"sha256":"\#(other)","size":3}}}"#
+            )
             try await put("wrong-key", #"{"format":1,"type":"save","id":"someone-else",\#(common),"files":{}}"#)
             try a.save(Save(level: 2), as: key("good"))
             try await a.sync()
 
             let report = try await b.sync()
             #expect(report.pulled == [try key("good")])
-            let codes = Dictionary(report.failures.map { failure in (failure.key.id, failure.error.code) }) { first, _ in first }
+            let codes = Dictionary(report.failures.map { failure in (failure.key.id, failure.error.code) }) {
+                first, _ in first
+            }
             #expect(codes["truncated"] == .invalidDocument)
             #expect(codes["future"] == .unsupportedFormat)
             #expect(codes["mismatch"] == .blobMismatch)
@@ -105,7 +115,8 @@ import Testing
         try await SyncHarness.with(kind) { harness in
             let b = try harness.device("b")
             let path = try harness.documentPath("save", "slot-1")
-            let document = #"{"format":1,"type":"save","id":"slot-1","edit":"e1","device":"new-app","modified":"2026-01-01T00:00:00.000Z","deleted":false,"value":{"level":2,"note":"","gems":7},"files":{},"cloudSaveSlot":{"v":3}}"#
+            let document =
+                #"{"format":1,"type":"save","id":"slot-1","edit":"e1","device":"new-app","modified":"2026-01-01T00:00:00.000Z","deleted":false,"value":{"level":2,"note":"","gems":7},"files":{},"cloudSaveSlot":{"v":3}}"#
             _ = try await harness.remote.upload(from: .bytes(Data(document.utf8)), to: path)
             try await b.sync()
             #expect(try b.record(key("slot-1"))?.value.objectValue?["gems"] == .integer(7))
@@ -167,9 +178,13 @@ import Testing
             let a = try harness.device("a")
             let b = try harness.device("b")
             let slot = try key("slot-1")
-            try a.save(Save(level: 10), as: slot, files: ["state": harness.file("s", "STATE-10"), "thumbnail": harness.file("t", "PIC-10")])
+            try a.save(
+                Save(level: 10), as: slot,
+                files: ["state": harness.file("s", "STATE-10"), "thumbnail": harness.file("t", "PIC-10")])
             try await a.sync()
-            try a.save(Save(level: 11), as: slot, files: ["state": harness.file("s", "STATE-11"), "thumbnail": harness.file("t", "PIC-11")])
+            try a.save(
+                Save(level: 11), as: slot,
+                files: ["state": harness.file("s", "STATE-11"), "thumbnail": harness.file("t", "PIC-11")])
             try await a.sync()
             try await b.sync()
             let history = try await b.versions(of: slot)

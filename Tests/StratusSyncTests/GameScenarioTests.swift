@@ -1,9 +1,9 @@
 import Foundation
 import Stratus
 import StratusSync
+import StratusTestSupport
 import SyncSimulation
 import Synchronization
-import StratusTestSupport
 import Testing
 
 /// The whole-save scenarios of a game, on `local` and a mock Dropbox.
@@ -19,14 +19,20 @@ import Testing
     static let bestOfBoth = ConflictPolicy.merge(GameSave.self) { _, local, remote in local.merged(with: remote) }
 
     /// Runs `body` with a fresh folder and service of a remote kind.
-    private func withRemote(_ remote: SimulationRemote, _ body: @escaping @Sendable (URL, any Service) async throws -> Void) async throws {
+    private func withRemote(
+        _ remote: SimulationRemote, _ body: @escaping @Sendable (URL, any Service) async throws -> Void
+    ) async throws {
         let temporaryFolder = try TemporaryFolder(prefix: "stratus-game")
         defer { temporaryFolder.remove() }
         let folder = temporaryFolder.url
-        try await remote.withService(folder: folder, faultChance: 0, seed: 0) { service, _ in try await body(folder, service) }
+        try await remote.withService(folder: folder, faultChance: 0, seed: 0) { service, _ in
+            try await body(folder, service)
+        }
     }
 
-    private static func device(_ name: String, _ folder: URL, _ service: any Service, policy: ConflictPolicy?) throws -> SyncStore {
+    private static func device(_ name: String, _ folder: URL, _ service: any Service, policy: ConflictPolicy?) throws
+        -> SyncStore
+    {
         try SyncStore(
             folder: folder.appending(path: name), service: service,
             configuration: SyncConfiguration(deviceName: name, policies: policy.map { ["save": $0] } ?? [:])
@@ -51,7 +57,7 @@ import Testing
                 try a.save(GameSave(levels: ["1-1": 100]), as: slot)
                 try await a.sync()
                 try await b.sync()
-                try a.save(GameSave(levels: ["1-1": 100, "1-2": 900]), as: slot)   // offline
+                try a.save(GameSave(levels: ["1-1": 100, "1-2": 900]), as: slot)  // offline
                 try b.save(GameSave(levels: ["1-1": 300, "1-3": 700]), as: slot)
                 try await b.sync()
                 let report = try await a.sync()
@@ -64,7 +70,8 @@ import Testing
                 } else {
                     #expect(report.conflicts == [slot])
                     let conflict = try #require(try a.conflicts().first)
-                    let merged = try conflict.local.decode(GameSave.self).merged(with: conflict.remote.decode(GameSave.self))
+                    let merged = try conflict.local.decode(GameSave.self).merged(
+                        with: conflict.remote.decode(GameSave.self))
                     try a.resolve(slot, with: .merged(JSONValue(encoding: merged), files: nil))
                     try await a.sync()
                     try await b.sync()
@@ -81,14 +88,20 @@ import Testing
             let a = try Self.device("a", folder, service, policy: nil)
             let b = try Self.device("b", folder, service, policy: nil)
             let slot = try RecordKey(type: "save", id: "slot-1")
-            try a.save(GameSave(levels: ["1-1": 100]), as: slot, files: ["state": Self.file(folder, "A-STATE-1"), "thumbnail": Self.file(folder, "A-PIC-1")])
+            try a.save(
+                GameSave(levels: ["1-1": 100]), as: slot,
+                files: ["state": Self.file(folder, "A-STATE-1"), "thumbnail": Self.file(folder, "A-PIC-1")])
             try await a.sync()
             try await b.sync()
-            try a.save(GameSave(levels: ["1-1": 100, "1-9": 9000]), as: slot, files: ["state": Self.file(folder, "A-STATE-9"), "thumbnail": Self.file(folder, "A-PIC-9")])
+            try a.save(
+                GameSave(levels: ["1-1": 100, "1-9": 9000]), as: slot,
+                files: ["state": Self.file(folder, "A-STATE-9"), "thumbnail": Self.file(folder, "A-PIC-9")])
             try await a.sync()
-            try b.save(GameSave(levels: ["1-1": 50]), as: slot, files: ["state": Self.file(folder, "B-STATE"), "thumbnail": Self.file(folder, "B-PIC")])
+            try b.save(
+                GameSave(levels: ["1-1": 50]), as: slot,
+                files: ["state": Self.file(folder, "B-STATE"), "thumbnail": Self.file(folder, "B-PIC")])
             #expect(try await b.sync().conflicts == [slot])
-            try b.resolve(slot, with: .keepLocal)   // the wrong way: A's level 1-9 is gone from the current save
+            try b.resolve(slot, with: .keepLocal)  // the wrong way: A's level 1-9 is gone from the current save
             try await b.sync()
             try await a.sync()
             #expect(try a.record(slot)?.decode(GameSave.self) == GameSave(levels: ["1-1": 50]))
@@ -102,8 +115,12 @@ import Testing
             for store in [a, b] {
                 let record = try #require(try store.record(slot))
                 #expect(try record.decode(GameSave.self).levels["1-9"] == 9000)
-                #expect(try String(decoding: Data(contentsOf: #require(record.files["state"]).url), as: UTF8.self) == "A-STATE-9")
-                #expect(try String(decoding: Data(contentsOf: #require(record.files["thumbnail"]).url), as: UTF8.self) == "A-PIC-9")
+                #expect(
+                    try String(decoding: Data(contentsOf: #require(record.files["state"]).url), as: UTF8.self)
+                        == "A-STATE-9")
+                #expect(
+                    try String(decoding: Data(contentsOf: #require(record.files["thumbnail"]).url), as: UTF8.self)
+                        == "A-PIC-9")
             }
         }
     }

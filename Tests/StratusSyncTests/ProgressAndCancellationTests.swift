@@ -6,10 +6,14 @@ import Testing
 
 /// A sync reports its progress, and a cancelled sync stops, loses nothing and resumes.
 @Suite struct ProgressAndCancellationTests {
-    private static func device(_ harness: SyncHarness, _ name: String, progress: (@Sendable (SyncProgress) -> Void)? = nil) throws -> SyncStore {
+    private static func device(
+        _ harness: SyncHarness, _ name: String, progress: (@Sendable (SyncProgress) -> Void)? = nil
+    ) throws -> SyncStore {
         var configuration = SyncConfiguration(deviceName: name)
         configuration.progress = progress
-        return try SyncStore(folder: harness.folder.appending(path: "devices/\(name)"), service: harness.remote, configuration: configuration)
+        return try SyncStore(
+            folder: harness.folder.appending(path: "devices/\(name)"), service: harness.remote,
+            configuration: configuration)
     }
 
     @Test func progressCountsRecordsAndBytes() async throws {
@@ -19,7 +23,9 @@ import Testing
         let a = try Self.device(harness, "a") { progress in seen.withLock { $0.append(progress) } }
         var batch = SyncBatch()
         for index in 0..<20 {
-            try batch.save(Save(level: index), as: key("slot-\(index)"), files: ["state": harness.file("s", String(repeating: "x", count: 1000 + index))])
+            try batch.save(
+                Save(level: index), as: key("slot-\(index)"),
+                files: ["state": harness.file("s", String(repeating: "x", count: 1000 + index))])
         }
         try a.write(batch)
         try await a.sync()

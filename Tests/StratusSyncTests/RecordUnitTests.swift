@@ -14,7 +14,9 @@ import Testing
             let a = try harness.device("a")
             let b = try harness.device("b")
             let slot = try key("slot-1")
-            try a.save(Save(level: 3, note: "cave"), as: slot, files: ["state": harness.file("state", "STATE-3"), "thumbnail": harness.file("png", "PNG-3")])
+            try a.save(
+                Save(level: 3, note: "cave"), as: slot,
+                files: ["state": harness.file("state", "STATE-3"), "thumbnail": harness.file("png", "PNG-3")])
             #expect(try a.pendingChangeCount() == 1)
 
             let pushed = try await a.sync()
@@ -40,7 +42,9 @@ import Testing
             let order = UploadLog()
             harness.remote.beforeUpload { path, _ in order.append(path.string) }
             let slot = try key("slot-1")
-            try a.save(Save(level: 1), as: slot, files: ["state": harness.file("s", "ONE"), "thumbnail": harness.file("t", "PIC")])
+            try a.save(
+                Save(level: 1), as: slot,
+                files: ["state": harness.file("s", "ONE"), "thumbnail": harness.file("t", "PIC")])
             try await a.sync()
             let first = order.paths
             #expect(first.count == 3)
@@ -48,7 +52,9 @@ import Testing
             #expect(first.dropLast().allSatisfy { $0.hasPrefix("stratus-sync/blobs/") })
 
             // A new value with one changed file sends that file and the document only.
-            try a.save(Save(level: 2), as: slot, files: ["state": harness.file("s", "TWO"), "thumbnail": harness.file("t", "PIC")])
+            try a.save(
+                Save(level: 2), as: slot,
+                files: ["state": harness.file("s", "TWO"), "thumbnail": harness.file("t", "PIC")])
             try await a.sync()
             #expect(order.paths.count == 5, "\(order.paths)")
         }
@@ -83,7 +89,8 @@ import Testing
         try await SyncHarness.with(kind) { harness in
             let a = try harness.device("a")
             for index in 0..<5 {
-                try a.save(Save(level: index), as: key("slot-\(index)"), files: ["state": harness.file("s", "S\(index)")])
+                try a.save(
+                    Save(level: index), as: key("slot-\(index)"), files: ["state": harness.file("s", "S\(index)")])
             }
             try await a.sync()
             harness.remote.resetCounts()
@@ -126,7 +133,9 @@ import Testing
             await expectSyncError(.invalidKey) { try RecordKey(type: "", id: "x") }
             await expectSyncError(.invalidKey) { try RecordKey(type: "save", id: "a\u{1B}b") }
             await expectSyncError(.invalidKey) { try RecordKey(type: "save", id: String(repeating: "x", count: 201)) }
-            await expectSyncError(.invalidKey) { try a.save(Save(level: 1), as: key("s"), files: ["": harness.file("x", "x")]) }
+            await expectSyncError(.invalidKey) {
+                try a.save(Save(level: 1), as: key("s"), files: ["": harness.file("x", "x")])
+            }
             await expectSyncError(.localFile) {
                 try a.save(Save(level: 1), as: key("s"), files: ["state": harness.folder.appending(path: "missing")])
             }

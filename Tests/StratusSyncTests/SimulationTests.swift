@@ -1,8 +1,8 @@
 import Foundation
 import StratusSync
+import StratusTestSupport
 import SyncSimulation
 import Synchronization
-import StratusTestSupport
 import Testing
 
 /// The multi-device simulation at a small size on `local` and both mocks (with 503s injected
@@ -13,7 +13,8 @@ import Testing
         let temporaryFolder = try TemporaryFolder(prefix: "stratus-sync-sim")
         defer { temporaryFolder.remove() }
         let folder = temporaryFolder.url
-        let options = SyncSimulation.Options(devices: 3, rounds: 10, recordsPerType: 4, seed: 42, maximumFileSize: 4_000)
+        let options = SyncSimulation.Options(
+            devices: 3, rounds: 10, recordsPerType: 4, seed: 42, maximumFileSize: 4_000)
         let box = ReportBox()
         try await remote.withService(folder: folder, faultChance: 0.2, seed: 42) { service, faults in
             box.set(try await SyncSimulation.run(service: service, folder: folder, options: options, faults: faults))

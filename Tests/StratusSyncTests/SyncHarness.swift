@@ -2,9 +2,9 @@ import Foundation
 import Stratus
 import StratusLocal
 import StratusSync
+import StratusTestSupport
 import SyncSimulation
 import Synchronization
-import StratusTestSupport
 import Testing
 
 /// A per-test folder with one remote (`local`, a mock, or moto's S3) and any number of devices,
@@ -25,7 +25,9 @@ struct SyncHarness: Sendable {
     }
 
     /// Runs `body` with a harness on a fresh remote of a kind, then removes everything.
-    static func with(_ kind: SimulationRemote, _ body: @escaping @Sendable (SyncHarness) async throws -> Void) async throws {
+    static func with(_ kind: SimulationRemote, _ body: @escaping @Sendable (SyncHarness) async throws -> Void)
+        async throws
+    {
         let temporaryFolder = try TemporaryFolder(prefix: "stratus-sync-tests")
         defer { temporaryFolder.remove() }
         let folder = temporaryFolder.url
@@ -35,7 +37,9 @@ struct SyncHarness: Sendable {
     }
 
     /// A device's store (the same folder each time for the same name).
-    func device(_ name: String, policies: [String: ConflictPolicy] = [:], service: (any Service)? = nil) throws -> SyncStore {
+    func device(_ name: String, policies: [String: ConflictPolicy] = [:], service: (any Service)? = nil) throws
+        -> SyncStore
+    {
         try SyncStore(
             folder: folder.appending(path: "devices/\(name)", directoryHint: .isDirectory),
             service: service ?? remote,
@@ -79,7 +83,9 @@ func text(of record: SyncRecord?, _ name: String) throws -> String? {
 
 /// Runs a call that must throw a ``SyncError`` with a given code.
 @discardableResult
-func expectSyncError<Value>(_ code: SyncError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ call: () async throws -> Value) async -> SyncError? {
+func expectSyncError<Value>(
+    _ code: SyncError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ call: () async throws -> Value
+) async -> SyncError? {
     do {
         let value = try await call()
         Issue.record("Expected SyncError(\(code)), got \(value)", sourceLocation: sourceLocation)

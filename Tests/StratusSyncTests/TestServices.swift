@@ -40,7 +40,12 @@ final class ScriptedService: Service {
         var sent = options
         if checkThenWrite, options.precondition != .none {
             try await check(options.precondition, at: path)
-            if let hook = between.withLock({ hook in defer { hook = nil }; return hook }) { try await hook(path) }
+            if let hook = between.withLock({ hook in
+                defer { hook = nil }
+                return hook
+            }) {
+                try await hook(path)
+            }
             sent.precondition = .none
         }
         let written = try await base.upload(from: source, to: path, options: sent)
@@ -62,7 +67,8 @@ final class ScriptedService: Service {
         switch precondition {
         case .none: return
         case .mustNotExist: if current != nil { throw ServiceError(.conflict, "The file exists.") }
-        case .mustMatch(let expected): if current?.version != expected { throw ServiceError(.conflict, "The file changed.") }
+        case .mustMatch(let expected):
+            if current?.version != expected { throw ServiceError(.conflict, "The file changed.") }
         }
     }
 
@@ -73,7 +79,10 @@ final class ScriptedService: Service {
 
     func changes(since token: ChangeToken) async throws -> ChangePage {
         if withoutFeed { throw ServiceError(.unsupported, "No change feed.") }
-        if rejectToken.withLock({ reject in defer { reject = false }; return reject }) {
+        if rejectToken.withLock({ reject in
+            defer { reject = false }
+            return reject
+        }) {
             throw ServiceError(.invalidChangeToken, "The token expired.")
         }
         return try await base.changes(since: token)
@@ -81,10 +90,16 @@ final class ScriptedService: Service {
 
     func metadata(of path: RemotePath) async throws -> RemoteFile { try await base.metadata(of: path) }
     func list(_ folder: RemotePath) async throws -> [RemoteFile] { try await base.list(folder) }
-    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
+        -> RemoteFile
+    {
         try await base.download(path, version: version, to: destination, options: options)
     }
-    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws { try await base.delete(path, precondition: precondition) }
+    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
+        try await base.delete(path, precondition: precondition)
+    }
     func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
-    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile { try await base.restore(path, to: version) }
+    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
+        try await base.restore(path, to: version)
+    }
 }

@@ -28,14 +28,20 @@ struct PooledService: Service {
     func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
         try await inner.upload(from: source, to: path, options: options)
     }
-    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile {
+    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
+        -> RemoteFile
+    {
         try await inner.download(path, version: version, to: destination, options: options)
     }
-    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws { try await inner.delete(path, precondition: precondition) }
+    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
+        try await inner.delete(path, precondition: precondition)
+    }
     func latestChangeToken() async throws -> ChangeToken { try await inner.latestChangeToken() }
     func changes(since token: ChangeToken) async throws -> ChangePage { try await inner.changes(since: token) }
     func versions(of path: RemotePath) async throws -> [FileVersion] { try await inner.versions(of: path) }
-    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile { try await inner.restore(path, to: version) }
+    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
+        try await inner.restore(path, to: version)
+    }
 }
 
 /// A backend that shares one pool per context and logs where the context says.
@@ -49,10 +55,12 @@ enum PooledBackend: ServiceBackend {
     }
 
     static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service {
-        let pool = try context.resource(CountingPool.key, make: {
-            makes.add(1, ordering: .relaxed)
-            return CountingPool()
-        }, shutdown: { await $0.shutdown() })
+        let pool = try context.resource(
+            CountingPool.key,
+            make: {
+                makes.add(1, ordering: .relaxed)
+                return CountingPool()
+            }, shutdown: { await $0.shutdown() })
         context.logger.info("built remote", metadata: ["remote": "\(options.remoteName)"])
         return PooledService(pool: pool, inner: RecordingService(options: options))
     }
@@ -69,7 +77,8 @@ struct BackendContextTests {
     @Test("services built by name from one registry share one resource and log to the app's logger")
     func servicesShareOneResourceAndLog() throws {
         let logs = InMemoryLogHandler()
-        let registry = ServiceRegistry(backends: [PooledBackend.self, FolderBackend.self], logger: Logger(label: "app", factory: { _ in logs }))
+        let registry = ServiceRegistry(
+            backends: [PooledBackend.self, FolderBackend.self], logger: Logger(label: "app", factory: { _ in logs }))
         let saves = try #require(try registry.makeService(named: "saves", in: Self.configuration) as? PooledService)
         let photos = try #require(try registry.makeService(named: "photos", in: Self.configuration) as? PooledService)
         // A backend written before contexts existed is still built, through its old entry point.

@@ -34,7 +34,10 @@ struct EnvironmentOverrideTests {
             "STRATUS_REMOTE_CLOUD_APP_KEY": "from-environment",
             "STRATUS_REMOTE_CLOUD_TOKEN_STORE": "/other-tokens.json",
         ])
-        #expect(configuration.remotes["cloud"]?.options == ["App-Key": "from-environment", "token_store": "/other-tokens.json"])
+        #expect(
+            configuration.remotes["cloud"]?.options == [
+                "App-Key": "from-environment", "token_store": "/other-tokens.json",
+            ])
     }
 
     @Test("an option the file does not have is added under its lower-cased name")
@@ -50,7 +53,9 @@ struct EnvironmentOverrideTests {
             "STRATUS_REMOTE_GAME_SAVES_ROOT": "/b",
             "STRATUS_REMOTE_GAME_SAVES_TYPE": "drive",
         ])
-        #expect(configuration == StratusConfiguration(remotes: ["Game-Saves": .init(type: "drive", options: ["root": "/b"])]))
+        #expect(
+            configuration
+                == StratusConfiguration(remotes: ["Game-Saves": .init(type: "drive", options: ["root": "/b"])]))
         #expect(RemoteOptions.environmentName(remote: "Game-Saves", option: "root") == "STRATUS_REMOTE_GAME_SAVES_ROOT")
     }
 
@@ -85,7 +90,9 @@ struct EnvironmentOverrideTests {
 
     @Test("a variable that could mean two options of one remote is an error naming both")
     func ambiguousOption() throws {
-        let file = StratusConfiguration(remotes: ["cloud": .init(type: "dropbox", options: ["app-key": "1", "app_key": "2"])])
+        let file = StratusConfiguration(remotes: [
+            "cloud": .init(type: "dropbox", options: ["app-key": "1", "app_key": "2"])
+        ])
         let error = try #require(throws: ServiceError.self) {
             try file.applyingEnvironmentOverrides(["STRATUS_REMOTE_CLOUD_APP_KEY": "s3cr3t-value"])
         }
@@ -120,10 +127,12 @@ struct EnvironmentOverrideTests {
         try withTemporaryFolder(prefix: "StratusTests") { folder in
             let url = folder.appendingPathComponent("remotes.json")
             try Self.file.save(to: url)
-            let configuration = try StratusConfiguration.load(from: url, environment: [
-                "STRATUS_REMOTE_CLOUD_APP_KEY": "env-key",
-                "STRATUS_REMOTE_EXTRA_TYPE": "local",
-            ])
+            let configuration = try StratusConfiguration.load(
+                from: url,
+                environment: [
+                    "STRATUS_REMOTE_CLOUD_APP_KEY": "env-key",
+                    "STRATUS_REMOTE_EXTRA_TYPE": "local",
+                ])
             #expect(configuration.remotes["cloud"]?.options["App-Key"] == "env-key")
             #expect(configuration.remoteNames == ["cloud", "extra", "saves"])
             #expect(try StratusConfiguration.load(from: url, environment: [:]) == Self.file)

@@ -22,8 +22,12 @@ struct RecordingService: Service {
 
     func metadata(of path: RemotePath) async throws -> RemoteFile { throw refusal }
     func list(_ folder: RemotePath) async throws -> [RemoteFile] { throw refusal }
-    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile { throw refusal }
-    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws -> RemoteFile { throw refusal }
+    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+        throw refusal
+    }
+    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
+        -> RemoteFile
+    { throw refusal }
     func delete(_ path: RemotePath, precondition: WritePrecondition) async throws { throw refusal }
     func latestChangeToken() async throws -> ChangeToken { throw refusal }
     func changes(since token: ChangeToken) async throws -> ChangePage { throw refusal }

@@ -8,7 +8,8 @@ struct RemoteOptionsTests {
         remoteName: "cloud",
         typeName: "dropbox",
         values: [
-            "root": "/saves", "empty": "", "size": " 42 ", "flag": "Yes", "off": "0", "base_url": "https://api.example.com",
+            "root": "/saves", "empty": "", "size": " 42 ", "flag": "Yes", "off": "0",
+            "base_url": "https://api.example.com",
             "bad_number": "forty", "bad_flag": "maybe", "bad_url": "example.com",
             "client_secret": "s3cr3t-value", "token_lifetime": "s3cr3t-value",
         ]
@@ -63,10 +64,14 @@ struct RemoteOptionsTests {
         }
         let plain = try #require(throws: ServiceError.self) { try options("http://api.example.com").url("api_url") }
         #expect(plain.message.contains("allow_insecure_http"))
-        for url in ["https://api.example.com", "http://127.0.0.1:8080", "http://localhost:9", "http://[::1]:80", "http://127.1.2.3"] {
+        for url in [
+            "https://api.example.com", "http://127.0.0.1:8080", "http://localhost:9", "http://[::1]:80",
+            "http://127.1.2.3",
+        ] {
             #expect(try options(url).url("api_url") == URL(string: url), "\(url)")
         }
-        #expect(try options("http://10.0.0.5:8080", allow: "true").url("api_url") == URL(string: "http://10.0.0.5:8080"))
+        #expect(
+            try options("http://10.0.0.5:8080", allow: "true").url("api_url") == URL(string: "http://10.0.0.5:8080"))
         #expect(throws: ServiceError.self) { try options("http://10.0.0.5:8080", allow: "false").url("api_url") }
     }
 
@@ -94,7 +99,9 @@ struct RemoteOptionsTests {
     @Test("environment names are upper-cased with every other character turned into _")
     func environmentNames() {
         #expect(RemoteOptions.environmentName(remote: "saves", option: "root") == "STRATUS_REMOTE_SAVES_ROOT")
-        #expect(RemoteOptions.environmentName(remote: "game-saves.v2", option: "app key") == "STRATUS_REMOTE_GAME_SAVES_V2_APP_KEY")
+        #expect(
+            RemoteOptions.environmentName(remote: "game-saves.v2", option: "app key")
+                == "STRATUS_REMOTE_GAME_SAVES_V2_APP_KEY")
         #expect(RemoteOptions.environmentName(remote: "caf\u{E9}", option: "x") == "STRATUS_REMOTE_CAF__X")
     }
 

@@ -11,12 +11,18 @@ struct RemotePathControlCharacterTests {
     @Test(arguments: RemotePathControlCharacterTests.controls)
     func refusedAnywhere(codePoint: UInt32) throws {
         let control = String(try #require(Unicode.Scalar(codePoint)))
-        for text in [control, "a\(control)", "\(control)a", "saves/a\(control)b/slot.json", "/saves/slot.json\(control)"] {
-            let error = try #require(throws: ServiceError.self, "U+\(String(codePoint, radix: 16))") { try RemotePath(text) }
+        for text in [
+            control, "a\(control)", "\(control)a", "saves/a\(control)b/slot.json", "/saves/slot.json\(control)",
+        ] {
+            let error = try #require(throws: ServiceError.self, "U+\(String(codePoint, radix: 16))") {
+                try RemotePath(text)
+            }
             #expect(error.code == .invalidPath)
             #expect(error.message.contains("control character"))
         }
-        let appended = try #require(throws: ServiceError.self) { try RemotePath("saves").appending("slot\(control).json") }
+        let appended = try #require(throws: ServiceError.self) {
+            try RemotePath("saves").appending("slot\(control).json")
+        }
         #expect(appended.code == .invalidPath)
     }
 

@@ -110,7 +110,8 @@ struct RemotePathTests {
     func codableRoundTrip() throws {
         let paths = try [RemotePath("saves/slot-1.json"), .root, RemotePath("caf\u{E9}/\u{1F3AE}")]
         let data = try JSONEncoder().encode(paths)
-        #expect(try JSONDecoder().decode([String].self, from: data) == ["saves/slot-1.json", "", "caf\u{E9}/\u{1F3AE}"])
+        #expect(
+            try JSONDecoder().decode([String].self, from: data) == ["saves/slot-1.json", "", "caf\u{E9}/\u{1F3AE}"])
         #expect(try JSONDecoder().decode([RemotePath].self, from: data) == paths)
     }
 

@@ -16,21 +16,26 @@ struct RetryPolicyTests {
 
     @Test("with no jitter drawn, waits double from the initial delay up to the cap")
     func delaysWithoutJitter() {
-        let policy = RetryPolicy(maximumAttempts: 10, initialDelay: .milliseconds(100), multiplier: 2, maximumDelay: .seconds(1), jitter: 0.5)
+        let policy = RetryPolicy(
+            maximumAttempts: 10, initialDelay: .milliseconds(100), multiplier: 2, maximumDelay: .seconds(1), jitter: 0.5
+        )
         let delays = (1...7).map { policy.delay(afterAttempt: $0, randomUnit: 0) }
         #expect(delays == [100, 200, 400, 800, 1000, 1000, 1000].map { Duration.milliseconds($0) })
     }
 
     @Test("with full jitter drawn, each wait is shortened by the jitter share")
     func delaysWithFullJitter() {
-        let policy = RetryPolicy(maximumAttempts: 10, initialDelay: .milliseconds(100), multiplier: 2, maximumDelay: .seconds(1), jitter: 0.5)
+        let policy = RetryPolicy(
+            maximumAttempts: 10, initialDelay: .milliseconds(100), multiplier: 2, maximumDelay: .seconds(1), jitter: 0.5
+        )
         let delays = (1...6).map { policy.delay(afterAttempt: $0, randomUnit: 1) }
         #expect(delays == [50, 100, 200, 400, 500, 500].map { Duration.milliseconds($0) })
     }
 
     @Test("random waits stay between the jittered and the full wait")
     func randomDelayBounds() {
-        let policy = RetryPolicy(initialDelay: .milliseconds(100), multiplier: 2, maximumDelay: .seconds(1), jitter: 0.5)
+        let policy = RetryPolicy(
+            initialDelay: .milliseconds(100), multiplier: 2, maximumDelay: .seconds(1), jitter: 0.5)
         for _ in 0..<100 {
             let delay = policy.delay(afterAttempt: 3)
             #expect(delay >= .milliseconds(200) && delay <= .milliseconds(400))
@@ -115,7 +120,9 @@ struct RetryPolicyTests {
 
     @Test("a Retry-After within the limit is waited for")
     func honoursRetryAfter() async throws {
-        let policy = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(1), maximumRetryAfter: .seconds(5))
+        let policy = RetryPolicy(
+            maximumAttempts: 2, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(1),
+            maximumRetryAfter: .seconds(5))
         let clock = ContinuousClock()
         let start = clock.now
         let result = try await policy.run { attempt in
@@ -128,7 +135,8 @@ struct RetryPolicyTests {
 
     @Test("a Retry-After beyond maximumRetryAfter is thrown at once, without waiting")
     func retryAfterTooLong() async throws {
-        let policy = RetryPolicy(maximumAttempts: 5, initialDelay: .milliseconds(1), maximumRetryAfter: .milliseconds(100))
+        let policy = RetryPolicy(
+            maximumAttempts: 5, initialDelay: .milliseconds(1), maximumRetryAfter: .milliseconds(100))
         let counter = CallCounter()
         let error = await #expect(throws: ServiceError.self) {
             try await policy.run { _ -> Int in

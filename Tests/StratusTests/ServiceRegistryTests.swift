@@ -14,15 +14,21 @@ struct ServiceRegistryTests {
 
     @Test("a configured remote becomes a service built with its options")
     func makesService() throws {
-        let configuration = StratusConfiguration(remotes: ["saves": .init(type: "folder", options: ["root": "/saves", "read_only": "yes"])])
+        let configuration = StratusConfiguration(remotes: [
+            "saves": .init(type: "folder", options: ["root": "/saves", "read_only": "yes"])
+        ])
         let service = try registry.makeService(named: "saves", in: configuration)
         let recording = try #require(service as? RecordingService)
-        #expect(recording.options == RemoteOptions(remoteName: "saves", typeName: "folder", values: ["root": "/saves", "read_only": "yes"]))
+        #expect(
+            recording.options
+                == RemoteOptions(
+                    remoteName: "saves", typeName: "folder", values: ["root": "/saves", "read_only": "yes"]))
     }
 
     @Test("type names match without regard to case; the backend gets its own spelling")
     func caseInsensitiveType() throws {
-        let service = try registry.makeService(options: RemoteOptions(remoteName: "s", typeName: "FOLDER", values: ["root": "/r"]))
+        let service = try registry.makeService(
+            options: RemoteOptions(remoteName: "s", typeName: "FOLDER", values: ["root": "/r"]))
         #expect((service as? RecordingService)?.options.typeName == "folder")
     }
 
@@ -30,7 +36,8 @@ struct ServiceRegistryTests {
     func unknownType() throws {
         let configuration = StratusConfiguration(remotes: ["cloud": .init(type: "dropbx", options: ["app_key": "k"])])
         let error = try #require(throws: ServiceError.self) {
-            try ServiceRegistry(backends: [DropboxLikeBackend.self, FolderBackend.self]).makeService(named: "cloud", in: configuration)
+            try ServiceRegistry(backends: [DropboxLikeBackend.self, FolderBackend.self]).makeService(
+                named: "cloud", in: configuration)
         }
         #expect(error.code == .invalidConfiguration)
         #expect(error.message == "Remote 'cloud' has type 'dropbx'; known types: dropbox, folder.")
@@ -55,27 +62,32 @@ struct ServiceRegistryTests {
         #expect(!error.message.contains("base_url"))
 
         let trapped = try #require(throws: ServiceError.self) {
-            try ServiceRegistry(backends: [TrapBackend.self]).makeService(options: RemoteOptions(remoteName: "t", typeName: "trap", values: [:]))
+            try ServiceRegistry(backends: [TrapBackend.self]).makeService(
+                options: RemoteOptions(remoteName: "t", typeName: "trap", values: [:]))
         }
         #expect(trapped.message.contains("Missing required option 'needed'"))
     }
 
     @Test("unknown option keys are named with the valid option names; x- keys pass through")
     func unknownOptions() throws {
-        let options = RemoteOptions(remoteName: "saves", typeName: "folder", values: ["root": "/r", "rot": "/typo", "readonly": "1", "x-color": "blue"])
+        let options = RemoteOptions(
+            remoteName: "saves", typeName: "folder",
+            values: ["root": "/r", "rot": "/typo", "readonly": "1", "x-color": "blue"])
         let error = try #require(throws: ServiceError.self) { try registry.makeService(options: options) }
         #expect(error.code == .invalidConfiguration)
         #expect(error.message.contains("Unknown options 'readonly', 'rot'"))
         #expect(error.message.contains("the valid options are client_secret, read_only, root, token_lifetime"))
 
-        let extended = RemoteOptions(remoteName: "saves", typeName: "folder", values: ["root": "/r", "x-color": "blue", "X_SIZE": "3"])
+        let extended = RemoteOptions(
+            remoteName: "saves", typeName: "folder", values: ["root": "/r", "x-color": "blue", "X_SIZE": "3"])
         let service = try registry.makeService(options: extended)
         #expect((service as? RecordingService)?.options.values == ["root": "/r", "x-color": "blue", "X_SIZE": "3"])
     }
 
     @Test("unknown and missing options are reported together")
     func problemsTogether() throws {
-        let options = RemoteOptions(remoteName: "cloud", typeName: "dropbox", values: ["app_kee": "k", "token_store": "/t"])
+        let options = RemoteOptions(
+            remoteName: "cloud", typeName: "dropbox", values: ["app_kee": "k", "token_store": "/t"])
         let error = try #require(throws: ServiceError.self) { try registry.makeService(options: options) }
         #expect(error.message.contains("Unknown option 'app_kee'"))
         #expect(error.message.contains("Missing required option 'app_key'"))
@@ -99,7 +111,9 @@ struct ServiceRegistryTests {
 
     @Test("the backend's own errors reach the caller; other errors become invalidConfiguration")
     func backendErrors() throws {
-        let bad = RemoteOptions(remoteName: "cloud", typeName: "dropbox", values: ["app_key": "k", "token_store": "/t", "base_url": "not a url"])
+        let bad = RemoteOptions(
+            remoteName: "cloud", typeName: "dropbox",
+            values: ["app_key": "k", "token_store": "/t", "base_url": "not a url"])
         let own = try #require(throws: ServiceError.self) { try registry.makeService(options: bad) }
         #expect(own.message.contains("'base_url'"))
         #expect(own.message.contains("a URL"))
@@ -117,9 +131,12 @@ struct ServiceRegistryTests {
         var registry = self.registry
         registry.register(ReplacementFolderBackend.self)
         #expect(registry.typeNames == ["broken", "dropbox", "Folder"].sorted())
-        let service = try registry.makeService(options: RemoteOptions(remoteName: "s", typeName: "folder", values: ["path": "/p"]))
+        let service = try registry.makeService(
+            options: RemoteOptions(remoteName: "s", typeName: "folder", values: ["path": "/p"]))
         #expect((service as? RecordingService)?.options.values == ["path": "/p"])
-        #expect(self.registry.backend(forType: "folder").map { ObjectIdentifier($0) } == ObjectIdentifier(FolderBackend.self))
+        #expect(
+            self.registry.backend(forType: "folder").map { ObjectIdentifier($0) }
+                == ObjectIdentifier(FolderBackend.self))
     }
 
     @Test("an unknown remote lists the configured remote names")
@@ -134,10 +151,19 @@ struct ServiceRegistryTests {
         let secret = "s3cr3t-value"
         let cases: [(String, StratusConfiguration.Remote)] = [
             ("unknown type", .init(type: "foldr", options: ["root": "/r", "client_secret": secret])),
-            ("unknown option", .init(type: "folder", options: ["root": "/r", "client_secret": secret, "colour": secret])),
+            (
+                "unknown option",
+                .init(type: "folder", options: ["root": "/r", "client_secret": secret, "colour": secret])
+            ),
             ("missing option", .init(type: "folder", options: ["client_secret": secret])),
-            ("invalid secret value", .init(type: "folder", options: ["root": "/r", "client_secret": secret, "token_lifetime": secret])),
-            ("duplicate secret", .init(type: "folder", options: ["root": "/r", "client_secret": secret, "Client-Secret": secret])),
+            (
+                "invalid secret value",
+                .init(type: "folder", options: ["root": "/r", "client_secret": secret, "token_lifetime": secret])
+            ),
+            (
+                "duplicate secret",
+                .init(type: "folder", options: ["root": "/r", "client_secret": secret, "Client-Secret": secret])
+            ),
         ]
         for (label, remote) in cases {
             let configuration = StratusConfiguration(remotes: ["cloud": remote])

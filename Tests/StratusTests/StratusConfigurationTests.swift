@@ -7,7 +7,8 @@ import Testing
 struct StratusConfigurationTests {
     static let example = StratusConfiguration(remotes: [
         "saves": .init(type: "local", options: ["root": "/home/me/.local/share/game/saves"]),
-        "cloud": .init(type: "dropbox", options: ["app_key": "abc123", "token_store": "/home/me/.config/stratus/tokens.json"]),
+        "cloud": .init(
+            type: "dropbox", options: ["app_key": "abc123", "token_store": "/home/me/.config/stratus/tokens.json"]),
     ])
 
     @Test("save then load gives back the same configuration, in a new folder, with permissions 0600")
@@ -22,7 +23,8 @@ struct StratusConfigurationTests {
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
             let permissions = try #require(attributes[.posixPermissions] as? NSNumber)
             #expect(permissions.intValue & 0o777 == 0o600)
-            let folderAttributes = try FileManager.default.attributesOfItem(atPath: url.deletingLastPathComponent().path)
+            let folderAttributes = try FileManager.default.attributesOfItem(
+                atPath: url.deletingLastPathComponent().path)
             let folderPermissions = try #require(folderAttributes[.posixPermissions] as? NSNumber)
             #expect(folderPermissions.intValue & 0o777 == 0o700)
         }
@@ -90,13 +92,15 @@ struct StratusConfigurationTests {
     @Test("the documented example loads; numbers and booleans become text; options may be left out")
     func documentedExample() throws {
         let json = """
-        { "remotes": { "saves": { "type": "local", "options": { "root": "/home/me/.local/share/game/saves" } },
-                       "cloud": { "type": "dropbox", "options": { "app_key": "...", "token_store": "...", "chunk_size": 8388608, "read_only": true, "ratio": 1.5 } },
-                       "bare": { "type": "local", "x-note": "kept for another tool" } } }
-        """
+            { "remotes": { "saves": { "type": "local", "options": { "root": "/home/me/.local/share/game/saves" } },
+                           "cloud": { "type": "dropbox", "options": { "app_key": "...", "token_store": "...", "chunk_size": 8388608, "read_only": true, "ratio": 1.5 } },
+                           "bare": { "type": "local", "x-note": "kept for another tool" } } }
+            """
         let configuration = try load(json)
         #expect(configuration.remoteNames == ["bare", "cloud", "saves"])
-        #expect(configuration.remotes["saves"] == .init(type: "local", options: ["root": "/home/me/.local/share/game/saves"]))
+        #expect(
+            configuration.remotes["saves"]
+                == .init(type: "local", options: ["root": "/home/me/.local/share/game/saves"]))
         let cloud = try configuration.options(forRemote: "cloud")
         #expect(cloud.remoteName == "cloud")
         #expect(cloud.typeName == "dropbox")
@@ -108,7 +112,8 @@ struct StratusConfigurationTests {
 
     @Test("unknown top-level keys are ignored and a file without remotes is empty")
     func forwardCompatible() throws {
-        #expect(try load(#"{"version": 7, "remotes": {"a": {"type": "local"}}, "future": [1, 2]}"#).remoteNames == ["a"])
+        #expect(
+            try load(#"{"version": 7, "remotes": {"a": {"type": "local"}}, "future": [1, 2]}"#).remoteNames == ["a"])
         #expect(try load(#"{"version": 7}"#) == StratusConfiguration())
     }
 
@@ -121,7 +126,10 @@ struct StratusConfigurationTests {
             (#"{"remotes": []}"#, "at remotes"),
             (#"{"remotes": {"cloud": {"options": {}}}}"#, #"at remotes.cloud, the required key "type" is missing"#),
             (#"{"remotes": {"cloud": {"type": 3}}}"#, "at remotes.cloud.type, expected a string"),
-            (#"{"remotes": {"cloud": {"type": "dropbox", "options": {"app_key": ["a"]}}}}"#, "at remotes.cloud.options.app_key"),
+            (
+                #"{"remotes": {"cloud": {"type": "dropbox", "options": {"app_key": ["a"]}}}}"#,
+                "at remotes.cloud.options.app_key"
+            ),
             (#"{"remotes": {"cloud": {"type": "dropbox", "option": {}}}}"#, "unknown key 'option'"),
         ]
     )
@@ -142,7 +150,8 @@ struct StratusConfigurationTests {
     func malformedWithoutValues() throws {
         try withTemporaryFolder(prefix: "StratusTests") { folder in
             let url = folder.appendingPathComponent("remotes.json")
-            let json = #"{"remotes": {"cloud": {"type": "dropbox", "options": {"client_secret": "s3cr3t-value" "app_key": 1}}}}"#
+            let json =
+                #"{"remotes": {"cloud": {"type": "dropbox", "options": {"client_secret": "s3cr3t-value" "app_key": 1}}}}"#
             try Data(json.utf8).write(to: url)
             let error = try #require(throws: ServiceError.self) {
                 try StratusConfiguration.load(from: url, environment: [:])
@@ -179,22 +188,45 @@ struct StratusConfigurationTests {
 
     @Test("the default file is $STRATUS_CONFIG, else under $XDG_CONFIG_HOME, else under ~/.config")
     func defaultFileURL() {
-        #expect(StratusConfiguration.defaultFileURL(environment: ["STRATUS_CONFIG": "/etc/app/remotes.json", "XDG_CONFIG_HOME": "/xdg", "HOME": "/home/me"]).path == "/etc/app/remotes.json")
-        #expect(StratusConfiguration.defaultFileURL(environment: ["STRATUS_CONFIG": "~/app.json", "HOME": "/home/me"]).path == "/home/me/app.json")
-        #expect(StratusConfiguration.defaultFileURL(environment: ["XDG_CONFIG_HOME": "/xdg", "HOME": "/home/me"]).path == "/xdg/stratus/remotes.json")
-        #expect(StratusConfiguration.defaultFileURL(environment: ["HOME": "/home/me"]).path == "/home/me/.config/stratus/remotes.json")
+        #expect(
+            StratusConfiguration.defaultFileURL(environment: [
+                "STRATUS_CONFIG": "/etc/app/remotes.json", "XDG_CONFIG_HOME": "/xdg", "HOME": "/home/me",
+            ]).path == "/etc/app/remotes.json")
+        #expect(
+            StratusConfiguration.defaultFileURL(environment: ["STRATUS_CONFIG": "~/app.json", "HOME": "/home/me"]).path
+                == "/home/me/app.json")
+        #expect(
+            StratusConfiguration.defaultFileURL(environment: ["XDG_CONFIG_HOME": "/xdg", "HOME": "/home/me"]).path
+                == "/xdg/stratus/remotes.json")
+        #expect(
+            StratusConfiguration.defaultFileURL(environment: ["HOME": "/home/me"]).path
+                == "/home/me/.config/stratus/remotes.json")
         // The XDG specification says a relative XDG_CONFIG_HOME is invalid and is ignored; so is an empty one.
-        #expect(StratusConfiguration.defaultFileURL(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/me"]).path == "/home/me/.config/stratus/remotes.json")
-        #expect(StratusConfiguration.defaultFileURL(environment: ["STRATUS_CONFIG": "", "XDG_CONFIG_HOME": "", "HOME": "/home/me"]).path == "/home/me/.config/stratus/remotes.json")
+        #expect(
+            StratusConfiguration.defaultFileURL(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/me"]).path
+                == "/home/me/.config/stratus/remotes.json")
+        #expect(
+            StratusConfiguration.defaultFileURL(environment: [
+                "STRATUS_CONFIG": "", "XDG_CONFIG_HOME": "", "HOME": "/home/me",
+            ]).path == "/home/me/.config/stratus/remotes.json")
     }
 
     @Test("a missing file at the default location is an empty configuration, plus the environment's remotes")
     func loadDefaultMissing() throws {
         try withTemporaryFolder(prefix: "StratusTests") { folder in
-            let environment = ["HOME": folder.path, "STRATUS_REMOTE_SCRATCH_TYPE": "local", "STRATUS_REMOTE_SCRATCH_ROOT": "/tmp/scratch"]
+            let environment = [
+                "HOME": folder.path, "STRATUS_REMOTE_SCRATCH_TYPE": "local",
+                "STRATUS_REMOTE_SCRATCH_ROOT": "/tmp/scratch",
+            ]
             let configuration = try StratusConfiguration.loadDefault(environment: environment)
-            #expect(configuration == StratusConfiguration(remotes: ["scratch": .init(type: "local", options: ["root": "/tmp/scratch"])]))
-            #expect(try StratusConfiguration.loadDefault(environment: ["XDG_CONFIG_HOME": folder.path]) == StratusConfiguration())
+            #expect(
+                configuration
+                    == StratusConfiguration(remotes: [
+                        "scratch": .init(type: "local", options: ["root": "/tmp/scratch"])
+                    ]))
+            #expect(
+                try StratusConfiguration.loadDefault(environment: ["XDG_CONFIG_HOME": folder.path])
+                    == StratusConfiguration())
         }
     }
 
@@ -238,7 +270,9 @@ struct StratusConfigurationTests {
     @Test("descriptions and dumps show option values but never secret ones")
     func descriptionsHideSecrets() {
         let configuration = StratusConfiguration(remotes: [
-            "cloud": .init(type: "dropbox", options: ["client_secret": "s3cr3t-value", "access_token": "s3cr3t-value", "region": "eu"]),
+            "cloud": .init(
+                type: "dropbox",
+                options: ["client_secret": "s3cr3t-value", "access_token": "s3cr3t-value", "region": "eu"])
         ])
         var dumped = ""
         dump(configuration, to: &dumped)

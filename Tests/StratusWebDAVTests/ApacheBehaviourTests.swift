@@ -1,14 +1,16 @@
 import Foundation
 import Stratus
-@testable import StratusWebDAV
 import Testing
 import WebDAVServers
+
+@testable import StratusWebDAV
 
 /// What the contract suite does not reach, against Apache mod_dav.
 @Suite(.enabled(if: WebDAVTestServers.apacheRuns, WebDAVTestServers.skipReason(.apache)))
 struct ApacheBehaviourTests {
     @Test func aWrongPasswordIsUnauthorizedAndNeverQuoted() async throws {
-        var configuration = try await WebDAVTestServers.configuration(.apache, folder: "auth-\(UUID().uuidString.prefix(8))")
+        var configuration = try await WebDAVTestServers.configuration(
+            .apache, folder: "auth-\(UUID().uuidString.prefix(8))")
         configuration.credentials = WebDAVCredentials(user: WebDAVTestServers.user, password: "wrong-password-xyz")
         let service = try WebDAVService(configuration: configuration)
         let error = await #expect(throws: ServiceError.self) { _ = try await service.list(.root) }
@@ -31,7 +33,8 @@ struct ApacheBehaviourTests {
         }
         #expect(file.path.string == "theirs.txt")
         #expect(file.contentHash == nil, "a file another program wrote has no recorded hash")
-        let destination = FileManager.default.temporaryDirectory.appending(path: "stratus-webdav-foreign-\(UUID().uuidString)")
+        let destination = FileManager.default.temporaryDirectory.appending(
+            path: "stratus-webdav-foreign-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: destination) }
         _ = try await service.download(file.path, to: destination)
         #expect(try Data(contentsOf: destination) == Data("written beside Stratus".utf8))
@@ -50,7 +53,9 @@ struct ApacheBehaviourTests {
         #expect(described.contentHash == nil)
         #expect(described.version != written.version)
         await #expect(throws: ServiceError.self) {
-            _ = try await service.upload(from: .bytes(Data("stale".utf8)), to: path, options: UploadOptions(precondition: .mustMatch(written.version)))
+            _ = try await service.upload(
+                from: .bytes(Data("stale".utf8)), to: path,
+                options: UploadOptions(precondition: .mustMatch(written.version)))
         }
     }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import MockNextcloud
 import MockSupport
 import Stratus
+
 @testable import StratusWebDAV
 
 /// One Nextcloud-dialect mock for the whole test process, started on first use on port 0.
@@ -43,14 +44,17 @@ enum NextcloudMockServer {
         guard let url = URL(string: "\(running.baseURL.absoluteString)/remote.php/dav/files/\(user)/\(folder)/") else {
             throw WebDAVMockUnavailable()
         }
-        let root = try WebDAVConfiguration(url: URL(string: "\(running.baseURL.absoluteString)/remote.php/dav/files/\(user)/")!, credentials: WebDAVCredentials(user: user, password: password), vendor: .nextcloud)
+        let root = try WebDAVConfiguration(
+            url: URL(string: "\(running.baseURL.absoluteString)/remote.php/dav/files/\(user)/")!,
+            credentials: WebDAVCredentials(user: user, password: password), vendor: .nextcloud)
         try await WebDAVService(configuration: root).ensureFolders(try RemotePath(folder))
-        return try WebDAVService(configuration: WebDAVConfiguration(
-            url: url,
-            credentials: WebDAVCredentials(user: user, password: password),
-            vendor: .nextcloud,
-            changePageSize: pageSize,
-            retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50))
-        ))
+        return try WebDAVService(
+            configuration: WebDAVConfiguration(
+                url: url,
+                credentials: WebDAVCredentials(user: user, password: password),
+                vendor: .nextcloud,
+                changePageSize: pageSize,
+                retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50))
+            ))
     }
 }

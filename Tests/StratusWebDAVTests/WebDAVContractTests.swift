@@ -14,7 +14,8 @@ private func suite(_ kind: WebDAVServerLauncher.Kind) -> [ContractCheck] {
             excludedChecks: knownFailures(kind)
         )
     ) { context in
-        try await WebDAVTestServers.makeService(kind, folder: "contract-\(context.id)", pageSize: context.changePageSize)
+        try await WebDAVTestServers.makeService(
+            kind, folder: "contract-\(context.id)", pageSize: context.changePageSize)
     }.checks
 }
 
@@ -25,12 +26,12 @@ private func knownFailures(_ kind: WebDAVServerLauncher.Kind) -> [String: String
     case .apache:
         return [
             "cancellation: a download cancelled midway leaves the destination as it was":
-                "known defect: the 4 MiB download from Apache reported progress only at 0 and at the end in 5 of 5 attempts, so the cancel never landed mid-transfer (inconclusive)",
+                "known defect: the 4 MiB download from Apache reported progress only at 0 and at the end in 5 of 5 attempts, so the cancel never landed mid-transfer (inconclusive)"
         ]
     case .rclone, .wsgidav:
         return [
             "cancellation: an upload cancelled midway leaves nothing partial":
-                "known defect: this server writes a PUT body in place, so a cancelled upload leaves a partial file; the fix (upload to a temporary name, then MOVE) is not written",
+                "known defect: this server writes a PUT body in place, so a cancelled upload leaves a partial file; the fix (upload to a temporary name, then MOVE) is not written"
         ]
     }
 }
@@ -56,11 +57,13 @@ func wsgidavContract(_ check: ContractCheck) async throws {
     try await run(check)
 }
 
-@Test(arguments: ContractSuite(
-    options: ContractSuite.Options(largestRoundTrip: 4 * 1_048_576, cancellationContentSize: 4 * 1_048_576, concurrentUploads: 8)
-) { context in
-    try await NextcloudMockServer.makeService(folder: "contract-\(context.id)", pageSize: context.changePageSize)
-}.checks)
+@Test(
+    arguments: ContractSuite(
+        options: ContractSuite.Options(
+            largestRoundTrip: 4 * 1_048_576, cancellationContentSize: 4 * 1_048_576, concurrentUploads: 8)
+    ) { context in
+        try await NextcloudMockServer.makeService(folder: "contract-\(context.id)", pageSize: context.changePageSize)
+    }.checks)
 func nextcloudMockContract(_ check: ContractCheck) async throws {
     try await run(check)
 }

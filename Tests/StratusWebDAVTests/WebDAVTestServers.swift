@@ -1,8 +1,9 @@
 import Foundation
 import Stratus
-@testable import StratusWebDAV
 import Testing
 import WebDAVServers
+
+@testable import StratusWebDAV
 
 /// One server of each kind for the whole test process, started on first use on a free loopback
 /// port. Each check works in a folder of its own on it.
@@ -25,9 +26,12 @@ enum WebDAVTestServers {
 
     static func skipReason(_ kind: WebDAVServerLauncher.Kind) -> Comment {
         switch kind {
-        case .apache: "Apache httpd with mod_dav is not installed (apt-get install apache2); the WebDAV tests against it are skipped. Under CI=true they fail instead."
-        case .rclone: "rclone is not installed (apt-get install rclone); the WebDAV tests against it are skipped. Under CI=true they fail instead."
-        case .wsgidav: "WsgiDAV is not installed (pip install wsgidav cheroot); the WebDAV tests against it are skipped. Under CI=true they fail instead."
+        case .apache:
+            "Apache httpd with mod_dav is not installed (apt-get install apache2); the WebDAV tests against it are skipped. Under CI=true they fail instead."
+        case .rclone:
+            "rclone is not installed (apt-get install rclone); the WebDAV tests against it are skipped. Under CI=true they fail instead."
+        case .wsgidav:
+            "WsgiDAV is not installed (pip install wsgidav cheroot); the WebDAV tests against it are skipped. Under CI=true they fail instead."
         }
     }
 
@@ -36,7 +40,8 @@ enum WebDAVTestServers {
     private static let wsgidav = Task<WebDAVServerLauncher.Server, any Error> { try start(.wsgidav) }
 
     private static func start(_ kind: WebDAVServerLauncher.Kind) throws -> WebDAVServerLauncher.Server {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "stratus-webdav-\(kind.rawValue)-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appending(
+            path: "stratus-webdav-\(kind.rawValue)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return try WebDAVServerLauncher.start(kind, in: directory, user: user, password: password)
     }
@@ -52,7 +57,9 @@ enum WebDAVTestServers {
 
     /// A configuration for a folder of its own on a server of a kind, with the features that
     /// kind has: rclone keeps no dead properties but gives MD5 ETags.
-    static func configuration(_ kind: WebDAVServerLauncher.Kind, folder: String, pageSize: Int = 500) async throws -> WebDAVConfiguration {
+    static func configuration(_ kind: WebDAVServerLauncher.Kind, folder: String, pageSize: Int = 500) async throws
+        -> WebDAVConfiguration
+    {
         let server = try await server(kind)
         let directory = server.root.appending(path: folder)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -73,7 +80,9 @@ enum WebDAVTestServers {
     }
 
     /// A service on a folder of its own.
-    static func makeService(_ kind: WebDAVServerLauncher.Kind, folder: String, pageSize: Int = 500) async throws -> WebDAVService {
+    static func makeService(_ kind: WebDAVServerLauncher.Kind, folder: String, pageSize: Int = 500) async throws
+        -> WebDAVService
+    {
         try WebDAVService(configuration: try await configuration(kind, folder: folder, pageSize: pageSize))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Stratus
-@testable import StratusWebDAV
 import Testing
+
+@testable import StratusWebDAV
 
 /// Options, redaction and answer parsing, without a server.
 @Suite struct WebDAVUnitTests {
@@ -10,10 +11,14 @@ import Testing
     }
 
     @Test func backendBuildsAServiceFromOptions() throws {
-        let service = try #require(try WebDAVBackend.makeService(options: options([
-            "url": "https://cloud.example.com/remote.php/dav/files/alice/Saves", "user": "alice", "password": "pw-123456", "vendor": "nextcloud",
-        ])) as? WebDAVService)
-        #expect(service.configuration.url.absoluteString == "https://cloud.example.com/remote.php/dav/files/alice/Saves/")
+        let service = try #require(
+            try WebDAVBackend.makeService(
+                options: options([
+                    "url": "https://cloud.example.com/remote.php/dav/files/alice/Saves", "user": "alice",
+                    "password": "pw-123456", "vendor": "nextcloud",
+                ])) as? WebDAVService)
+        #expect(
+            service.configuration.url.absoluteString == "https://cloud.example.com/remote.php/dav/files/alice/Saves/")
         #expect(service.configuration.vendor == .nextcloud)
         #expect(service.capabilities.supportsVersions)
         #expect(service.configuration.propagatesFolderETags)
@@ -21,10 +26,15 @@ import Testing
 
     @Test func backendRefusesPlainHTTPToAnotherHost() throws {
         #expect(throws: ServiceError.self) {
-            _ = try WebDAVBackend.makeService(options: options(["url": "http://dav.example.com/", "user": "a", "password": "b"]))
+            _ = try WebDAVBackend.makeService(
+                options: options(["url": "http://dav.example.com/", "user": "a", "password": "b"]))
         }
-        _ = try WebDAVBackend.makeService(options: options(["url": "http://dav.example.com/", "user": "a", "password": "b", "allow_insecure_http": "true"]))
-        _ = try WebDAVBackend.makeService(options: options(["url": "http://127.0.0.1:8080/dav", "user": "a", "password": "b"]))
+        _ = try WebDAVBackend.makeService(
+            options: options([
+                "url": "http://dav.example.com/", "user": "a", "password": "b", "allow_insecure_http": "true",
+            ]))
+        _ = try WebDAVBackend.makeService(
+            options: options(["url": "http://127.0.0.1:8080/dav", "user": "a", "password": "b"]))
     }
 
     @Test func backendNeedsAPasswordSource() throws {
@@ -36,12 +46,15 @@ import Testing
     }
 
     @Test func passwordFileIsRead() throws {
-        let file = FileManager.default.temporaryDirectory.appending(path: "stratus-webdav-password-\(UUID().uuidString)")
+        let file = FileManager.default.temporaryDirectory.appending(
+            path: "stratus-webdav-password-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         try "from-the-file\nsecond line\n".write(to: file, atomically: true, encoding: .utf8)
-        let service = try #require(try WebDAVBackend.makeService(options: options([
-            "url": "https://dav.example.com/", "user": "a", "password_file": file.path,
-        ])) as? WebDAVService)
+        let service = try #require(
+            try WebDAVBackend.makeService(
+                options: options([
+                    "url": "https://dav.example.com/", "user": "a", "password_file": file.path,
+                ])) as? WebDAVService)
         #expect(service.configuration.credentials.password == "from-the-file")
     }
 
@@ -54,15 +67,19 @@ import Testing
         let described = "\(options(["url": "https://x.example/", "user": "a", "password": "hunter2-secret"]))"
         #expect(!described.contains("hunter2"))
         let basic = Data("alice:hunter2-secret".utf8).base64EncodedString()
-        let body = Data("<d:error xmlns:d=\"DAV:\" xmlns:s=\"http://sabredav.org/ns\"><s:message>bad login hunter2-secret \(basic)</s:message></d:error>".utf8)
-        let error = WebDAVErrorMapping.error(status: 401, body: body, action: "PROPFIND of a", secrets: credentials.secrets)
+        let body = Data(
+            "<d:error xmlns:d=\"DAV:\" xmlns:s=\"http://sabredav.org/ns\"><s:message>bad login hunter2-secret \(basic)</s:message></d:error>"
+                .utf8)
+        let error = WebDAVErrorMapping.error(
+            status: 401, body: body, action: "PROPFIND of a", secrets: credentials.secrets)
         #expect(error.code == .unauthorized)
         #expect(!error.message.contains("hunter2"))
         #expect(!error.message.contains(basic))
     }
 
     @Test func multistatusIsReadWithWeakETagsAndMissingProperties() throws {
-        let body = Data("""
+        let body = Data(
+            """
             <?xml version="1.0"?><D:multistatus xmlns:D="DAV:" xmlns:x="urn:x-stratus:webdav"><D:response><D:href>http://h/dav/caf%C3%A9%20x.txt</D:href>\
             <D:propstat><D:prop><D:getcontentlength>3</D:getcontentlength><D:getetag>W/"3-abc"</D:getetag><D:resourcetype/>\
             <D:getlastmodified>Wed, 25 Nov 2026 00:10:59 GMT</D:getlastmodified></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat>\
@@ -79,7 +96,8 @@ import Testing
     }
 
     @Test func aRefusedWriteInsideA207IsALockConflict() {
-        let body = Data("""
+        let body = Data(
+            """
             <?xml version="1.0"?><D:multistatus xmlns:D="DAV:"><D:response><D:href>/p/new.txt</D:href><D:status>HTTP/1.1 424 Failed Dependency</D:status></D:response>\
             <D:response><D:href>/p</D:href><D:status>HTTP/1.1 423 Locked</D:status></D:response></D:multistatus>
             """.utf8)

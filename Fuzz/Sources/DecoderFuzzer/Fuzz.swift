@@ -1,10 +1,12 @@
 import Foundation
 import Hummingbird
+import NIOCore
+import Stratus
+import StratusAdapterKit
+
 @testable import MockDrive
 @testable import MockDropbox
 @testable import MockSupport
-import NIOCore
-import Stratus
 @testable import StratusDrive
 @testable import StratusDropbox
 @testable import StratusHTTP
@@ -73,22 +75,26 @@ enum FuzzTarget: String, CaseIterable {
         case .driveMockMultipart:
             Self.readMultipart(data)
         case .s3XML:
-            _ = try? S3XMLElement.parse(data)
+            _ = try? XMLTree.parse(data)
             _ = S3ErrorMapping.error(status: 400, body: data, action: "fuzz", secrets: ["fuzz-secret"])
         case .s3ChangeToken:
             _ = try? S3ChangeCursor(ChangeToken(rawValue: text), remote: "fuzz")
         case .contentRange:
             _ = ResumableFileSink.contentRange(text)
         case .oauthTokenAnswer:
-            _ = try? TokenEndpointAnswer.token(from: data, issuedAt: Date(timeIntervalSince1970: 1_700_000_000), previous: nil, requestedScopes: [])
+            _ = try? TokenEndpointAnswer.token(
+                from: data, issuedAt: Date(timeIntervalSince1970: 1_700_000_000), previous: nil, requestedScopes: [])
             _ = ServiceError.tokenEndpoint(
-                status: 400, headers: [:], body: data, grant: .refreshToken, provider: "Fuzz", signInHint: "", secrets: ["fuzz-secret"]
+                status: 400, headers: [:], body: data, grant: .refreshToken, provider: "Fuzz", signInHint: "",
+                secrets: ["fuzz-secret"]
             )
         case .serverText:
             let cleaned = Redaction.serverText(text, secrets: ["fuzz-secret"], limit: 300)
             // The scrubbed text never carries the secret, a control character or more than the limit.
-            if cleaned.contains("fuzz-secret") || cleaned.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-                || cleaned.count > 301 {
+            if cleaned.contains("fuzz-secret")
+                || cleaned.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                || cleaned.count > 301
+            {
                 fatalError("serverText let something through")
             }
         case .mockControlHost:
@@ -108,7 +114,8 @@ enum FuzzTarget: String, CaseIterable {
         let body = RequestBody(buffer: ByteBuffer(bytes: data))
         let done = DispatchSemaphore(value: 0)
         Task {
-            _ = try? await MultipartRelated.read(body, boundary: "fuzz_boundary", into: file, metadataLimit: 64 * 1024, mediaLimit: 1 << 20)
+            _ = try? await MultipartRelated.read(
+                body, boundary: "fuzz_boundary", into: file, metadataLimit: 64 * 1024, mediaLimit: 1 << 20)
             done.signal()
         }
         done.wait()
@@ -119,8 +126,8 @@ enum FuzzTarget: String, CaseIterable {
 enum Services {
     static let dropbox: DropboxService = {
         guard let url = URL(string: "http://127.0.0.1:9"),
-              let configuration = try? DropboxConfiguration(apiURL: url, contentURL: url, notifyURL: url, root: "/root"),
-              let service = try? DropboxService(configuration: configuration, credentials: .accessToken("fuzz"))
+            let configuration = try? DropboxConfiguration(apiURL: url, contentURL: url, notifyURL: url, root: "/root"),
+            let service = try? DropboxService(configuration: configuration, credentials: .accessToken("fuzz"))
         else { fatalError("the fuzz harness could not make its Dropbox service") }
         return service
     }()

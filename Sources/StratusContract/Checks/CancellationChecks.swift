@@ -29,7 +29,9 @@ extension ContractSuite {
         return min(size, max(run.options.largestRoundTrip, 1), run.largestUpload)
     }
 
-    private static let cancelledUpload = ContractCheck.Definition("cancellation: an upload cancelled midway leaves nothing partial") { run in
+    private static let cancelledUpload = ContractCheck.Definition(
+        "cancellation: an upload cancelled midway leaves nothing partial"
+    ) { run in
         let size = cancellationSize(run)
         let local = try run.makeContent("cancelled-upload", size: size)
         let replacement = try run.makeContent("cancelled-replacement", size: size)
@@ -51,19 +53,25 @@ extension ContractSuite {
         // The same upload, not cancelled, must succeed: the cancelled one was cut short, not
         // doomed anyway.
         let whole = try await run.upload(.file(local), to: path)
-        try run.expectDescribes(whole, size: size, hash: try run.hash(of: local), "the same upload, not cancelled (it must succeed for the cancellation to prove anything)")
+        try run.expectDescribes(
+            whole, size: size, hash: try run.hash(of: local),
+            "the same upload, not cancelled (it must succeed for the cancellation to prove anything)")
 
         // An overwrite, cancelled: the file must stay as it was.
         try await cancelUpload(of: replacement, to: path, size: size, "an upload over an existing file", run)
         let after = try await run.service.metadata(of: path)
-        try run.expectDescribes(after, size: size, hash: whole.contentHash?.value ?? "", "metadata(of: \(path)) after a cancelled overwrite (the file must be unchanged)")
+        try run.expectDescribes(
+            after, size: size, hash: whole.contentHash?.value ?? "",
+            "metadata(of: \(path)) after a cancelled overwrite (the file must be unchanged)")
         try expectEqual(after.version, whole.version, "version of \(path) after a cancelled overwrite")
         let (downloaded, _) = try await run.download(path)
         try run.expectSameContent(downloaded, local, "content of \(path) after a cancelled overwrite")
     }
 
     /// Uploads with a canceller and expects the cancellation, midway.
-    private static func cancelUpload(of local: URL, to path: RemotePath, size: Int64, _ what: String, _ run: ContractRun) async throws {
+    private static func cancelUpload(
+        of local: URL, to path: RemotePath, size: Int64, _ what: String, _ run: ContractRun
+    ) async throws {
         let canceller = CancelOnProgress(size: size)
         let service = run.service
         let upload = Task {
@@ -80,16 +88,21 @@ extension ContractSuite {
         switch result {
         case .success:
             let cancelledAt = try canceller.expectCancelledMidway(what)
-            throw failure("\(what) completed although its task was cancelled at \(cancelledAt) of \(size) bytes; a transfer cancelled midway must stop and throw ServiceError(cancelled)")
+            throw failure(
+                "\(what) completed although its task was cancelled at \(cancelledAt) of \(size) bytes; a transfer cancelled midway must stop and throw ServiceError(cancelled)"
+            )
         case .failure(let error as ServiceError) where error.code == .cancelled:
             _ = try canceller.expectCancelledMidway(what)
         case .failure(let error):
-            let when = canceller.cancelledAt.map { "cancelled at \($0) of \(size) bytes" } ?? "before the check cancelled it"
+            let when =
+                canceller.cancelledAt.map { "cancelled at \($0) of \(size) bytes" } ?? "before the check cancelled it"
             throw failure("\(what) should throw ServiceError(cancelled), but threw \(error) (\(when))")
         }
     }
 
-    private static let cancelledDownload = ContractCheck.Definition("cancellation: a download cancelled midway leaves the destination as it was") { run in
+    private static let cancelledDownload = ContractCheck.Definition(
+        "cancellation: a download cancelled midway leaves the destination as it was"
+    ) { run in
         let size = cancellationSize(run)
         let local = try run.makeContent("cancelled-download", size: size)
         let path = try run.path("cancel/download.bin")
@@ -112,7 +125,8 @@ extension ContractSuite {
         for attempt in 1...downloadAttempts {
             let canceller = CancelOnProgress(size: size)
             let download = Task {
-                try await service.download(path, version: nil, to: destination, options: DownloadOptions(progress: canceller.handler))
+                try await service.download(
+                    path, version: nil, to: destination, options: DownloadOptions(progress: canceller.handler))
             }
             canceller.attach(download)
             let result = await download.result
@@ -124,21 +138,28 @@ extension ContractSuite {
                 }
                 continue
             }
-            try expectCancelled(result, canceller, size: size, "the download of \(path) (attempt \(attempt) of \(downloadAttempts))")
+            try expectCancelled(
+                result, canceller, size: size, "the download of \(path) (attempt \(attempt) of \(downloadAttempts))")
             break
         }
-        try expectEqual(try LocalFiles.contents(of: destination), earlier, "the destination's content after a cancelled download")
-        try expectEqual(try LocalFiles.names(in: folder), ["save.bin"], "files in the destination's folder after the cancelled download (no temporary file may remain)")
+        try expectEqual(
+            try LocalFiles.contents(of: destination), earlier, "the destination's content after a cancelled download")
+        try expectEqual(
+            try LocalFiles.names(in: folder), ["save.bin"],
+            "files in the destination's folder after the cancelled download (no temporary file may remain)")
 
         // The same download, not cancelled, must succeed.
         let file: RemoteFile
         do {
             file = try await run.service.download(path, version: nil, to: destination, options: DownloadOptions())
         } catch {
-            throw failure("the same download, not cancelled, threw \(error); it must succeed for the cancellation to prove anything")
+            throw failure(
+                "the same download, not cancelled, threw \(error); it must succeed for the cancellation to prove anything"
+            )
         }
         try run.expectIntact(destination, file, "the same download, not cancelled")
         try run.expectSameContent(destination, local, "content of the same download, not cancelled")
-        try expectEqual(try LocalFiles.names(in: folder), ["save.bin"], "files in the destination's folder after the download")
+        try expectEqual(
+            try LocalFiles.names(in: folder), ["save.bin"], "files in the destination's folder after the download")
     }
 }

@@ -22,7 +22,9 @@ extension ContractSuite {
         try expectEqual(page.hasMore, false, "hasMore when nothing happened")
     }
 
-    private static let uploadThenDelete = ContractCheck.Definition("change feed: an upload and a delete are reported in order") { run in
+    private static let uploadThenDelete = ContractCheck.Definition(
+        "change feed: an upload and a delete are reported in order"
+    ) { run in
         try run.requireChangeFeed()
         let path = try run.path("feed/doomed.txt")
         let keeper = try run.path("feed/keeper.txt")
@@ -37,8 +39,11 @@ extension ContractSuite {
         let (changes, _, _) = try await run.allChanges(since: token)
         if run.capabilities.changeFeed == .emulated {
             // The net change: the keeper is there, the doomed file is gone or never seen.
-            try expectNetChange(changes, deleted: path, "after the upload and delete of \(path) (capabilities.changeFeed is .emulated)")
-            try expect(lastChange(of: keeper, in: changes).map(isUpsert) == true, "the change feed did not report \(keeper), which exists now; it reported \(describe(changes))")
+            try expectNetChange(
+                changes, deleted: path, "after the upload and delete of \(path) (capabilities.changeFeed is .emulated)")
+            try expect(
+                lastChange(of: keeper, in: changes).map(isUpsert) == true,
+                "the change feed did not report \(keeper), which exists now; it reported \(describe(changes))")
         } else {
             try expectEveryChange(changes, path: path, version: uploaded.version)
         }
@@ -57,23 +62,33 @@ extension ContractSuite {
         }
         let deletion = changes.lastIndex { $0 == .deleted(path) }
         guard let upsert else {
-            throw failure("the change feed did not report the upload of \(path) at version \(version); capabilities.changeFeed is .native, which promises every change; it reported \(describe(changes))")
+            throw failure(
+                "the change feed did not report the upload of \(path) at version \(version); capabilities.changeFeed is .native, which promises every change; it reported \(describe(changes))"
+            )
         }
         guard let deletion else {
-            throw failure("the change feed did not report the deletion of \(path); capabilities.changeFeed is .native, which promises every change; it reported \(describe(changes))")
+            throw failure(
+                "the change feed did not report the deletion of \(path); capabilities.changeFeed is .native, which promises every change; it reported \(describe(changes))"
+            )
         }
-        try expect(upsert < deletion, "the change feed reported the deletion of \(path) before its upload: \(describe(changes))")
+        try expect(
+            upsert < deletion,
+            "the change feed reported the deletion of \(path) before its upload: \(describe(changes))")
     }
 
     /// Fails when the feed's last word on a deleted file is not its deletion (an emulated feed
     /// may also say nothing about it).
     private static func expectNetChange(_ changes: [Change], deleted path: RemotePath, _ what: String) throws {
         if let last = lastChange(of: path, in: changes) {
-            try expect(last == .deleted(path), "\(what), the change feed's last change for \(path) is not its deletion: \(describe(changes))")
+            try expect(
+                last == .deleted(path),
+                "\(what), the change feed's last change for \(path) is not its deletion: \(describe(changes))")
         }
     }
 
-    private static let createdAndDeleted = ContractCheck.Definition("change feed: a file created and deleted between two polls, as the feed's kind promises") { run in
+    private static let createdAndDeleted = ContractCheck.Definition(
+        "change feed: a file created and deleted between two polls, as the feed's kind promises"
+    ) { run in
         try run.requireChangeFeed()
         let fleeting = try run.path("between/fleeting.txt")
         let twice = try run.path("between/twice.txt")
@@ -92,17 +107,28 @@ extension ContractSuite {
         case .native:
             // Every change: the fleeting file must appear, its deletion last.
             guard let last = lastChange(of: fleeting, in: changes) else {
-                throw failure("the change feed never mentions \(fleeting), created and deleted between two polls; capabilities.changeFeed is .native, which promises every change (declare .emulated for a feed that reports the net change); it reported \(describe(changes))")
+                throw failure(
+                    "the change feed never mentions \(fleeting), created and deleted between two polls; capabilities.changeFeed is .native, which promises every change (declare .emulated for a feed that reports the net change); it reported \(describe(changes))"
+                )
             }
-            try expect(last == .deleted(fleeting), "the change feed's last change for \(fleeting), created and deleted between two polls, is not its deletion: \(describe(changes))")
+            try expect(
+                last == .deleted(fleeting),
+                "the change feed's last change for \(fleeting), created and deleted between two polls, is not its deletion: \(describe(changes))"
+            )
         default:
-            try expectNetChange(changes, deleted: fleeting, "for a file created and deleted between two polls (capabilities.changeFeed is .emulated)")
+            try expectNetChange(
+                changes, deleted: fleeting,
+                "for a file created and deleted between two polls (capabilities.changeFeed is .emulated)")
         }
         guard let lastOfTwice = lastChange(of: twice, in: changes) else {
-            throw failure("the change feed never mentions \(twice), written twice between two polls; it reported \(describe(changes))")
+            throw failure(
+                "the change feed never mentions \(twice), written twice between two polls; it reported \(describe(changes))"
+            )
         }
         guard case .upserted(let file) = lastOfTwice, file.version == latest.version else {
-            throw failure("the change feed's last change for \(twice) is not its second write (version \(latest.version)): \(describe(changes))")
+            throw failure(
+                "the change feed's last change for \(twice) is not its second write (version \(latest.version)): \(describe(changes))"
+            )
         }
     }
 
@@ -117,7 +143,8 @@ extension ContractSuite {
         return false
     }
 
-    private static let paging = ContractCheck.Definition("change feed: pages with hasMore until every change is seen") { run in
+    private static let paging = ContractCheck.Definition("change feed: pages with hasMore until every change is seen") {
+        run in
         try run.requireChangeFeed()
         let count = 3 * run.context.changePageSize + 1
         let token = try await run.latestChangeToken()
@@ -128,7 +155,10 @@ extension ContractSuite {
             written.append(path)
         }
         let (changes, _, pages) = try await run.allChanges(since: token)
-        try expect(pages > 1, "\(count) changes came in one page, so paging was not exercised; the factory should give the service ContractContext.changePageSize (\(run.context.changePageSize)) as its page size")
+        try expect(
+            pages > 1,
+            "\(count) changes came in one page, so paging was not exercised; the factory should give the service ContractContext.changePageSize (\(run.context.changePageSize)) as its page size"
+        )
         let reported = changes.compactMap { change -> RemotePath? in
             if case .upserted(let file) = change { return file.path }
             return nil
@@ -137,10 +167,14 @@ extension ContractSuite {
             throw failure("the change feed, read over \(pages) pages, never reported \(path)")
         }
         let firstSeen = written.compactMap { reported.firstIndex(of: $0) }
-        try expect(firstSeen == firstSeen.sorted(), "the change feed reported the files out of the order they were written: \(reported.map(\.name))")
+        try expect(
+            firstSeen == firstSeen.sorted(),
+            "the change feed reported the files out of the order they were written: \(reported.map(\.name))")
     }
 
-    private static let savedToken = ContractCheck.Definition("change feed: a saved token works in a new service instance") { run in
+    private static let savedToken = ContractCheck.Definition(
+        "change feed: a saved token works in a new service instance"
+    ) { run in
         try run.requireChangeFeed()
         let saved = try JSONEncoder().encode(try await run.latestChangeToken())
         let first = try run.path("restart/first.txt")
@@ -158,15 +192,21 @@ extension ContractSuite {
         do {
             token = try JSONDecoder().decode(ChangeToken.self, from: saved)
         } catch {
-            throw failure("a change token encoded as JSON (\(String(decoding: saved, as: UTF8.self))) could not be decoded: \(error)")
+            throw failure(
+                "a change token encoded as JSON (\(String(decoding: saved, as: UTF8.self))) could not be decoded: \(error)"
+            )
         }
         let (changes, _, _) = try await run.allChanges(since: token, from: reopened)
         let reported = changes.map(\.path)
         guard let firstIndex = reported.firstIndex(of: first), let secondIndex = reported.lastIndex(of: second) else {
-            throw failure("changes since the saved token, read by a new instance, are \(describe(changes)); expected both uploads")
+            throw failure(
+                "changes since the saved token, read by a new instance, are \(describe(changes)); expected both uploads"
+            )
         }
         try expect(firstIndex < secondIndex, "the new instance reported \(second) before \(first)")
-        try expect(!reported.contains { !$0.string.hasPrefix("restart/") }, "the new instance reported changes from before the token: \(describe(changes))")
+        try expect(
+            !reported.contains { !$0.string.hasPrefix("restart/") },
+            "the new instance reported changes from before the token: \(describe(changes))")
     }
 
     private static let garbageToken = ContractCheck.Definition("change feed: a garbage token is refused") { run in

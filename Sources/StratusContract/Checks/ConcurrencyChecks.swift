@@ -7,7 +7,9 @@ extension ContractSuite {
         [concurrentUploads]
     }
 
-    private static let concurrentUploads = ContractCheck.Definition("concurrency: many uploads to different paths at once") { run in
+    private static let concurrentUploads = ContractCheck.Definition(
+        "concurrency: many uploads to different paths at once"
+    ) { run in
         let count = run.options.concurrentUploads
         let chunk = run.capabilities.supportsChunkedUpload ? run.capabilities.chunkSize : Int64.max
         let size = Int(max(0, min(chunk, 256 * 1024, run.largestUpload - Int64(count))))
@@ -18,7 +20,8 @@ extension ContractSuite {
                 group.addTask {
                     do {
                         let content = SampleContent.data(count: size + index, seed: "concurrent-\(index)")
-                        _ = try await service.upload(from: .bytes(content), to: try folder.appending("file-\(index).bin"))
+                        _ = try await service.upload(
+                            from: .bytes(content), to: try folder.appending("file-\(index).bin"))
                         return nil
                     } catch {
                         return "upload \(index) of \(count) threw \(error)"
@@ -38,7 +41,8 @@ extension ContractSuite {
         try expectEqual(listed.count, count, "number of files listed after \(count) concurrent uploads")
         for index in 0..<count {
             let expected = SampleContent.data(count: size + index, seed: "concurrent-\(index)")
-            try await run.expectContent(of: try folder.appending("file-\(index).bin"), expected, "content of upload \(index)")
+            try await run.expectContent(
+                of: try folder.appending("file-\(index).bin"), expected, "content of upload \(index)")
         }
     }
 }

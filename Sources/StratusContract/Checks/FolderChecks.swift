@@ -20,8 +20,11 @@ extension ContractSuite {
         ]
         for (folder, files) in expectations {
             let listed = try await run.service.list(try run.path(folder))
-            try expectEqual(Set(listed.map(\.path.string)), files, "paths listed by list(\(folder.isEmpty ? "root" : folder))")
-            try expectEqual(listed.count, files.count, "number of entries listed by list(\(folder.isEmpty ? "root" : folder)) (each file once, no folders)")
+            try expectEqual(
+                Set(listed.map(\.path.string)), files, "paths listed by list(\(folder.isEmpty ? "root" : folder))")
+            try expectEqual(
+                listed.count, files.count,
+                "number of entries listed by list(\(folder.isEmpty ? "root" : folder)) (each file once, no folders)")
         }
         for name in written {
             try await run.expectContent(of: try run.path(name), Data(name.utf8), "content of \(name)")
@@ -34,7 +37,9 @@ extension ContractSuite {
         }
     }
 
-    private static let fileWhereFolderIs = ContractCheck.Definition("folders: a file cannot be written where a folder is") { run in
+    private static let fileWhereFolderIs = ContractCheck.Definition(
+        "folders: a file cannot be written where a folder is"
+    ) { run in
         let child = try run.path("folder/child.txt")
         _ = try await run.upload(.bytes(Data("child".utf8)), to: child)
         try await run.expectError(.conflict, "upload to folder, where a folder with a file is") {
@@ -42,10 +47,12 @@ extension ContractSuite {
         }
         let listed = try await run.service.list(.root)
         try expectEqual(listed.map(\.path.string), ["folder/child.txt"], "paths listed after the refused upload")
-        try await run.expectContent(of: child, Data("child".utf8), "content of folder/child.txt after the refused upload")
+        try await run.expectContent(
+            of: child, Data("child".utf8), "content of folder/child.txt after the refused upload")
     }
 
-    private static let fileBelowFile = ContractCheck.Definition("folders: a file cannot be written below a file") { run in
+    private static let fileBelowFile = ContractCheck.Definition("folders: a file cannot be written below a file") {
+        run in
         let parent = try run.path("file.txt")
         _ = try await run.upload(.bytes(Data("a file".utf8)), to: parent)
         try await run.expectError(.conflict, "upload to file.txt/child.txt, below a file") {

@@ -7,7 +7,8 @@ extension ContractSuite {
         [customMetadata]
     }
 
-    private static let customMetadata = ContractCheck.Definition("custom metadata: set, kept on nil, replaced, cleared") { run in
+    private static let customMetadata = ContractCheck.Definition("custom metadata: set, kept on nil, replaced, cleared")
+    { run in
         guard run.capabilities.supportsCustomMetadata else {
             throw run.skip("capabilities.supportsCustomMetadata is false")
         }
@@ -20,13 +21,16 @@ extension ContractSuite {
 
         let kept = try await run.upload(.bytes(Data("v2".utf8)), to: path, options: UploadOptions(metadata: nil))
         try expectEqual(kept.metadata, first, "metadata returned by an overwrite with metadata nil (nil keeps it)")
-        try expectEqual(try await run.service.metadata(of: path).metadata, first, "metadata(of:) after an overwrite with metadata nil")
+        try expectEqual(
+            try await run.service.metadata(of: path).metadata, first,
+            "metadata(of:) after an overwrite with metadata nil")
         let listed = try await run.service.list(try run.path("meta"))
         try expectEqual(listed.first?.metadata, first, "metadata listed by list(meta)")
 
         let second = ["slot": "2"]
         let replaced = try await run.upload(.bytes(Data("v3".utf8)), to: path, options: UploadOptions(metadata: second))
-        try expectEqual(replaced.metadata, second, "metadata returned by an overwrite with new metadata (it replaces, not merges)")
+        try expectEqual(
+            replaced.metadata, second, "metadata returned by an overwrite with new metadata (it replaces, not merges)")
         try expectEqual(try await run.service.metadata(of: path).metadata, second, "metadata(of:) after replacing it")
 
         let cleared = try await run.upload(.bytes(Data("v4".utf8)), to: path, options: UploadOptions(metadata: [:]))

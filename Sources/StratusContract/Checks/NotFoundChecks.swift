@@ -17,7 +17,9 @@ extension ContractSuite {
         try await run.expectError(.notFound, "download(\(missing))") {
             try await run.service.download(missing, to: destination)
         }
-        try expect(!FileManager.default.fileExists(atPath: destination.path), "a failed download of \(missing) created the local file \(destination.path)")
+        try expect(
+            !FileManager.default.fileExists(atPath: destination.path),
+            "a failed download of \(missing) created the local file \(destination.path)")
         try await run.expectError(.notFound, "delete(\(missing))") {
             try await run.service.delete(missing)
         }
@@ -40,10 +42,14 @@ extension ContractSuite {
         try await run.expectError(.notFound, "download(\(path), version: \(unknown))") {
             try await run.service.download(path, version: unknown, to: destination)
         }
-        try expect(!FileManager.default.fileExists(atPath: destination.path), "a failed download of an unknown version created the local file \(destination.path)")
+        try expect(
+            !FileManager.default.fileExists(atPath: destination.path),
+            "a failed download of an unknown version created the local file \(destination.path)")
         try await run.expectError(.notFound, "restore(\(path), to: \(unknown))") {
             try await run.service.restore(path, to: unknown)
         }
-        try expectEqual(try await run.service.metadata(of: path).version, uploaded.version, "current version after the refused restore")
+        try expectEqual(
+            try await run.service.metadata(of: path).version, uploaded.version,
+            "current version after the refused restore")
     }
 }

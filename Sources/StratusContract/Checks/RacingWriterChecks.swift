@@ -8,7 +8,8 @@ extension ContractSuite {
     /// body has a window as long as the body's transfer: 8-byte bodies never open it, bodies of
     /// a few MiB do. Each round starts every writer at once, each with its own content, and
     /// exactly one may win; the others must get ``ServiceError/Code/conflict``.
-    static let racingCreates = ContractCheck.Definition("preconditions: racing mustNotExist writes, exactly one wins") { run in
+    static let racingCreates = ContractCheck.Definition("preconditions: racing mustNotExist writes, exactly one wins") {
+        run in
         try requireAtomicWrites(run)
         for round in 0..<run.options.racingRounds {
             let path = try run.path("race/slot-\(round).bin")
@@ -16,7 +17,9 @@ extension ContractSuite {
         }
     }
 
-    static let racingReplacements = ContractCheck.Definition("preconditions: racing mustMatch writes of one version, exactly one wins") { run in
+    static let racingReplacements = ContractCheck.Definition(
+        "preconditions: racing mustMatch writes of one version, exactly one wins"
+    ) { run in
         try requireAtomicWrites(run)
         let path = try run.path("race/slot.bin")
         var current = try await run.upload(.bytes(Data("the version every writer starts from".utf8)), to: path)
@@ -68,7 +71,9 @@ extension ContractSuite {
             case .success(let file): winners.append((writer, file))
             case .failure(let error as ServiceError) where error.code == .conflict: continue
             case .failure(let error):
-                throw failure("writer \(writer) of \(writers) racing with \(precondition) in round \(round + 1) threw \(error); expected success or conflict")
+                throw failure(
+                    "writer \(writer) of \(writers) racing with \(precondition) in round \(round + 1) threw \(error); expected success or conflict"
+                )
             }
         }
         try expect(
@@ -77,10 +82,15 @@ extension ContractSuite {
         )
         let winner = winners[0]
         let expectedHash = try run.hash(of: sources[winner.writer])
-        try run.expectDescribes(winner.file, size: size, hash: expectedHash, "the winning upload's result in round \(round + 1)")
+        try run.expectDescribes(
+            winner.file, size: size, hash: expectedHash, "the winning upload's result in round \(round + 1)")
         let described = try await run.service.metadata(of: path)
-        try run.expectDescribes(described, size: size, hash: expectedHash, "metadata(of: \(path)) after round \(round + 1), compared with the winner's content")
-        try expectEqual(described.version, winner.file.version, "version of \(path) after round \(round + 1), compared with the winner's")
+        try run.expectDescribes(
+            described, size: size, hash: expectedHash,
+            "metadata(of: \(path)) after round \(round + 1), compared with the winner's content")
+        try expectEqual(
+            described.version, winner.file.version,
+            "version of \(path) after round \(round + 1), compared with the winner's")
         for source in sources {
             try? FileManager.default.removeItem(at: source)
         }

@@ -38,10 +38,14 @@ extension ContractSuite {
             }
             let (size, overflow) = size(run.capabilities)
             guard !overflow, size >= 0 else {
-                throw run.skip("\(label) is not a byte count for these capabilities (chunkSize \(run.capabilities.chunkSize), largestSingleUpload \(run.capabilities.largestSingleUpload))")
+                throw run.skip(
+                    "\(label) is not a byte count for these capabilities (chunkSize \(run.capabilities.chunkSize), largestSingleUpload \(run.capabilities.largestSingleUpload))"
+                )
             }
             guard size <= run.options.largestRoundTrip else {
-                throw run.skip("\(label) is \(size) bytes, above ContractSuite.Options.largestRoundTrip (\(run.options.largestRoundTrip)); raise it or configure the adapter with smaller limits to run this check")
+                throw run.skip(
+                    "\(label) is \(size) bytes, above ContractSuite.Options.largestRoundTrip (\(run.options.largestRoundTrip)); raise it or configure the adapter with smaller limits to run this check"
+                )
             }
             if size > run.largestUpload {
                 try await expectRefusedAsTooLarge(size: size, label: label, run)
@@ -52,14 +56,18 @@ extension ContractSuite {
 
             let fromFile = try run.path("round-trip/from-file.bin")
             let uploaded = try await run.upload(.file(local), to: fromFile)
-            try run.expectDescribes(uploaded, size: size, hash: expectedHash, "upload(from: .file) of \(size) bytes, result")
-            try await expectRoundTrip(fromFile, of: local, size: size, hash: expectedHash, version: uploaded.version, run)
+            try run.expectDescribes(
+                uploaded, size: size, hash: expectedHash, "upload(from: .file) of \(size) bytes, result")
+            try await expectRoundTrip(
+                fromFile, of: local, size: size, hash: expectedHash, version: uploaded.version, run)
 
             let fromBytes = try run.path("round-trip/from-bytes.bin")
             let bytes = try LocalFiles.contents(of: local)
             let uploadedBytes = try await run.upload(.bytes(bytes), to: fromBytes)
-            try run.expectDescribes(uploadedBytes, size: size, hash: expectedHash, "upload(from: .bytes) of \(size) bytes, result")
-            try await expectRoundTrip(fromBytes, of: local, size: size, hash: expectedHash, version: uploadedBytes.version, run)
+            try run.expectDescribes(
+                uploadedBytes, size: size, hash: expectedHash, "upload(from: .bytes) of \(size) bytes, result")
+            try await expectRoundTrip(
+                fromBytes, of: local, size: size, hash: expectedHash, version: uploadedBytes.version, run)
         }
     }
 
@@ -69,11 +77,17 @@ extension ContractSuite {
         let local = try run.makeContent("too-large-\(size)", size: size)
         let path = try run.path("round-trip/too-large.bin")
         let limit = run.capabilities.largestSingleUpload
-        try await run.expectError(.payloadTooLarge, "upload(from: .file) of \(label) (\(size) bytes; supportsChunkedUpload is false and largestSingleUpload is \(limit))") {
+        try await run.expectError(
+            .payloadTooLarge,
+            "upload(from: .file) of \(label) (\(size) bytes; supportsChunkedUpload is false and largestSingleUpload is \(limit))"
+        ) {
             try await run.service.upload(from: .file(local), to: path, options: UploadOptions())
         }
         let bytes = try LocalFiles.contents(of: local)
-        try await run.expectError(.payloadTooLarge, "upload(from: .bytes) of \(label) (\(size) bytes; supportsChunkedUpload is false and largestSingleUpload is \(limit))") {
+        try await run.expectError(
+            .payloadTooLarge,
+            "upload(from: .bytes) of \(label) (\(size) bytes; supportsChunkedUpload is false and largestSingleUpload is \(limit))"
+        ) {
             try await run.service.upload(from: .bytes(bytes), to: path, options: UploadOptions())
         }
         try await run.expectError(.notFound, "metadata(of: \(path)) after the refused uploads") {

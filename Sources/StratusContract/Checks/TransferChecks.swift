@@ -15,21 +15,27 @@ extension ContractSuite {
         return min(size, run.largestUpload, run.options.largestRoundTrip, 16 * 1_048_576 + 1)
     }
 
-    private static let uploadProgress = ContractCheck.Definition("progress: upload reports only grow and end at the size") { run in
+    private static let uploadProgress = ContractCheck.Definition(
+        "progress: upload reports only grow and end at the size"
+    ) { run in
         let size = progressSize(run)
         let local = try run.makeContent("upload-progress", size: size)
         let recorder = ProgressRecorder()
-        _ = try await run.upload(.file(local), to: try run.path("progress/upload.bin"), options: UploadOptions(progress: recorder.handler))
+        _ = try await run.upload(
+            .file(local), to: try run.path("progress/upload.bin"), options: UploadOptions(progress: recorder.handler))
         try recorder.expectGrowing(to: size, "upload of \(size) bytes")
 
         let empty = ProgressRecorder()
-        _ = try await run.upload(.bytes(Data()), to: try run.path("progress/empty.bin"), options: UploadOptions(progress: empty.handler))
+        _ = try await run.upload(
+            .bytes(Data()), to: try run.path("progress/empty.bin"), options: UploadOptions(progress: empty.handler))
         if !empty.received.isEmpty {
             try empty.expectGrowing(to: 0, "upload of 0 bytes")
         }
     }
 
-    private static let downloadProgress = ContractCheck.Definition("progress: download reports only grow and end at the size") { run in
+    private static let downloadProgress = ContractCheck.Definition(
+        "progress: download reports only grow and end at the size"
+    ) { run in
         let size = progressSize(run)
         let local = try run.makeContent("download-progress", size: size)
         let path = try run.path("progress/download.bin")
@@ -40,7 +46,9 @@ extension ContractSuite {
         try run.expectSameContent(downloaded, local, "content downloaded while reporting progress")
     }
 
-    private static let failedDownloadKeepsDestination = ContractCheck.Definition("downloads: a failed download leaves the existing destination untouched") { run in
+    private static let failedDownloadKeepsDestination = ContractCheck.Definition(
+        "downloads: a failed download leaves the existing destination untouched"
+    ) { run in
         let folder = try run.makeLocalFolder("failed-download")
         let destination = folder.appending(path: "precious.bin")
         let precious = SampleContent.data(count: 4096, seed: "precious")
@@ -52,11 +60,16 @@ extension ContractSuite {
         try await run.expectError(.notFound, "download of a missing file over an existing destination") {
             try await run.service.download(try run.path("missing.bin"), to: destination)
         }
-        try expectEqual(try LocalFiles.contents(of: destination), precious, "the destination's content after a failed download")
-        try expectEqual(try LocalFiles.names(in: folder), ["precious.bin"], "files in the destination's folder after a failed download (no temporary file may remain)")
+        try expectEqual(
+            try LocalFiles.contents(of: destination), precious, "the destination's content after a failed download")
+        try expectEqual(
+            try LocalFiles.names(in: folder), ["precious.bin"],
+            "files in the destination's folder after a failed download (no temporary file may remain)")
     }
 
-    private static let downloadReplacesDestination = ContractCheck.Definition("downloads: an existing destination is replaced by the whole content") { run in
+    private static let downloadReplacesDestination = ContractCheck.Definition(
+        "downloads: an existing destination is replaced by the whole content"
+    ) { run in
         let content = SampleContent.data(count: 1000, seed: "replacement")
         let path = try run.path("replacement.bin")
         _ = try await run.upload(.bytes(content), to: path)
@@ -74,7 +87,9 @@ extension ContractSuite {
             throw failure("download over an existing destination threw \(error)")
         }
         try run.expectIntact(destination, file, "download over an existing, longer file")
-        try expectEqual(try LocalFiles.contents(of: destination), content, "the destination's content after the download")
-        try expectEqual(try LocalFiles.names(in: folder), ["existing.bin"], "files in the destination's folder after the download")
+        try expectEqual(
+            try LocalFiles.contents(of: destination), content, "the destination's content after the download")
+        try expectEqual(
+            try LocalFiles.names(in: folder), ["existing.bin"], "files in the destination's folder after the download")
     }
 }

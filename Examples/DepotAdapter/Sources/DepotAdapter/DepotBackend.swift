@@ -18,7 +18,8 @@ public enum DepotBackend: ServiceBackend {
     /// authority, and `allow_insecure_http` for a plain-HTTP server such as a local mock.
     public static let options: [BackendOption] = [
         BackendOption("url", summary: "The Depot server's base URL.", isRequired: true),
-        BackendOption("api_key", summary: "The API key (a secret; better set through the environment).", isRequired: true),
+        BackendOption(
+            "api_key", summary: "The API key (a secret; better set through the environment).", isRequired: true),
         StratusHTTPClient.caFileOption,
         BackendOption.allowInsecureHTTP,
     ]

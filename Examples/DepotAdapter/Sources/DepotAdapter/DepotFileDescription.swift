@@ -19,10 +19,10 @@ struct DepotFileDescription: Decodable, Sendable {
     /// - Throws: ``Stratus/ServiceError/Code/invalidResponse`` when a field is missing or bad.
     init(headers: StratusHTTPHeaders, path: RemotePath) throws {
         guard let etag = headers["ETag"].map(Self.unquoted), !etag.isEmpty,
-              let id = headers["Depot-File-ID"],
-              let size = headers["Depot-Size"].flatMap({ Int64($0) }),
-              let sha256 = headers["Depot-Content-SHA256"],
-              let modified = headers["Depot-Modified"].flatMap({ Int64($0) })
+            let id = headers["Depot-File-ID"],
+            let size = headers["Depot-Size"].flatMap({ Int64($0) }),
+            let sha256 = headers["Depot-Content-SHA256"],
+            let modified = headers["Depot-Modified"].flatMap({ Int64($0) })
         else {
             throw ServiceError(
                 .invalidResponse,
@@ -49,10 +49,12 @@ struct DepotFileDescription: Decodable, Sendable {
         do {
             remotePath = try RemotePath(path)
         } catch {
-            throw ServiceError(.invalidResponse, "Depot described a file at an invalid path.", underlying: error as? ServiceError)
+            throw ServiceError(
+                .invalidResponse, "Depot described a file at an invalid path.", underlying: error as? ServiceError)
         }
         guard size >= 0, sha256.utf8.count == 64, sha256.allSatisfy(\.isHexDigit) else {
-            throw ServiceError(.invalidResponse, "Depot described \(remotePath) with a negative size or a malformed SHA-256.")
+            throw ServiceError(
+                .invalidResponse, "Depot described \(remotePath) with a negative size or a malformed SHA-256.")
         }
         return RemoteFile(
             path: remotePath,

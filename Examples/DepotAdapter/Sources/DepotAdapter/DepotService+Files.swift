@@ -22,7 +22,9 @@ extension DepotService {
     /// A `PUT` whose answer is lost may have been carried out, so it is never simply sent again:
     /// the kit's "look first" loop asks for the file, and when it holds this content the write
     /// stands.
-    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+    public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws
+        -> RemoteFile
+    {
         try await ServiceError.guarding(Self.name) {
             try capabilities.pathRules.validate(path)
             guard !path.isRoot else { throw ServiceError(.invalidPath, "The root is a folder; a file needs a name.") }
@@ -32,7 +34,8 @@ extension DepotService {
             let content = try UploadContent(source)
             guard content.size <= configuration.maximumUploadSize else {
                 let limit = configuration.maximumUploadSize
-                throw ServiceError(.payloadTooLarge, "\(path) has \(content.size) bytes; Depot takes at most \(limit) in one file.")
+                throw ServiceError(
+                    .payloadTooLarge, "\(path) has \(content.size) bytes; Depot takes at most \(limit) in one file.")
             }
             // Depot wants the SHA-256 before the body, to refuse bytes damaged on the way.
             guard let sha256 = try content.hexDigests([.sha256])[.sha256] else {
@@ -52,7 +55,8 @@ extension DepotService {
 
     /// One `PUT`, sent once.
     private func put(
-        _ content: UploadContent, sha256: String, to path: RemotePath, precondition: WritePrecondition, progress: MonotonicProgress
+        _ content: UploadContent, sha256: String, to path: RemotePath, precondition: WritePrecondition,
+        progress: MonotonicProgress
     ) async throws -> RemoteFile {
         var request = makeRequest(.put, fileURL(path), headers: ["Depot-Content-SHA256": sha256])
         switch precondition {
@@ -71,19 +75,24 @@ extension DepotService {
         do {
             written = try JSONDecoder().decode(DepotFileDescription.self, from: response.body)
         } catch {
-            throw ServiceError(.invalidResponse, "Depot answered \(action) with JSON that does not describe a file: \(error)")
+            throw ServiceError(
+                .invalidResponse, "Depot answered \(action) with JSON that does not describe a file: \(error)")
         }
         let file = try written.remoteFile()
         guard file.size == content.size, file.contentHash?.value == sha256, file.path == path else {
             let stored = "\(file.size) bytes with SHA-256 \(file.contentHash?.value ?? "?") at \(file.path)"
-            throw ServiceError(.integrityMismatch, "Depot stored \(stored) for \(content.size) bytes with SHA-256 \(sha256) at \(path).")
+            throw ServiceError(
+                .integrityMismatch,
+                "Depot stored \(stored) for \(content.size) bytes with SHA-256 \(sha256) at \(path).")
         }
         return file
     }
 
     /// After a `PUT` of unknown outcome: the file, when it holds this content at a version the
     /// precondition did not name (so the write happened); `nil` when it did not happen.
-    private func lookForWrite(_ path: RemotePath, sha256: String, precondition: WritePrecondition) async throws -> RemoteFile? {
+    private func lookForWrite(_ path: RemotePath, sha256: String, precondition: WritePrecondition) async throws
+        -> RemoteFile?
+    {
         guard let found = try await lookUp(path), found.sha256.lowercased() == sha256 else { return nil }
         if case .mustMatch(let version) = precondition, found.etag == version.rawValue { return nil }
         return try found.remoteFile()
@@ -132,7 +141,8 @@ extension DepotService {
     /// One attempt of a download: a `GET`, continuing what the staging file holds from the
     /// version `started` names; when that version is gone (412), once more from the start.
     private func get(
-        _ path: RemotePath, into staging: DownloadStaging, sameAs started: borrowing Mutex<String?>, progress: MonotonicProgress
+        _ path: RemotePath, into staging: DownloadStaging, sameAs started: borrowing Mutex<String?>,
+        progress: MonotonicProgress
     ) async throws -> (StratusHTTPResponse, DepotFileDescription) {
         let action = "GET of \(path)"
         for _ in 0..<2 {
@@ -166,7 +176,8 @@ extension DepotService {
             switch precondition {
             case .none: break
             case .mustNotExist:
-                throw ServiceError(.conflict, "A delete with the precondition mustNotExist can never hold; \(path) was left as it is.")
+                throw ServiceError(
+                    .conflict, "A delete with the precondition mustNotExist can never hold; \(path) was left as it is.")
             case .mustMatch(let version): request.headers.set("If-Match", "\"\(version.rawValue)\"")
             }
             request.isIdempotent = false

@@ -12,7 +12,9 @@ extension DepotService {
             var files: [RemoteFile] = []
             var cursor: String?
             repeat {
-                var query = [(name: "prefix", value: folder.string), (name: "limit", value: String(configuration.listPageSize))]
+                var query = [
+                    (name: "prefix", value: folder.string), (name: "limit", value: String(configuration.listPageSize)),
+                ]
                 if let cursor { query.append((name: "cursor", value: cursor)) }
                 let request = makeRequest(.get, endpoint("list", query: query))
                 let action = "listing of \(folder.isRoot ? "the root" : folder.string)"
@@ -33,7 +35,8 @@ extension DepotService {
         do {
             return try JSONDecoder().decode(ListPage.self, from: response.body)
         } catch {
-            throw ServiceError(.invalidResponse, "Depot answered the \(action) with JSON that is not a page of files: \(error)")
+            throw ServiceError(
+                .invalidResponse, "Depot answered the \(action) with JSON that is not a page of files: \(error)")
         }
     }
 
@@ -52,7 +55,9 @@ extension DepotService {
     /// cursor as it is, which the server refuses (`invalid_cursor`) when it never issued it.
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         try await ServiceError.guarding(Self.name) {
-            let query = [(name: "cursor", value: token.rawValue), (name: "limit", value: String(configuration.changePageSize))]
+            let query = [
+                (name: "cursor", value: token.rawValue), (name: "limit", value: String(configuration.changePageSize)),
+            ]
             let request = makeRequest(.get, endpoint("changes", query: query))
             let page = try await configuration.retryPolicy.run(.safe) { _ in
                 try await self.sendJSON(request, as: ChangeLogPage.self, action: "request for changes")
@@ -68,7 +73,8 @@ extension DepotService {
                         throw ServiceError(.invalidResponse, "Depot's change log names a deletion at an invalid path.")
                     }
                 default:
-                    throw ServiceError(.invalidResponse, "Depot's change log has an entry of unknown kind '\(entry.op)'.")
+                    throw ServiceError(
+                        .invalidResponse, "Depot's change log has an entry of unknown kind '\(entry.op)'.")
                 }
             }
             return ChangePage(changes: changes, nextToken: ChangeToken(rawValue: page.cursor), hasMore: page.more)

@@ -51,7 +51,8 @@ extension DepotService {
         do {
             return try JSONDecoder().decode(Answer.self, from: response.body)
         } catch {
-            throw ServiceError(.invalidResponse, "Depot answered \(action) with JSON that is not what the protocol says: \(error)")
+            throw ServiceError(
+                .invalidResponse, "Depot answered \(action) with JSON that is not what the protocol says: \(error)")
         }
     }
 
@@ -64,18 +65,22 @@ extension DepotService {
             service: Self.name, action: action, secrets: [configuration.apiKey]
         )
         let body = try? JSONDecoder().decode(DepotErrorBody.self, from: response.body)
-        let refined: (ServiceError.Code, String)? = switch body?.error ?? "" {
-        case "not_found": (.notFound, "Nothing is at that path on Depot (\(action)).")
-        case "precondition_failed":
-            (.conflict, "The file changed or exists on Depot, so \(action) was refused; nothing was written.")
-        case "path_conflict": (.conflict, "A folder or a file is in the way of \(action) on Depot.")
-        case "digest_mismatch":
-            (.integrityMismatch, "Depot received content whose SHA-256 differs from what was sent for \(action); nothing was stored.")
-        case "invalid_cursor": (.invalidChangeToken, "Depot no longer accepts the change token (\(action)).")
-        case "invalid_path": (.invalidPath, "Depot refused the path of \(action).")
-        case "too_large": (.payloadTooLarge, "The file is larger than Depot takes (\(action)).")
-        default: nil
-        }
+        let refined: (ServiceError.Code, String)? =
+            switch body?.error ?? "" {
+            case "not_found": (.notFound, "Nothing is at that path on Depot (\(action)).")
+            case "precondition_failed":
+                (.conflict, "The file changed or exists on Depot, so \(action) was refused; nothing was written.")
+            case "path_conflict": (.conflict, "A folder or a file is in the way of \(action) on Depot.")
+            case "digest_mismatch":
+                (
+                    .integrityMismatch,
+                    "Depot received content whose SHA-256 differs from what was sent for \(action); nothing was stored."
+                )
+            case "invalid_cursor": (.invalidChangeToken, "Depot no longer accepts the change token (\(action)).")
+            case "invalid_path": (.invalidPath, "Depot refused the path of \(action).")
+            case "too_large": (.payloadTooLarge, "The file is larger than Depot takes (\(action)).")
+            default: nil
+            }
         if let (code, message) = refined {
             error.code = code
             error.message = message

@@ -36,14 +36,16 @@ struct DepotFailure: Error {
     /// The answer for a status a fault rule injects, in the protocol's words: 429 and 503 carry
     /// `Retry-After` (1 second unless the rule says otherwise).
     static func injected(status: Int, retryAfter: Int?) -> Response {
-        let code: String = switch status {
-        case 401: "unauthorized"
-        case 429: "too_many_requests"
-        case 503: "unavailable"
-        case 500...: "server_error"
-        default: "injected"
-        }
-        var failure = DepotFailure(status: .init(code: status), code: code, message: "Injected fault: status \(status).")
+        let code: String =
+            switch status {
+            case 401: "unauthorized"
+            case 429: "too_many_requests"
+            case 503: "unavailable"
+            case 500...: "server_error"
+            default: "injected"
+            }
+        var failure = DepotFailure(
+            status: .init(code: status), code: code, message: "Injected fault: status \(status).")
         if status == 429 || status == 503 || retryAfter != nil {
             failure.headers[.retryAfter] = String(retryAfter ?? 1)
         }

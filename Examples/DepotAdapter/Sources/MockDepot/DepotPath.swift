@@ -41,7 +41,9 @@ struct DepotPath: Hashable, Comparable, Sendable {
                 throw .badRequest("The path has an empty, '.' or '..' name, or a name with '/'.", code: "invalid_path")
             }
             guard name.utf8.count <= Self.longestName else {
-                throw .badRequest("A name has \(name.utf8.count) bytes; at most \(Self.longestName) are allowed.", code: "invalid_path")
+                throw .badRequest(
+                    "A name has \(name.utf8.count) bytes; at most \(Self.longestName) are allowed.",
+                    code: "invalid_path")
             }
             names.append(name)
         }

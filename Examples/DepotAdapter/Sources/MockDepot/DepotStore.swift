@@ -91,7 +91,9 @@ final class DepotStore: Sendable {
     ///   - limit: The most files in the page.
     /// - Returns: The files, and whether more follow.
     /// - Throws: ``DepotFailure`` 404 when no file is below a folder other than the root.
-    func list(_ folder: DepotPath, after: DepotPath?, limit: Int) throws(DepotFailure) -> (files: [DepotFile], more: Bool) {
+    func list(_ folder: DepotPath, after: DepotPath?, limit: Int) throws(DepotFailure) -> (
+        files: [DepotFile], more: Bool
+    ) {
         let below = state.withLock { state in
             state.files.values.filter { $0.path.isBelow(folder) }
         }

@@ -8,7 +8,7 @@ extension MockDepotServer {
     func put(_ request: Request) async throws -> Response {
         let path = try filePath(of: request)
         guard let expected = request.headers[DepotHeader.contentSHA256]?.lowercased(),
-              expected.utf8.count == 64, expected.allSatisfy(\.isHexDigit)
+            expected.utf8.count == 64, expected.allSatisfy(\.isHexDigit)
         else {
             throw DepotFailure.badRequest("Depot-Content-SHA256 must be the 64 hex digits of the body's SHA-256.")
         }
@@ -48,7 +48,8 @@ extension MockDepotServer {
         }
         var headers = file.headers
         guard let rangeHeader = request.headers[.range] else {
-            return Response(status: .ok, headers: headers, body: blobs.responseBody(ofBlob: file.sha256, range: 0..<file.size))
+            return Response(
+                status: .ok, headers: headers, body: blobs.responseBody(ofBlob: file.sha256, range: 0..<file.size))
         }
         guard let range = ByteRangeHeader.range(rangeHeader, size: file.size) else {
             headers[.contentRange] = "bytes */\(file.size)"
@@ -59,7 +60,8 @@ extension MockDepotServer {
             return failure.response
         }
         headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(file.size)"
-        return Response(status: .partialContent, headers: headers, body: blobs.responseBody(ofBlob: file.sha256, range: range))
+        return Response(
+            status: .partialContent, headers: headers, body: blobs.responseBody(ofBlob: file.sha256, range: range))
     }
 
     /// `DELETE /files/{path}`, with `If-Match` only at that version.

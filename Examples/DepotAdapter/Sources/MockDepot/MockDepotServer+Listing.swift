@@ -23,7 +23,8 @@ extension MockDepotServer {
     func changes(_ request: Request) throws -> Response {
         let query = try Self.query(of: request)
         guard let text = query["cursor"], let cursor = Int(text), text == String(cursor) else {
-            throw DepotFailure.badRequest("The cursor \(query["cursor"] ?? "(none)") was never issued.", code: "invalid_cursor")
+            throw DepotFailure.badRequest(
+                "The cursor \(query["cursor"] ?? "(none)") was never issued.", code: "invalid_cursor")
         }
         let page = try store.changes(after: cursor, limit: try Self.limit(query))
         let changes = page.changes.map { change in

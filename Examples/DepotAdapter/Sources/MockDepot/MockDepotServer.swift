@@ -51,10 +51,11 @@ public final class MockDepotServer: Sendable {
         self.apiKey = apiKey
         self.requestLog = requestLog
         self.maximumUploadSize = maximumUploadSize
-        self.faults = FaultInjector(hooks: .init(
-            errorResponse: { status, retryAfter in DepotFailure.injected(status: status, retryAfter: retryAfter) },
-            isValidAccessToken: { $0 == apiKey }
-        ))
+        self.faults = FaultInjector(
+            hooks: .init(
+                errorResponse: { status, retryAfter in DepotFailure.injected(status: status, retryAfter: retryAfter) },
+                isValidAccessToken: { $0 == apiKey }
+            ))
         self.blobs = try BlobStore(root: storageDirectory)
     }
 
@@ -88,9 +89,12 @@ public final class MockDepotServer: Sendable {
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let apiKey: String
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard request.headers[.authorization] == "Bearer \(apiKey)" else {
-            var failure = DepotFailure(status: .unauthorized, code: "unauthorized", message: "A valid API key is needed.")
+            var failure = DepotFailure(
+                status: .unauthorized, code: "unauthorized", message: "A valid API key is needed.")
             failure.headers[.wwwAuthenticate] = "Bearer"
             return failure.response
         }

@@ -21,7 +21,8 @@ import Testing
     @Test func aWrongKeyIsUnauthorizedAndNeverQuoted() async throws {
         try await DepotFixture.withRunning { fixture in
             let wrongKey = "depot-wrong-key-\(UUID().uuidString)"
-            let service = try DepotService(configuration: DepotConfiguration(baseURL: fixture.baseURL, apiKey: wrongKey))
+            let service = try DepotService(
+                configuration: DepotConfiguration(baseURL: fixture.baseURL, apiKey: wrongKey))
             let error = await #expect(throws: ServiceError.self) {
                 try await service.list(.root)
             }

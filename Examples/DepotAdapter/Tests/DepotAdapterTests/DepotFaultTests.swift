@@ -25,7 +25,8 @@ import Testing
             let service = try fixture.makeService()
             let path = try RemotePath("busy.bin")
             _ = try await service.upload(from: .bytes(Data("busy".utf8)), to: path)
-            fixture.depot.faults.add(FaultRule(route: "/files/*", method: "GET", times: 0, fault: .status(429, retryAfter: 0)))
+            fixture.depot.faults.add(
+                FaultRule(route: "/files/*", method: "GET", times: 0, fault: .status(429, retryAfter: 0)))
             try await withTemporaryFolder { folder in
                 let error = await #expect(throws: ServiceError.self) {
                     try await service.download(path, to: folder.appending(path: "busy.bin"))
@@ -58,7 +59,8 @@ import Testing
             let path = try RemotePath("big.bin")
             let content = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
             _ = try await service.upload(from: .bytes(content), to: path)
-            fixture.depot.faults.add(FaultRule(route: "/files/*", method: "GET", fault: .dropAfterResponseBytes(300_000)))
+            fixture.depot.faults.add(
+                FaultRule(route: "/files/*", method: "GET", fault: .dropAfterResponseBytes(300_000)))
             try await withTemporaryFolder { folder in
                 let destination = folder.appending(path: "big.bin")
                 _ = try await service.download(path, to: destination)

@@ -17,18 +17,24 @@ struct DepotFixture: Sendable {
     @TaskLocal static var current: DepotFixture?
 
     /// A retry policy with short waits, so tests of retries take milliseconds.
-    static let quickRetries = RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(5), maximumDelay: .milliseconds(20))
+    static let quickRetries = RetryPolicy(
+        maximumAttempts: 3, initialDelay: .milliseconds(5), maximumDelay: .milliseconds(20))
 
     /// An adapter for the mock.
-    func makeService(changePageSize: Int = 500, listPageSize: Int = 500, retryPolicy: RetryPolicy = quickRetries) throws -> DepotService {
-        try DepotService(configuration: DepotConfiguration(
-            baseURL: baseURL, apiKey: depot.apiKey,
-            listPageSize: listPageSize, changePageSize: changePageSize, retryPolicy: retryPolicy
-        ))
+    func makeService(changePageSize: Int = 500, listPageSize: Int = 500, retryPolicy: RetryPolicy = quickRetries) throws
+        -> DepotService
+    {
+        try DepotService(
+            configuration: DepotConfiguration(
+                baseURL: baseURL, apiKey: depot.apiKey,
+                listPageSize: listPageSize, changePageSize: changePageSize, retryPolicy: retryPolicy
+            ))
     }
 
     /// Runs `body` with a fresh mock, then stops it and removes its folder.
-    static func withRunning<Result: Sendable>(_ body: @Sendable (DepotFixture) async throws -> Result) async throws -> Result {
+    static func withRunning<Result: Sendable>(_ body: @Sendable (DepotFixture) async throws -> Result) async throws
+        -> Result
+    {
         let folder = FileManager.default.temporaryDirectory.appending(path: "depot-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let depot = try MockDepotServer(storageDirectory: folder)

@@ -1,45 +1,49 @@
-/// Reads the XML that WebDAV servers answer with into a tree of ``WebDAVXMLElement``, over UTF-8 bytes.
+/// Reads the XML that storage services answer with (S3, WebDAV) into a tree of ``XMLTree``,
+/// over UTF-8 bytes.
 ///
-/// The subset is what WebDAV servers send: an optional XML declaration (UTF-8 only),
+/// The subset is what S3-compatible and WebDAV servers send: an optional XML declaration (UTF-8
+/// only),
 /// elements with attributes, character data with the five predefined entities and character
 /// references, CDATA sections and comments. Processing instructions and document types are
-/// refused, so no entity can expand. Names lose their namespace prefix (`D:href` reads as `href`),
-/// as the adapter reads answers by local name (its own properties have names no other namespace uses). The reader never recurses and keeps one frame per open
+/// refused, so no entity can expand. Names lose their namespace prefix (`s3:Key` reads as `Key`),
+/// as adapters read answers by local name. The reader never recurses and keeps one frame per open
 /// element up to ``maximumDepth``, so memory stays proportional to the (size-limited) answer.
 ///
 /// Written for Stratus because Foundation's `XMLParser` crashed on some malformed input and
-/// leaked memory on every malformed document (both found by fuzzing). The same reader as the S3
-/// adapter's; both belong in the adapter kit once it has an XML reader.
-struct WebDAVXMLReader {
-    /// The deepest nesting accepted; multistatus answers are five or six levels deep.
+/// leaked memory on every malformed document (both found by fuzzing).
+struct XMLTreeReader {
+    /// The deepest nesting accepted; S3 answers are three or four levels
+    /// deep, WebDAV multistatus answers five or six.
     static let maximumDepth = 64
 
     private let bytes: [UInt8]
     private var index = 0
     /// The open elements, innermost last, each with its name as written (for its end tag).
-    private var stack: [(element: WebDAVXMLElement, qualifiedName: String)] = []
+    private var stack: [(element: XMLTree, qualifiedName: String)] = []
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
     /// Reads a whole document.
-    /// - Throws: ``WebDAVXMLError`` naming what is wrong and where.
-    static func read(_ bytes: [UInt8]) throws(WebDAVXMLError) -> WebDAVXMLElement {
-        var reader = WebDAVXMLReader(bytes)
+    /// - Throws: ``XMLTreeError`` naming what is wrong and where.
+    static func read(_ bytes: [UInt8]) throws(XMLTreeError) -> XMLTree {
+        var reader = XMLTreeReader(bytes)
         return try reader.document()
     }
 
-    private mutating func document() throws(WebDAVXMLError) -> WebDAVXMLElement {
+    private mutating func document() throws(XMLTreeError) -> XMLTree {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         if starts(with: "<?xml"), index + 5 < bytes.count, Self.isSpace(bytes[index + 5]) {
             try declaration()
         }
         try skipMisc()
         guard starts(with: "<"), !starts(with: "</") else { throw problem("no root element") }
-        var root: WebDAVXMLElement?
+        var root: XMLTree?
         while root == nil {
-            guard index < bytes.count else { throw problem("the document ends inside <\(stack.last?.qualifiedName ?? "")>") }
+            guard index < bytes.count else {
+                throw problem("the document ends inside <\(stack.last?.qualifiedName ?? "")>")
+            }
             if starts(with: "</") {
                 root = try endTag()
             } else if starts(with: "<!--") {
@@ -47,7 +51,7 @@ struct WebDAVXMLReader {
             } else if starts(with: "<![CDATA[") {
                 try cdata()
             } else if starts(with: "<?") || starts(with: "<!") {
-                throw problem("a processing instruction or document type, which WebDAV servers never send")
+                throw problem("a processing instruction or document type, which storage servers never send")
             } else if bytes[index] == UInt8(ascii: "<") {
                 root = try startTag()
             } else {
@@ -64,19 +68,21 @@ struct WebDAVXMLReader {
 
     /// `<?xml version="1.0" encoding="UTF-8"?>`: checks the version is there and the encoding,
     /// if named, is UTF-8.
-    private mutating func declaration() throws(WebDAVXMLError) {
+    private mutating func declaration() throws(XMLTreeError) {
         guard let end = find("?>") else { throw problem("an unterminated XML declaration") }
         let inside = String(decoding: bytes[(index + 5)..<end], as: UTF8.self)
         guard inside.contains("version") else { throw problem("an XML declaration without a version") }
-        if let encoding = Self.attributeValue("encoding", in: inside), !["utf-8", "utf8"].contains(encoding.lowercased()) {
-            throw WebDAVXMLError(reason: "the answer declares the encoding \(encoding), not UTF-8")
+        if let encoding = Self.attributeValue("encoding", in: inside),
+            !["utf-8", "utf8"].contains(encoding.lowercased())
+        {
+            throw XMLTreeError(reason: "the answer declares the encoding \(encoding), not UTF-8")
         }
         index = end + 2
     }
 
     /// `<Name attribute="value" ...>` or `<Name .../>`; returns the element when that closed the
     /// root.
-    private mutating func startTag() throws(WebDAVXMLError) -> WebDAVXMLElement? {
+    private mutating func startTag() throws(XMLTreeError) -> XMLTree? {
         index += 1
         let name = try self.name()
         while true {
@@ -84,12 +90,14 @@ struct WebDAVXMLReader {
             guard index < bytes.count else { throw problem("the document ends inside <\(name)>") }
             if starts(with: "/>") {
                 index += 2
-                return close(WebDAVXMLElement(name: Self.localName(name)))
+                return close(XMLTree(name: Self.localName(name)))
             }
             if bytes[index] == UInt8(ascii: ">") {
                 index += 1
-                guard stack.count < Self.maximumDepth else { throw problem("elements nested deeper than \(Self.maximumDepth)") }
-                stack.append((WebDAVXMLElement(name: Self.localName(name)), name))
+                guard stack.count < Self.maximumDepth else {
+                    throw problem("elements nested deeper than \(Self.maximumDepth)")
+                }
+                stack.append((XMLTree(name: Self.localName(name)), name))
                 return nil
             }
             try attribute()
@@ -97,28 +105,34 @@ struct WebDAVXMLReader {
     }
 
     /// `</Name>`; it must close the innermost open element.
-    private mutating func endTag() throws(WebDAVXMLError) -> WebDAVXMLElement? {
+    private mutating func endTag() throws(XMLTreeError) -> XMLTree? {
         index += 2
         let name = try self.name()
         skipSpace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { throw problem("a malformed end tag </\(name)") }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else {
+            throw problem("a malformed end tag </\(name)")
+        }
         index += 1
-        guard let open = stack.popLast(), open.qualifiedName == name else { throw problem("</\(name)> closes no open element of that name") }
+        guard let open = stack.popLast(), open.qualifiedName == name else {
+            throw problem("</\(name)> closes no open element of that name")
+        }
         return close(open.element)
     }
 
     /// Hangs a finished element on its parent; returns it when it is the root.
-    private mutating func close(_ element: WebDAVXMLElement) -> WebDAVXMLElement? {
+    private mutating func close(_ element: XMLTree) -> XMLTree? {
         guard !stack.isEmpty else { return element }
         stack[stack.count - 1].element.children.append(element)
         return nil
     }
 
     /// `name = "value"` (or single quotes); read for well-formedness, not kept.
-    private mutating func attribute() throws(WebDAVXMLError) {
+    private mutating func attribute() throws(XMLTreeError) {
         _ = try name()
         skipSpace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { throw problem("an attribute without a value") }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
+            throw problem("an attribute without a value")
+        }
         index += 1
         skipSpace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
@@ -135,25 +149,26 @@ struct WebDAVXMLReader {
     }
 
     /// A name: anything up to a space, `/`, `>`, `=` or markup character; never empty.
-    private mutating func name() throws(WebDAVXMLError) -> String {
+    private mutating func name() throws(XMLTreeError) -> String {
         let start = index
         while index < bytes.count, !Self.endsName(bytes[index]) { index += 1 }
         guard index > start else { throw problem("a missing name") }
         let name = String(decoding: bytes[start..<index], as: UTF8.self)
         // XML names never start with a digit, a hyphen, a full stop or a colon.
         guard !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[start]),
-              ![UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ":")].contains(bytes[start]) else {
+            ![UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ":")].contains(bytes[start])
+        else {
             throw problem("the name \(name) does not start with a letter")
         }
         return name
     }
 
-    private mutating func comment() throws(WebDAVXMLError) {
+    private mutating func comment() throws(XMLTreeError) {
         guard let end = find("-->", from: index + 4) else { throw problem("an unterminated comment") }
         index = end + 3
     }
 
-    private mutating func cdata() throws(WebDAVXMLError) {
+    private mutating func cdata() throws(XMLTreeError) {
         guard !stack.isEmpty else { throw problem("text outside the root element") }
         let start = index + 9
         guard let end = find("]]>", from: start) else { throw problem("an unterminated CDATA section") }
@@ -164,7 +179,7 @@ struct WebDAVXMLReader {
     // MARK: Character data
 
     /// Text up to the next `<`, with references replaced and line ends normalised to LF.
-    private mutating func characterData() throws(WebDAVXMLError) {
+    private mutating func characterData() throws(XMLTreeError) {
         var text: [UInt8] = []
         while index < bytes.count, bytes[index] != UInt8(ascii: "<") {
             switch bytes[index] {
@@ -187,7 +202,7 @@ struct WebDAVXMLReader {
     }
 
     /// `&name;` for the five predefined entities, `&#NNN;` or `&#xHHH;` for a character.
-    private mutating func reference() throws(WebDAVXMLError) -> String {
+    private mutating func reference() throws(XMLTreeError) -> String {
         guard let end = bytes[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
             throw problem("an '&' that starts no reference")
         }
@@ -200,15 +215,16 @@ struct WebDAVXMLReader {
         case "quot": return "\""
         case "apos": return "'"
         default:
-            let number: UInt32? = if body.hasPrefix("#x") {
-                UInt32(body.dropFirst(2), radix: 16)
-            } else if body.hasPrefix("#") {
-                UInt32(body.dropFirst(1), radix: 10)
-            } else {
-                nil
-            }
+            let number: UInt32? =
+                if body.hasPrefix("#x") {
+                    UInt32(body.dropFirst(2), radix: 16)
+                } else if body.hasPrefix("#") {
+                    UInt32(body.dropFirst(1), radix: 10)
+                } else {
+                    nil
+                }
             guard let number, number != 0, let scalar = Unicode.Scalar(number) else {
-                throw problem("the reference &\(body); names no character a server could send")
+                throw problem("the reference &\(body); names no character S3 could send")
             }
             return String(Character(scalar))
         }
@@ -226,7 +242,7 @@ struct WebDAVXMLReader {
     }
 
     /// Spaces and comments before or after the root.
-    private mutating func skipMisc() throws(WebDAVXMLError) {
+    private mutating func skipMisc() throws(XMLTreeError) {
         while true {
             skipSpace()
             guard starts(with: "<!--") else { return }
@@ -246,14 +262,16 @@ struct WebDAVXMLReader {
         let pattern = Array(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         var position = start ?? index
         while position + pattern.count <= bytes.count {
-            if bytes[position] == pattern[0], bytes[position..<(position + pattern.count)].elementsEqual(pattern) { return position }
+            if bytes[position] == pattern[0], bytes[position..<(position + pattern.count)].elementsEqual(pattern) {
+                return position
+            }
             position += 1
         }
         return nil
     }
 
-    private func problem(_ reason: String) -> WebDAVXMLError {
-        WebDAVXMLError(reason: "\(reason) (at byte \(index))")
+    private func problem(_ reason: String) -> XMLTreeError {
+        XMLTreeError(reason: "\(reason) (at byte \(index))")
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
@@ -262,10 +280,11 @@ struct WebDAVXMLReader {
 
     private static func endsName(_ byte: UInt8) -> Bool {
         isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "=")
-            || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+            || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\"")
+            || byte == UInt8(ascii: "'")
     }
 
-    /// `href` for `D:href`.
+    /// `Key` for `s3:Key`.
     private static func localName(_ name: String) -> String {
         guard let colon = name.lastIndex(of: ":") else { return name }
         return String(name[name.index(after: colon)...])
