@@ -3,11 +3,11 @@ import Foundation
 /// RFC 3339 timestamps as Dropbox and Drive send them (`2024-01-01T00:00:00Z`,
 /// `2024-01-01T00:00:00.123Z`, `...+02:00`), read by hand: a change-feed page carries
 /// thousands, and a `Date.ISO8601FormatStyle` parse per entry was a large share of reading it.
-package enum RFC3339Time {
+public enum RFC3339Time {
     /// The date of a timestamp, or `nil` when the text is not one. Text outside the common
     /// shape (`YYYY-MM-DDTHH:MM:SS`, optional fraction, `Z` or `±HH:MM`) is handed to Foundation's
     /// ISO 8601 parser, so nothing it accepts is refused.
-    package static func parse(_ text: String) -> Date? {
+    public static func parse(_ text: String) -> Date? {
         if let date = parseCommon(text) { return date }
         if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt).parse(text) {
             return date

@@ -1,9 +1,9 @@
 /// Calendar arithmetic in UTC (proleptic Gregorian), for the timestamp parsers: whole seconds
 /// since 1970 from calendar fields, without a `DateFormatter` or `Calendar` per call.
-package enum UTCCalendar {
+enum UTCCalendar {
     /// Seconds since 1970-01-01T00:00:00Z for calendar fields, or `nil` when a field is out of
     /// range (month 1...12, a day the month has, hour 0...23, minute and second 0...59).
-    package static func unixSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64? {
+    static func unixSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64? {
         guard (0...9999).contains(year), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
             (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else { return nil }
@@ -19,7 +19,7 @@ package enum UTCCalendar {
     }
 
     /// The number of days in a month of a year.
-    package static func daysIn(month: Int, year: Int) -> Int {
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
