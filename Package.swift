@@ -187,7 +187,10 @@ let package = Package(
         ),
         .target(
             name: "MockNextcloud",
-            dependencies: ["MockSupport", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "MockSupport", "StratusAdapterKit", "StratusDigest",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             path: "Mocks/MockNextcloud",
             swiftSettings: strict
         ),
@@ -383,6 +386,14 @@ let package = Package(
         .testTarget(
             name: "StratusLocalTests",
             dependencies: ["StratusTestSupport", "Stratus", "StratusLocal", "StratusContract"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MockNextcloudTests",
+            dependencies: [
+                "StratusTestSupport", "MockNextcloud", "MockSupport", "StratusAdapterKit", "StratusHTTP",
+                "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import StratusAdapterKit
 
 /// The XML answers of the mock: Sabre error documents and multistatus bodies.
 enum NextcloudAnswers {
@@ -9,8 +10,8 @@ enum NextcloudAnswers {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <d:error xmlns:d="DAV:" xmlns:s="http://sabredav.org/ns">
-              <s:exception>\(NextcloudXMLReader.escape(exception))</s:exception>
-              <s:message>\(NextcloudXMLReader.escape(message))</s:message>
+              <s:exception>\(XMLTree.escaped(exception))</s:exception>
+              <s:message>\(XMLTree.escaped(message))</s:message>
             </d:error>
             """
         return xml(status: status, body)
@@ -45,7 +46,7 @@ enum NextcloudAnswers {
             open = "\(prefix):\(local)"
             closeTag = open
         } else {
-            open = "x:\(local) xmlns:x=\"\(NextcloudXMLReader.escape(namespace))\""
+            open = "x:\(local) xmlns:x=\"\(XMLTree.escaped(namespace))\""
             closeTag = "x:\(local)"
         }
         guard let value else { return "<\(open)/>" }
@@ -54,7 +55,7 @@ enum NextcloudAnswers {
 
     /// One `d:response` with a 200 propstat and, when some were asked for and are absent, a 404 one.
     static func response(href: String, found: [(String, String)], missing: [String]) -> String {
-        var text = "<d:response><d:href>\(NextcloudXMLReader.escape(href))</d:href>"
+        var text = "<d:response><d:href>\(XMLTree.escaped(href))</d:href>"
         text +=
             "<d:propstat><d:prop>" + found.map { tag($0.0, value: $0.1) }.joined()
             + "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import MockSupport
+import StratusAdapterKit
 
 /// The files collection: `/remote.php/dav/files/USER/<path>`.
 extension MockNextcloudServer {
@@ -32,11 +33,11 @@ extension MockNextcloudServer {
     private func requestedProperties(_ request: inout Request) async throws -> [String]? {
         let body = try await request.readBody(limit: 256 * 1024)
         guard body.readableBytes > 0 else { return nil }
-        guard let document = try? NextcloudXMLReader.read(Data(buffer: body)) else {
+        guard let document = try? XMLTree.parse(Data(buffer: body)) else {
             throw NextcloudFailure.badRequest("The PROPFIND body is not XML.")
         }
-        guard let prop = document.child("{DAV:}prop") else { return nil }
-        return prop.children.map(\.name)
+        guard let prop = document.child("prop", namespace: "DAV:") else { return nil }
+        return prop.children.map(\.expandedName)
     }
 
     private func propfind(_ request: inout Request, path: String) async throws -> Response {
@@ -75,7 +76,7 @@ extension MockNextcloudServer {
             live["{DAV:}getcontenttype"] = "application/octet-stream"
             if let checksum = node.checksum {
                 live["{http://owncloud.org/ns}checksums"] =
-                    "<oc:checksum>\(NextcloudXMLReader.escape(checksum))</oc:checksum>"
+                    "<oc:checksum>\(XMLTree.escaped(checksum))</oc:checksum>"
             }
         } else {
             live["{http://owncloud.org/ns}size"] = "0"
@@ -87,7 +88,7 @@ extension MockNextcloudServer {
             if let value = live[name] {
                 found.append((name, value))
             } else if let value = node.deadProperties[name] {
-                found.append((name, NextcloudXMLReader.escape(value)))
+                found.append((name, XMLTree.escaped(value)))
             } else {
                 missing.append(name)
             }
@@ -229,7 +230,7 @@ extension MockNextcloudServer {
 
     private func proppatch(_ request: inout Request, path: String) async throws -> Response {
         let body = try await request.readBody(limit: 1024 * 1024)
-        guard let document = try? NextcloudXMLReader.read(Data(buffer: body)), document.name == "{DAV:}propertyupdate"
+        guard let document = try? XMLTree.parse(Data(buffer: body)), document.expandedName == "{DAV:}propertyupdate"
         else {
             throw NextcloudFailure.badRequest("The PROPPATCH body is not a propertyupdate document.")
         }
@@ -241,22 +242,23 @@ extension MockNextcloudServer {
             guard state.permits(path, ifHeader: ifHeader) else { throw NextcloudFailure.locked(path) }
             var results: [(String, Int)] = []
             for instruction in document.children {
-                let isSet = instruction.name == "{DAV:}set"
-                guard isSet || instruction.name == "{DAV:}remove" else { continue }
-                for property in instruction.children("{DAV:}prop").flatMap(\.children) {
-                    if property.name.hasPrefix("{DAV:}") || property.name.hasPrefix("{http://owncloud.org/ns}") {
-                        results.append((property.name, 403))
+                let isSet = instruction.expandedName == "{DAV:}set"
+                guard isSet || instruction.expandedName == "{DAV:}remove" else { continue }
+                for property in instruction.children("prop", namespace: "DAV:").flatMap(\.children) {
+                    let name = property.expandedName
+                    if property.namespace == "DAV:" || property.namespace == "http://owncloud.org/ns" {
+                        results.append((name, 403))
                         continue
                     }
-                    node.deadProperties[property.name] = isSet ? property.text : nil
-                    results.append((property.name, 200))
+                    node.deadProperties[name] = isSet ? property.text : nil
+                    results.append((name, 200))
                 }
             }
             // RFC 4918: all or nothing.
             if results.allSatisfy({ $0.1 == 200 }) { state.nodes[path] = node }
             let failed = results.contains { $0.1 != 200 }
             var text =
-                "<d:response><d:href>\(NextcloudXMLReader.escape(NextcloudAnswers.href(filesPath, path, isFolder: node.isFolder)))</d:href>"
+                "<d:response><d:href>\(XMLTree.escaped(NextcloudAnswers.href(filesPath, path, isFolder: node.isFolder)))</d:href>"
             for (name, status) in results {
                 let shown = failed && status == 200 ? 424 : status
                 text +=

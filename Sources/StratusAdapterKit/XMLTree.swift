@@ -1,6 +1,7 @@
 import Foundation
 
-/// One element of an XML answer: its local name, its text and its child elements.
+/// One element of an XML document: its local name, its namespace, its text and its child
+/// elements.
 ///
 /// Storage answers (S3 listings and errors, WebDAV multistatus) are small documents; a tree of
 /// these is all an adapter needs, and reading one is bounded by the response size limit of the
@@ -9,6 +10,10 @@ import Foundation
 public struct XMLTree: Sendable, Equatable {
     /// The element's name without its namespace prefix.
     public var name: String
+    /// The namespace name (a URI) the element's prefix, or the default namespace, is bound to in
+    /// the document; empty when none is. `d:prop` under `xmlns:d="DAV:"` reads as name `prop`
+    /// in namespace `DAV:`. A prefix the document never binds reads as an empty namespace.
+    public var namespace: String
     /// The element's text, with character references resolved.
     public var text: String
     /// The child elements, in document order.
@@ -17,10 +22,12 @@ public struct XMLTree: Sendable, Equatable {
     /// Creates an element.
     /// - Parameters:
     ///   - name: The name without a namespace prefix.
+    ///   - namespace: The namespace name; empty for none.
     ///   - text: The text.
     ///   - children: The child elements.
-    public init(name: String, text: String = "", children: [XMLTree] = []) {
+    public init(name: String, namespace: String = "", text: String = "", children: [XMLTree] = []) {
         self.name = name
+        self.namespace = namespace
         self.text = text
         self.children = children
     }
@@ -36,6 +43,16 @@ public struct XMLTree: Sendable, Equatable {
     /// Every child with a name, in document order.
     public func children(_ name: String) -> [XMLTree] {
         children.filter { $0.name == name }
+    }
+
+    /// The first child with a name in a namespace.
+    public func child(_ name: String, namespace: String) -> XMLTree? {
+        children.first { $0.name == name && $0.namespace == namespace }
+    }
+
+    /// Every child with a name in a namespace, in document order.
+    public func children(_ name: String, namespace: String) -> [XMLTree] {
+        children.filter { $0.name == name && $0.namespace == namespace }
     }
 
     /// The text of the first child with a name.

@@ -5,8 +5,8 @@
 /// only),
 /// elements with attributes, character data with the five predefined entities and character
 /// references, CDATA sections and comments. Processing instructions and document types are
-/// refused, so no entity can expand. Names lose their namespace prefix (`s3:Key` reads as `Key`),
-/// as adapters read answers by local name. The reader never recurses and keeps one frame per open
+/// refused, so no entity can expand. Names lose their prefix (`s3:Key` reads as `Key`) and keep
+/// the namespace it is bound to by `xmlns` attributes in scope (XML Namespaces 1.0). The reader never recurses and keeps one frame per open
 /// element up to ``maximumDepth``, so memory stays proportional to the (size-limited) answer.
 ///
 /// Written for Stratus because Foundation's `XMLParser` crashed on some malformed input and
@@ -18,8 +18,9 @@ struct XMLTreeReader {
 
     private let bytes: [UInt8]
     private var index = 0
-    /// The open elements, innermost last, each with its name as written (for its end tag).
-    private var stack: [(element: XMLTree, qualifiedName: String)] = []
+    /// The open elements, innermost last, each with its name as written (for its end tag) and
+    /// the namespace bindings in scope inside it.
+    private var stack: [(element: XMLTree, qualifiedName: String, namespaces: [String: String])] = []
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -85,22 +86,28 @@ struct XMLTreeReader {
     private mutating func startTag() throws(XMLTreeError) -> XMLTree? {
         index += 1
         let name = try self.name()
+        var namespaces = stack.last?.namespaces ?? Self.predefinedNamespaces
         while true {
             skipSpace()
             guard index < bytes.count else { throw problem("the document ends inside <\(name)>") }
-            if starts(with: "/>") {
-                index += 2
-                return close(XMLTree(name: Self.localName(name)))
-            }
-            if bytes[index] == UInt8(ascii: ">") {
-                index += 1
+            let closes = starts(with: "/>")
+            if closes || bytes[index] == UInt8(ascii: ">") {
+                index += closes ? 2 : 1
+                let element = XMLTree(
+                    name: Self.localName(name), namespace: namespaces[Self.prefix(name)] ?? "")
+                if closes { return close(element) }
                 guard stack.count < Self.maximumDepth else {
                     throw problem("elements nested deeper than \(Self.maximumDepth)")
                 }
-                stack.append((XMLTree(name: Self.localName(name)), name))
+                stack.append((element, name, namespaces))
                 return nil
             }
-            try attribute()
+            let (attribute, value) = try self.attribute()
+            if attribute == "xmlns" {
+                namespaces[""] = value
+            } else if attribute.hasPrefix("xmlns:") {
+                namespaces[String(attribute.dropFirst(6))] = value
+            }
         }
     }
 
@@ -126,9 +133,9 @@ struct XMLTreeReader {
         return nil
     }
 
-    /// `name = "value"` (or single quotes); read for well-formedness, not kept.
-    private mutating func attribute() throws(XMLTreeError) {
-        _ = try name()
+    /// `name = "value"` (or single quotes): the name and the value with references replaced.
+    private mutating func attribute() throws(XMLTreeError) -> (String, String) {
+        let name = try self.name()
         skipSpace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
             throw problem("an attribute without a value")
@@ -140,12 +147,19 @@ struct XMLTreeReader {
         }
         let quote = bytes[index]
         index += 1
+        var value: [UInt8] = []
         while index < bytes.count, bytes[index] != quote {
             guard bytes[index] != UInt8(ascii: "<") else { throw problem("a '<' inside an attribute value") }
-            if bytes[index] == UInt8(ascii: "&") { _ = try reference() } else { index += 1 }
+            if bytes[index] == UInt8(ascii: "&") {
+                value.append(contentsOf: try reference().utf8)
+            } else {
+                value.append(bytes[index])
+                index += 1
+            }
         }
         guard index < bytes.count else { throw problem("an unterminated attribute value") }
         index += 1
+        return (name, String(decoding: value, as: UTF8.self))
     }
 
     /// A name: anything up to a space, `/`, `>`, `=` or markup character; never empty.
@@ -282,6 +296,15 @@ struct XMLTreeReader {
         isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "=")
             || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\"")
             || byte == UInt8(ascii: "'")
+    }
+
+    /// The `xml` prefix is bound without a declaration (XML Namespaces 1.0, section 3).
+    private static let predefinedNamespaces = ["xml": "http://www.w3.org/XML/1998/namespace"]
+
+    /// `s3` for `s3:Key`; empty (the default namespace) for `Key`.
+    private static func prefix(_ name: String) -> String {
+        guard let colon = name.firstIndex(of: ":") else { return "" }
+        return String(name[..<colon])
     }
 
     /// `Key` for `s3:Key`.
