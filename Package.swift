@@ -194,10 +194,12 @@ let package = Package(
             path: "Mocks/MockNextcloud",
             swiftSettings: strict
         ),
-        .target(name: "MotoSupport", path: "Mocks/MotoSupport", swiftSettings: strict),
+        // Starts the real servers tests run against as children that stop when the process ends.
+        .target(name: "ChildServers", path: "Mocks/ChildServers", swiftSettings: strict),
+        .target(name: "MotoSupport", dependencies: ["ChildServers"], path: "Mocks/MotoSupport", swiftSettings: strict),
         // Launchers of the real WebDAV servers the tests run against (Apache, rclone, WsgiDAV).
         .target(
-            name: "WebDAVServers", dependencies: ["StratusDigest"], path: "Mocks/WebDAVServers",
+            name: "WebDAVServers", dependencies: ["ChildServers", "StratusDigest"], path: "Mocks/WebDAVServers",
             exclude: ["wsgidav-server.py"], swiftSettings: strict),
         .target(
             name: "FaultMatrix",

@@ -1,5 +1,5 @@
+import ChildServers
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -9,26 +9,10 @@ import Synchronization
 /// the OS picks, for tests and simulations. The server exits when this process's end of its
 /// stdin pipe closes, which the kernel does when the process ends, however it ends.
 public enum MotoLauncher {
-    /// Kept open for as long as the process lives: closing one stops its server.
-    private static let keepAlive = Mutex<[FileHandle]>([])
-
     /// Whether `python3` can import moto's server (asked once per process).
     public static func isInstalled() -> Bool { installed }
 
-    private static let installed: Bool = {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import moto.server"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return false
-        }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    private static let installed = ChildServer.pythonImports("moto.server")
 
     /// Starts a server.
     /// - Parameters:
@@ -37,37 +21,15 @@ public enum MotoLauncher {
     /// - Returns: The server's endpoint, `http://127.0.0.1:PORT`.
     /// - Throws: ``MotoUnavailable`` with moto's own output when it does not start.
     public static func start(minimumPartSize: Int64, arguments: [String] = []) throws -> URL {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", scriptURL().path] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["S3_UPLOAD_PART_MIN_SIZE"] = String(minimumPartSize)
-        process.environment = environment
-        let input = Pipe()
-        let output = Pipe()
-        // A file, not a pipe: a pipe nobody drains would stall the server once full.
-        let errorLog = FileManager.default.temporaryDirectory.appending(path: "stratus-moto-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-        let errors = try FileHandle(forWritingTo: errorLog)
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        keepAlive.withLock { $0.append(input.fileHandleForWriting) }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        let log = FileManager.default.temporaryDirectory.appending(path: "stratus-moto-\(UUID().uuidString).log")
+        let port: Int
+        do {
+            port = try ChildServer.startReportingPort(
+                ["/usr/bin/env", "python3", scriptURL().path] + arguments,
+                environment: ["S3_UPLOAD_PART_MIN_SIZE": String(minimumPartSize)], log: log, name: "moto")
+        } catch let failure as ChildServer.Failure {
+            throw MotoUnavailable(reason: failure.reason)
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let port = Int(text), port > 0 else {
-            process.waitUntilExit()
-            let reason = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
-            throw MotoUnavailable(reason: "moto did not start (exit \(process.terminationStatus)): \(reason)")
-        }
-        // The server keeps its (open) log; the name goes, so no file outlives the run.
-        try? FileManager.default.removeItem(at: errorLog)
         guard let url = URL(string: "http://127.0.0.1:\(port)") else {
             throw MotoUnavailable(reason: "no URL for port \(port)")
         }

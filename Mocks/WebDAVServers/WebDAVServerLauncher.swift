@@ -1,6 +1,6 @@
+import ChildServers
 import Foundation
 import StratusDigest
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -35,9 +35,6 @@ public enum WebDAVServerLauncher {
         public var root: URL
     }
 
-    /// Kept open for as long as the process lives: closing one stops its server.
-    private static let keepAlive = Mutex<[FileHandle]>([])
-
     /// Whether a server kind is installed on this machine.
     public static func isInstalled(_ kind: Kind) -> Bool {
         switch kind {
@@ -53,16 +50,7 @@ public enum WebDAVServerLauncher {
         }
     }
 
-    private static let pythonImportsWsgiDAV: Bool = {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import wsgidav.wsgidav_app, cheroot.wsgi"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    private static let pythonImportsWsgiDAV = ChildServer.pythonImports("wsgidav.wsgidav_app, cheroot.wsgi")
 
     /// Starts a server over a new folder in `directory`.
     /// - Parameters:
@@ -186,32 +174,13 @@ public enum WebDAVServerLauncher {
 
     private static func startWsgiDAV(root: URL, directory: URL, user: String, password: String) throws -> Server {
         let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "wsgidav-server.py")
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, root.path, user, password]
-        let input = Pipe()
-        let output = Pipe()
-        let log = directory.appending(path: "wsgidav.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
-        keepAlive.withLock { $0.append(input.fileHandleForWriting) }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-            port > 0
-        else {
-            process.waitUntilExit()
-            throw WebDAVServerUnavailable(
-                reason:
-                    "WsgiDAV did not start (exit \(process.terminationStatus)): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")"
-            )
+        let port: Int
+        do {
+            port = try ChildServer.startReportingPort(
+                ["/usr/bin/env", "python3", script.path, root.path, user, password],
+                log: directory.appending(path: "wsgidav.log"), name: "WsgiDAV")
+        } catch let failure as ChildServer.Failure {
+            throw WebDAVServerUnavailable(reason: failure.reason)
         }
         return Server(url: try url(port: port), root: root)
     }
@@ -227,20 +196,13 @@ public enum WebDAVServerLauncher {
     private static let stopGroupOnEndOfInput =
         "server=$!; trap 'kill -KILL -$server 2>/dev/null' EXIT HUP INT TERM PIPE; cat >/dev/null"
 
-    /// Starts a command with a stdin pipe kept open for the life of the process, its output in
-    /// a log file.
+    /// Starts a command whose output goes to a log file and which stops with this process.
     private static func launch(_ arguments: [String], log: URL) throws {
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(filePath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        let input = Pipe()
-        let output = try FileHandle(forWritingTo: log)
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        keepAlive.withLock { $0.append(input.fileHandleForWriting) }
+        do {
+            try ChildServer.launch(arguments, log: log)
+        } catch let failure as ChildServer.Failure {
+            throw WebDAVServerUnavailable(reason: failure.reason)
+        }
     }
 
     private static func url(port: Int) throws -> URL {
