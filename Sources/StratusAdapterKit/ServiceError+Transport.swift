@@ -7,7 +7,7 @@ extension ServiceError {
     ///
     /// A ``Stratus/ServiceError`` passes through unchanged, and a `CancellationError` becomes
     /// `cancelled`. An ``StratusHTTP/StratusHTTPClientError`` keeps its message and becomes
-    /// `cancelled`, `timeout` (also for stalls), `localFile`, `invalidResponse` (a body larger
+    /// `cancelled` (also when the client was shut down), `timeout` (also for stalls), `localFile`, `invalidResponse` (a body larger
     /// than the client keeps, an answer that does not fit the request), or `network`.
     /// - Parameters:
     ///   - error: What the HTTP client (or the code around it) threw.
@@ -20,7 +20,9 @@ extension ServiceError {
         }
         let code: ServiceError.Code =
             switch error.code {
-            case .cancelled: .cancelled
+            // The client's owner shut it down: the call was stopped on purpose, and trying it
+            // again on the same client cannot work, so it is not a (transient) network failure.
+            case .cancelled, .shutDown: .cancelled
             case .timeout, .stalled: .timeout
             case .localFile: .localFile
             // A server that answers with more than the client keeps in memory is broken, not busy.

@@ -59,3 +59,31 @@ import Testing
         #expect(error.providerError?.contains("denied for password") == true)
     }
 }
+
+/// Transport failures: what each client error becomes, and which of them a retry loop may try
+/// again.
+@Suite struct TransportFailureTests {
+    @Test func aShutDownClientIsACancellationNotANetworkFailure() async throws {
+        let client = try StratusHTTPClient()
+        await client.shutdown()
+        let url = try #require(URL(string: "http://127.0.0.1:9/never"))
+        do {
+            _ = try await client.execute(StratusHTTPRequest(method: .get, url: url))
+            Issue.record("a shut-down client sent a request")
+        } catch {
+            let failure = ServiceError.transportFailure(error, action: "GET of never")
+            #expect(failure.code == .cancelled)
+            #expect(!failure.code.isTransient)
+            #expect(failure.message.contains("shut down"))
+        }
+    }
+
+    @Test func timeoutsAndConnectionFailuresStayTransient() {
+        let timeout = ServiceError.transportFailure(
+            StratusHTTPClientError(.stalled, "No byte for 30 s."), action: "GET of a")
+        #expect(timeout.code == .timeout && timeout.code.isTransient)
+        let refused = ServiceError.transportFailure(
+            StratusHTTPClientError(.connectionRefused, "Connection refused."), action: "GET of a")
+        #expect(refused.code == .network && refused.code.isTransient)
+    }
+}
