@@ -1,0 +1,29 @@
+# Sourced by the SDK checks: builds stratus-mock, starts one mode of it on a free loopback port
+# and sets `base`, `token`, `refresh` and `data` (its storage folder); the mock stops and its
+# files go when the calling script exits. SCRATCH_PATH picks the SwiftPM scratch folder
+# (default .build).
+#
+#   source Mocks/sdk-checks/start-mock.sh
+#   start_mock dropbox --tls
+
+start_mock() {
+    local scratch="${SCRATCH_PATH:-.build}"
+    swift build --scratch-path "$scratch" --product stratus-mock
+    mock_log=$(mktemp)
+    data=$(mktemp -d)
+    "$scratch/debug/stratus-mock" "$@" --port 0 --data-dir "$data" >"$mock_log" 2>&1 &
+    mock_pid=$!
+    trap 'kill "$mock_pid" 2>/dev/null || true; wait "$mock_pid" 2>/dev/null || true; rm -rf "$mock_log" "$data"' EXIT
+    for _ in $(seq 1 100); do
+        grep -q "listening on" "$mock_log" && break
+        sleep 0.1
+    done
+    base=$(grep -m1 "listening on" "$mock_log" | awk '{print $NF}')
+    token=$(grep -m1 "access token:" "$mock_log" | awk '{print $3}')
+    refresh=$(grep -m1 "refresh token:" "$mock_log" | awk '{print $3}')
+    if [ -z "$base" ] || [ -z "$token" ]; then
+        echo "stratus-mock did not start:" >&2
+        cat "$mock_log" >&2
+        exit 1
+    fi
+}
