@@ -313,7 +313,8 @@ let package = Package(
         .target(
             name: "StratusMockTestSupport",
             dependencies: [
-                "StratusTestSupport", "MockSupport", "MockOAuth", .product(name: "Hummingbird", package: "hummingbird"),
+                "StratusTestSupport", "MockSupport", "MockOAuth", "MockDropbox", "MockDrive",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/StratusMockTestSupport",
             swiftSettings: strict

@@ -19,26 +19,13 @@ struct DriveHarness: Sendable {
         options: MockDriveServer.Options = .init(),
         _ body: @Sendable (DriveHarness) async throws -> Result
     ) async throws -> Result {
-        let client = try StratusHTTPClient()
-        do {
-            let result = try await RunningMock.withRunning(
-                flavor: .google,
-                storagePrefix: "mockdrive",
-                makeServer: { storage, authorization in
-                    try MockDriveServer(storageDirectory: storage, authorization: authorization, options: options)
-                },
-                addRoutes: { server, router in server.addRoutes(to: router) }
-            ) { mock in
+        try await StratusHTTPClient.withClient { client in
+            try await RunningMock.drive(options: options, storagePrefix: "mockdrive") { mock in
                 try await body(
                     DriveHarness(
                         server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client,
                         token: mock.accessToken))
             }
-            await client.shutdown()
-            return result
-        } catch {
-            await client.shutdown()
-            throw error
         }
     }
 

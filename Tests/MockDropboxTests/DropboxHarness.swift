@@ -20,26 +20,13 @@ struct DropboxHarness: Sendable {
         options: MockDropboxServer.Options = .init(),
         _ body: @Sendable (DropboxHarness) async throws -> Result
     ) async throws -> Result {
-        let client = try StratusHTTPClient()
-        do {
-            let result = try await RunningMock.withRunning(
-                flavor: .dropbox,
-                storagePrefix: "mockdropbox",
-                makeServer: { storage, authorization in
-                    try MockDropboxServer(storageDirectory: storage, authorization: authorization, options: options)
-                },
-                addRoutes: { server, router in server.addRoutes(to: router) }
-            ) { mock in
+        try await StratusHTTPClient.withClient { client in
+            try await RunningMock.dropbox(options: options, storagePrefix: "mockdropbox") { mock in
                 try await body(
                     DropboxHarness(
                         server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client,
                         token: mock.accessToken))
             }
-            await client.shutdown()
-            return result
-        } catch {
-            await client.shutdown()
-            throw error
         }
     }
 

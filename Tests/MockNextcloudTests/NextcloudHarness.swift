@@ -24,16 +24,10 @@ struct NextcloudHarness: Sendable {
         let server = try MockNextcloudServer(storageDirectory: storage.url, user: user, password: password)
         let router = Router()
         server.addRoutes(to: router)
-        let client = try StratusHTTPClient()
-        do {
-            let result = try await MockServer.withRunning(router) { url in
+        return try await StratusHTTPClient.withClient { client in
+            try await MockServer.withRunning(router) { url in
                 try await body(NextcloudHarness(server: server, baseURL: url, client: client))
             }
-            await client.shutdown()
-            return result
-        } catch {
-            await client.shutdown()
-            throw error
         }
     }
 

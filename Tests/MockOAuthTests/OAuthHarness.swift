@@ -47,16 +47,10 @@ struct OAuthHarness: Sendable {
         let server = MockAuthorizationServer(configuration: configuration)
         let router = Router()
         server.addRoutes(to: router)
-        let client = try StratusHTTPClient()
-        do {
-            let result = try await MockServer.withRunning(router) { url in
+        return try await StratusHTTPClient.withClient { client in
+            try await MockServer.withRunning(router) { url in
                 try await body(OAuthHarness(server: server, baseURL: url, client: client))
             }
-            await client.shutdown()
-            return result
-        } catch {
-            await client.shutdown()
-            throw error
         }
     }
 

@@ -16,14 +16,7 @@ struct DropboxMock: Sendable {
     static func withRunning<Result: Sendable>(_ body: @Sendable (DropboxMock) async throws -> Result) async throws
         -> Result
     {
-        try await RunningMock.withRunning(
-            flavor: .dropbox,
-            storagePrefix: "stratus-cli-dropbox",
-            makeServer: { storage, authorization in
-                try MockDropboxServer(storageDirectory: storage, authorization: authorization)
-            },
-            addRoutes: { server, router in server.addRoutes(to: router) }
-        ) { mock in
+        try await RunningMock.dropbox(storagePrefix: "stratus-cli-dropbox") { mock in
             try await body(DropboxMock(mock: mock))
         }
     }

@@ -30,15 +30,7 @@ struct MockFixture: Sendable {
         front: (Router<BasicRequestContext>) -> Void = { _ in },
         _ body: @Sendable (MockFixture) async throws -> Result
     ) async throws -> Result {
-        try await RunningMock.withRunning(
-            flavor: .google,
-            storagePrefix: "stratus-drive",
-            makeServer: { storage, authorization in
-                try MockDriveServer(storageDirectory: storage, authorization: authorization, options: options)
-            },
-            addRoutes: { server, router in server.addRoutes(to: router) },
-            front: front
-        ) { mock in
+        try await RunningMock.drive(options: options, front: front) { mock in
             try await body(MockFixture(mock: mock))
         }
     }

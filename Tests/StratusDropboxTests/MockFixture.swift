@@ -20,14 +20,7 @@ struct MockFixture: Sendable {
     static func withRunning<Result: Sendable>(_ body: @Sendable (MockFixture) async throws -> Result) async throws
         -> Result
     {
-        try await RunningMock.withRunning(
-            flavor: .dropbox,
-            storagePrefix: "stratus-dropbox",
-            makeServer: { storage, authorization in
-                try MockDropboxServer(storageDirectory: storage, authorization: authorization)
-            },
-            addRoutes: { server, router in server.addRoutes(to: router) }
-        ) { mock in
+        try await RunningMock.dropbox { mock in
             try await body(MockFixture(mock: mock))
         }
     }
