@@ -19,7 +19,10 @@ public enum WebDAVServerLauncher {
         /// Apache httpd with `mod_dav`, `mod_dav_fs` and `mod_dav_lock`, on the prefork MPM:
         /// mod_dav_fs guards its lock and property databases with `fcntl` locks, which keep
         /// processes apart but not the threads of one process, so under the threaded MPMs two
-        /// concurrent LOCK requests can both be granted an exclusive lock (measured).
+        /// concurrent LOCK requests can both be granted an exclusive lock (measured). A prefork
+        /// child serves one connection at a time and keeps it through the keep-alive wait, so 40
+        /// children start at once: with the default 4, sixteen concurrent clients stalled 5 s at a
+        /// time (requests were not even received) until keep-alive timeouts freed a child.
         case apache
         /// `rclone serve webdav` over a local folder, with `--etag-hash MD5`.
         case rclone
@@ -111,10 +114,12 @@ public enum WebDAVServerLauncher {
                 CustomLog \(directory.path)/access.log stratus
                 DAVLockDB \(lockFolder.path)/DAVLock
                 DocumentRoot \(root.path)
-                StartServers 4
-                MinSpareServers 4
-                MaxSpareServers 16
-                MaxRequestWorkers 32
+                StartServers 40
+                MinSpareServers 40
+                MaxSpareServers 80
+                ServerLimit 80
+                MaxRequestWorkers 80
+                KeepAliveTimeout 2
                 <Directory \(root.path)>
                   Dav On
                   AuthType Basic
