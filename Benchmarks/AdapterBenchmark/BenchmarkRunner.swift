@@ -77,7 +77,8 @@ struct BenchmarkRunner {
             "Server CPU: user + system time of the server's processes over the same span (stratus-mock; moto's Python",
             "process; Apache and its prefork workers, reaped ones included), and in parentheses that time as a share of one",
             "core over the client's wall time. moto serves from one Python interpreter (one core at most, the GIL): near 100%",
-            "there means moto, not the client, sets the pace of that row.",
+            "there means moto, not the client, sets the pace of that row; a line whose server used ≥ 85% of a core says",
+            "\"server-bound\" in its goal column.",
             "Peak RSS: the child's own VmHWM (Stratus, the SDKs); curl's and rclone's sampled every ~10 ms.",
             "",
             "Same guarantees: Stratus checks the provider's hash of every transfer (Dropbox content hash, Drive MD5, S3",
@@ -106,7 +107,11 @@ struct BenchmarkRunner {
             "(prefork, Mocks/WebDAVServers), Basic authentication; Stratus with locks on (its default), rclone with",
             "vendor=other. Small files: rclone copies a local folder of --files files (rclone's default --transfers 4,",
             "then Stratus's --concurrency); Stratus uploads the same bytes from memory. Listing: Stratus's list(root)",
-            "(recursive) against `rclone lsf -R --files-only` of the same root, after everything above was written.",
+            "(recursive; each file's size, time, version and hash: on S3 a HEAD per object for the SHA-256 kept in its",
+            "metadata) against `rclone lsf -R --files-only` (names) and `rclone lsjson -R --files-only --hash` (size, time,",
+            "hash: on S3 a HEAD per object for the modification time rclone keeps in its metadata) of the same root, after",
+            "everything above was written. Apache's mod_dav_fs keeps dead properties in .DAV/ files that rclone lists and",
+            "Stratus does not.",
         ]
         print(table.render(header: header, notes: notes))
         return !table.rows.contains { $0.failed }

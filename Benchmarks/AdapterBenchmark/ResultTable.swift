@@ -59,6 +59,10 @@ struct ResultRow: Sendable {
 struct ResultTable {
     var rows: [ResultRow] = []
 
+    /// A server that used this share of a core over a client's run is marked as the row's limit
+    /// ("server-bound"): moto answers from one Python interpreter, so about one core is its most.
+    static let serverBoundShare = 0.85
+
     func render(header: [String], notes: [String]) -> String {
         var lines = header + [""]
         lines.append(
@@ -110,6 +114,12 @@ struct ResultTable {
         _ workload: String, _ client: String, _ result: Result<Figure, BenchmarkFailure>?, _ kind: ResultRow.Kind,
         ratio: String, goals: [String]
     ) -> String {
+        var goals = goals
+        if case .success(let figure)? = result, let server = figure.serverCPUSeconds, let wall = figure.wallSeconds,
+            wall > 0, server / wall >= Self.serverBoundShare
+        {
+            goals.append("server-bound")
+        }
         let cells = [
             workload, client, cell(result, kind), cpu(result), serverCPU(result), memory(result), ratio,
             goals.isEmpty ? "—" : goals.joined(separator: "; "),
