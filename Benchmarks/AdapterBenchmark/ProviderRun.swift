@@ -130,7 +130,8 @@ struct ProviderRun {
     private func changeFeed(anchor: String) async -> ResultRow {
         let entries = options.feedEntries
         var row = ResultRow(
-            workload: "\(title): read a change feed of \(entries) new files", kind: .duration, stratus: nil)
+            workload: "\(title): read a change feed of \(entries) new files", kind: .duration, stratus: nil,
+            memoryGoalMiB: 64)
         do {
             let token = try await stratus(["token"], label: "feed-token").get().report.fields["token"] ?? ""
             // The provider's own cursor is the token's last part ("v1:<issued>:<cursor>").
