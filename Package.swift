@@ -275,7 +275,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "AdapterBenchmark",
-            dependencies: ["Stratus", "StratusDropbox", "StratusDrive", "StratusHTTP"],
+            dependencies: [
+                "Stratus", "StratusDigest", "StratusDropbox", "StratusDrive", "StratusHTTP", "StratusS3",
+                "StratusWebDAV",
+                "MotoSupport", "WebDAVServers",
+            ],
             path: "Benchmarks/AdapterBenchmark",
             swiftSettings: strict
         ),

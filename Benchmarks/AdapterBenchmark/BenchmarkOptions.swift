@@ -17,20 +17,43 @@ struct BenchmarkOptions: Sendable {
     /// The virtualenvs with the official SDKs.
     var dropboxPython = ".build-sdk-venv/bin/python"
     var drivePython = ".build-drive-venv/bin/python"
+    /// The providers whose rows are measured, in this order.
+    var providers: [Provider] = Provider.allCases
     var showHelp = false
 
     var sizeBytes: Int64 { Int64(sizeMiB) * 1_048_576 }
 
-    static let usage = """
-        usage: stratus-adapter-benchmark [--size-mib N] [--files N] [--concurrency N] [--sdk-threads N]
-                                         [--feed-entries N] [--mock PATH] [--dropbox-python PATH] [--drive-python PATH]
+    /// The options that shape the figures, as a command line would give them.
+    var summary: String {
+        "--providers \(providers.map(\.rawValue).joined(separator: ",")) --size-mib \(sizeMiB) --files \(files)"
+            + " --concurrency \(concurrency) --sdk-threads \(sdkThreads) --feed-entries \(feedEntries)"
+    }
 
-        Starts stratus-mock dropbox and drive (HTTPS, each in a process of its own) and measures, against each:
-        a download and an upload of --size-mib MiB (default 1024) with Stratus and with the curl tool;
-        --files uploads of 4 KiB (default 1000) with Stratus (--concurrency at once, default 16) and with the
-        official Python SDK (--sdk-threads, default 1: sequential); reading a change feed of --feed-entries
-        (default 100000) with Stratus and with the SDK; and the mock's own capacity. One Markdown table goes to
-        standard output, progress to standard error.
+    static let usage = """
+        usage: stratus-adapter-benchmark [--providers LIST] [--size-mib N] [--files N] [--concurrency N]
+                                         [--sdk-threads N] [--feed-entries N] [--mock PATH]
+                                         [--dropbox-python PATH] [--drive-python PATH]
+
+        Measures Stratus's adapters next to other clients of the same server, each client in a process of
+        its own, and prints one Markdown table (standard output; progress on standard error).
+
+          --providers LIST    which rows, comma-separated, from dropbox,drive,s3,webdav (default: all four)
+                              dropbox, drive: against stratus-mock (Dropbox over HTTPS), next to the curl
+                                tool (raw, and piped through the provider's hash with an fsync) and the
+                                official Python SDK
+                              s3: against moto's S3 server (python3 with moto[server]), next to rclone
+                              webdav: against Apache httpd's mod_dav (apache2), next to curl and rclone
+          --size-mib N        the large file, uploaded and downloaded by every client (default 1024)
+          --files N           how many 4 KiB files each client uploads (default 1000)
+          --concurrency N     how many of them Stratus uploads at once (default 16); rclone runs with its
+                              default --transfers 4 and with N
+          --sdk-threads N     threads of the SDK scripts (default 1: sequential, as most scripts are)
+          --feed-entries N    Dropbox and Drive: the change feed read by Stratus and the SDK (default 100000)
+          --mock PATH         the stratus-mock executable
+          --dropbox-python PATH, --drive-python PATH
+                              the interpreters of the virtualenvs with the SDKs
+
+        Every row also reports each client's CPU time (user + system) and the server's CPU meanwhile.
         """
 
     init(arguments: [String]) throws {
@@ -57,6 +80,16 @@ struct BenchmarkOptions: Sendable {
             case "--mock": mockExecutable = try value(argument)
             case "--dropbox-python": dropboxPython = try value(argument)
             case "--drive-python": drivePython = try value(argument)
+            case "--providers":
+                let text = try value(argument)
+                providers = try text.split(separator: ",").map { name in
+                    guard let provider = Provider(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased())
+                    else {
+                        throw BenchmarkFailure("--providers: '\(name)' is none of dropbox, drive, s3, webdav")
+                    }
+                    return provider
+                }
+                guard !providers.isEmpty else { throw BenchmarkFailure("--providers needs at least one provider") }
             default: throw BenchmarkFailure("unknown argument '\(argument)'")
             }
         }

@@ -8,7 +8,10 @@ struct BenchmarkRunner {
     /// - Returns: Whether every measurement ran.
     func run() async throws -> Bool {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let mock = try MeasuredProcess.resolve(options.mockExecutable)
+        var mock = options.mockExecutable
+        if options.providers.contains(where: { $0 == .dropbox || $0 == .drive }) {
+            mock = try MeasuredProcess.resolve(options.mockExecutable)
+        }
         let machine = MachineInfo.describe()
         let workspace = FileManager.default.temporaryDirectory.appendingPathComponent(
             "stratus-adapter-benchmark-\(UUID().uuidString)")
@@ -25,6 +28,8 @@ struct BenchmarkRunner {
             try SourceFile.write(to: cappedSource, size: ProviderRun.dropboxSingleRequestLimit)
             capped = cappedSource
         }
+        Progress.say("hashing the sources (SHA-256, MD5, Dropbox content hash)")
+        let hashes = try SourceHashes(source: source, cappedSource: capped)
         try PythonScripts.dropbox.write(
             to: workspace.appendingPathComponent("dropbox_sdk.py"), atomically: true, encoding: .utf8)
         try PythonScripts.drive.write(
@@ -32,47 +37,84 @@ struct BenchmarkRunner {
 
         var table = ResultTable()
         var mockMemory: [String] = []
-        for provider in Provider.allCases {
+        for provider in options.providers {
             try Task.checkCancellation()
-            Progress.say("starting stratus-mock \(provider.rawValue)\(provider.servesTLS ? " --tls" : "")")
-            let server = try await MockProcess(
-                provider, executable: mock,
-                dataDirectory: workspace.appendingPathComponent("mock-\(provider.rawValue)"), logFolder: logs)
-            defer { server.stop() }
-            let run = ProviderRun(
-                options: options, executable: executable, workspace: workspace,
-                processes: MeasuredProcess(logFolder: logs), mock: server)
-            table.rows += try await run.measureAll(source: source, cappedSource: capped)
-            if let kib = server.peakRSSKiB { mockMemory.append("\(provider.rawValue) \(kib / 1024) MiB") }
+            switch provider {
+            case .dropbox, .drive:
+                Progress.say("starting stratus-mock \(provider.rawValue)\(provider.servesTLS ? " --tls" : "")")
+                let server = try await MockProcess(
+                    provider, executable: mock,
+                    dataDirectory: workspace.appendingPathComponent("mock-\(provider.rawValue)"), logFolder: logs)
+                defer { server.stop() }
+                let run = ProviderRun(
+                    options: options, executable: executable, workspace: workspace,
+                    processes: MeasuredProcess(logFolder: logs), mock: server)
+                table.rows += try await run.measureAll(source: source, cappedSource: capped, hashes: hashes)
+                if let kib = server.peakRSSKiB { mockMemory.append("\(provider.rawValue) \(kib / 1024) MiB") }
+            case .s3, .webdav:
+                let run = try await ServerRuns.start(
+                    provider, options: options, executable: executable, workspace: workspace,
+                    processes: MeasuredProcess(logFolder: logs))
+                table.rows += try await run.measureAll(source: source, hashes: hashes)
+            }
         }
 
         let header = [
-            "Stratus adapters vs their peers, against stratus-mock on 127.0.0.1 (every figure from this run)",
+            "Stratus adapters vs their peers, against stratus-mock, moto and Apache on 127.0.0.1 (every figure from this run)",
             "",
             "machine: \(machine)",
+            "options: \(options.summary)",
         ]
         let notes = [
-            "MB/s = 10^6 bytes/s. Each client runs in a process of its own: Stratus (this executable as a child) and the",
-            "SDK scripts time themselves from client creation to the end (Python's imports excluded) and report their own",
-            "VmHWM; curl is timed from its start to its exit and its VmHWM is sampled every ~10 ms. Each mock is",
-            "`stratus-mock <provider>` in a process of its own (its peak RSS: \(mockMemory.joined(separator: ", "))): Dropbox over",
-            "HTTPS (`--tls`; its SDK speaks nothing else), Drive over plain HTTP for every client (over `--tls` the Drive mock's",
-            "resumable-upload Location says http://, so no resumable upload can finish there).",
-            "Each figure is one run. Stratus uses its default configuration (Drive: page size 1000, as the SDK run asks).",
-            "Stratus's download checks the provider's content hash and fsyncs the file before renaming it into place; curl",
-            "does neither. curl uploads with --upload-file -X POST (streamed; --data-binary @file would read the file",
-            "into memory first). A Dropbox upload request carries at most 150 MiB, so the Stratus/curl upload comparison",
-            "for Dropbox uses 150 MiB when --size-mib is larger; Stratus's full-size upload (an upload session) is shown",
-            "on its own. Downloads were checked by size. The change feed holds --feed-entries files created just before",
-            "(one create request each from a bare HTTP client, 32 at once); the Drive SDK loop is changes().list(pageSize=1000) until no nextPageToken, the",
-            "Dropbox one files_list_folder_continue until has_more is false; the ratio there is SDK time / Stratus time.",
-            "Mock rows: a bare StratusHTTP client, no adapter on top, to show the mock is not the limit above.",
+            "Each client runs in a process of its own and each workload is one run. MB/s = 10^6 bytes/s. The \"Stratus/client\"",
+            "column is Stratus's figure over the client's on that line (for times: the client's time over Stratus's).",
+            "",
+            "Time: Stratus (this executable as a child) and the SDK scripts time themselves from client creation to the end",
+            "(Python's imports excluded); curl and rclone are timed from their start to their exit.",
+            "Client CPU: user + system time of the client's process and every process it ran (tee, the hasher, sync), from",
+            "getrusage(RUSAGE_CHILDREN) before and after it (the benchmark runs one client at a time); it includes start-up",
+            "(a Swift process's, Python's imports). It is steadier than wall time when other work shares the machine.",
+            "Server CPU: user + system time of the server's processes over the same span (stratus-mock; moto's Python",
+            "process; Apache and its prefork workers, reaped ones included), and in parentheses that time as a share of one",
+            "core over the client's wall time. moto serves from one Python interpreter (one core at most, the GIL): near 100%",
+            "there means moto, not the client, sets the pace of that row; a line whose server used ≥ 85% of a core says",
+            "\"server-bound\" in its goal column (stratus-mock and Apache can use both cores: for them it marks a busy",
+            "server, not a hard limit).",
+            "Peak RSS: the child's own VmHWM (Stratus, the SDKs); curl's and rclone's sampled every ~10 ms.",
+            "",
+            "Same guarantees: Stratus checks the provider's hash of every transfer (Dropbox content hash, Drive MD5, S3",
+            "SHA-256 and MD5, WebDAV SHA-256) and fsyncs a download before renaming it into place. The raw curl line does",
+            "neither. \"curl | HASH + fsync\" does both: a download runs `curl -o - | tee FILE | HASH` then `sync FILE`",
+            "(fsync); an upload runs HASH over the source beside `curl --upload-file` and the provider's answer must report",
+            "that hash (Dropbox content_hash, Drive md5Checksum; Apache reports none). The Dropbox content hash is computed",
+            "by `stratus-adapter-benchmark child hash dropbox` (Stratus's own hasher). Every printed hash was checked",
+            "against the source's. rclone checks MD5 on S3 (it records it at upload) but does not fsync; on WebDAV against",
+            "Apache it has no hash to check. Each client downloads the copy it uploaded.",
+            "",
+            "Dropbox and Drive: each mock is `stratus-mock <provider>` in a process of its own"
+                + (mockMemory.isEmpty ? "," : " (its peak RSS: \(mockMemory.joined(separator: ", "))),"),
+            "Dropbox over HTTPS (`--tls`; its SDK speaks nothing else), Drive over plain HTTP for every client (over `--tls`",
+            "the Drive mock's resumable-upload Location says http://). Stratus uses its default configuration (Drive: page",
+            "size 1000, as the SDK run asks). curl uploads with --upload-file -X POST (streamed). A Dropbox upload request",
+            "carries at most 150 MiB, so the Stratus/curl upload comparison for Dropbox uses 150 MiB when --size-mib is",
+            "larger; Stratus's full-size upload (an upload session) is shown on its own. The change feed holds",
+            "--feed-entries files created just before (one create request each from a bare HTTP client, 32 at once); the",
+            "Drive SDK loop is changes().list(pageSize=1000) until no nextPageToken, the Dropbox one",
+            "files_list_folder_continue until has_more is false. Mock rows: a bare StratusHTTP client, no adapter on top.",
+            "",
+            "S3: moto's server (Mocks/MotoSupport), one versioned bucket; Stratus with its defaults (8 MiB parts above",
+            "8 MiB, path-style addressing), rclone with its defaults (remote from RCLONE_CONFIG_BENCH_* variables: type s3,",
+            "provider Other; single PUT up to 200 MiB, then 5 MiB parts, 4 at once). WebDAV: Apache httpd 2.4 with mod_dav_fs",
+            "(prefork, Mocks/WebDAVServers), Basic authentication; Stratus with locks on (its default), rclone with",
+            "vendor=other. Small files: rclone copies a local folder of --files files (rclone's default --transfers 4,",
+            "then Stratus's --concurrency); Stratus uploads the same bytes from memory. Listing: Stratus's list(root)",
+            "(recursive; each file's size, time, version and hash: on S3 a HEAD per object for the SHA-256 kept in its",
+            "metadata) against `rclone lsf -R --files-only` (names) and `rclone lsjson -R --files-only --hash` (size, time,",
+            "hash: on S3 a HEAD per object for the modification time rclone keeps in its metadata) of the same root, after",
+            "everything above was written. Apache's mod_dav_fs keeps dead properties in .DAV/ files that rclone lists and",
+            "Stratus does not.",
         ]
         print(table.render(header: header, notes: notes))
-        return table.rows.allSatisfy { row in
-            if case .failure? = row.stratus { return false }
-            if case .failure? = row.peer { return false }
-            return true
-        }
+        return !table.rows.contains { $0.failed }
     }
 }

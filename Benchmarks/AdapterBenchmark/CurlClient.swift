@@ -1,11 +1,26 @@
 import Foundation
 
-/// The curl tool moving the same bytes to and from the same mock. The bearer token is read from
-/// a header file (`-H @file`), not given on the command line; `-q` (first) ignores any `.curlrc`.
+/// The curl tool moving the same bytes to and from the same server. The credentials are read
+/// from a header file (`-H @file`), not given on the command line; `-q` (first) ignores any `.curlrc`.
+///
+/// With a ``HashCheck`` it becomes the same-guarantees peer: a download is piped through the
+/// provider's hash (`curl | tee FILE | hasher`) and the file is flushed (`sync FILE`: fsync)
+/// after; an upload hashes the source alongside (a second reader of the same file) and the hash
+/// must match what the provider reports back. The benchmark then checks the hash against the
+/// source's.
 struct CurlClient {
     let processes: MeasuredProcess
     let endpoint: MockEndpoint
     let headerFile: URL
+    let workspace: URL
+
+    /// The provider's hash as a shell command reading standard input, and the value it must print.
+    struct HashCheck {
+        var command: String
+        var expected: String
+        /// What the table calls the peer ("curl | sha256sum + fsync").
+        var title: String
+    }
 
     private var common: [String] {
         ["-q", "--silent", "--show-error", "--fail", "--header", "@\(headerFile.path)"]
@@ -13,46 +28,156 @@ struct CurlClient {
     }
 
     /// One request from the file: `--upload-file` streams it (`--data-binary @file` would read
-    /// it all into memory first); `-X POST` keeps the method the API wants.
-    func upload(_ source: URL, label: String) async -> Result<ProcessOutcome, BenchmarkFailure> {
-        let url: String
-        var headers = ["--header", "Expect:", "--header", "Content-Type: application/octet-stream"]
-        switch endpoint.provider {
-        case .dropbox:
-            url = "\(endpoint.baseURL)/2/files/upload"
-            headers += ["--header", "Dropbox-API-Arg: {\"path\":\"/curl-\(label).bin\",\"mode\":\"overwrite\"}"]
-        case .drive:
-            url = "\(endpoint.baseURL)/upload/drive/v3/files?uploadType=media"
-        }
-        return await run(
-            common + headers + ["-X", "POST", "--upload-file", source.path, "--output", "/dev/null", url], label: label)
-    }
-
-    /// - Parameter target: Dropbox: the path; Drive: the file id.
-    func download(_ target: String, to destination: URL, label: String) async -> Result<
+    /// it all into memory first); `-X POST` keeps the method the API wants (WebDAV: PUT).
+    /// - Parameter remoteName: The name the upload gets (Drive ignores it).
+    func upload(_ source: URL, remoteName: String, label: String, checking check: HashCheck? = nil) async -> Result<
         ProcessOutcome, BenchmarkFailure
     > {
-        let arguments: [String] =
-            switch endpoint.provider {
-            case .dropbox:
-                [
-                    "-X", "POST", "--header", "Dropbox-API-Arg: {\"path\":\"\(target)\"}",
-                    "\(endpoint.baseURL)/2/files/download",
-                ]
-            case .drive:
-                ["\(endpoint.baseURL)/drive/v3/files/\(target)?alt=media"]
+        var arguments = ["--header", "Expect:", "--header", "Content-Type: application/octet-stream"]
+        switch endpoint.provider {
+        case .dropbox:
+            arguments += [
+                "--header", "Dropbox-API-Arg: {\"path\":\"/\(remoteName)\",\"mode\":\"overwrite\"}", "-X", "POST",
+                "\(endpoint.baseURL)/2/files/upload",
+            ]
+        case .drive:
+            arguments += [
+                "-X", "POST", "\(endpoint.baseURL)/upload/drive/v3/files?uploadType=media&fields=id,md5Checksum",
+            ]
+        case .webdav:
+            arguments += ["\(endpoint.baseURL)/\(remoteName)"]
+        case .s3:
+            return .failure(BenchmarkFailure("curl does not sign S3 requests here"))
+        }
+        guard let check else {
+            return await run(
+                "curl", common + arguments + ["--upload-file", source.path, "--output", "/dev/null"], label: label)
+        }
+        let hashOutput = workspace.appendingPathComponent("\(label).hash")
+        let response = workspace.appendingPathComponent("\(label).response")
+        defer {
+            try? FileManager.default.removeItem(at: hashOutput)
+            try? FileManager.default.removeItem(at: response)
+        }
+        let script = """
+            set -euo pipefail
+            source=$1 hash_output=$2 response=$3
+            shift 3
+            \(check.command) < "$source" > "$hash_output" &
+            hasher=$!
+            curl "$@" --upload-file "$source" --output "$response"
+            wait "$hasher"
+            """
+        let outcome = await run(
+            "bash", ["-c", script, "bash", source.path, hashOutput.path, response.path] + common + arguments,
+            label: label)
+        return outcome.flatMap { finished -> Result<ProcessOutcome, BenchmarkFailure> in
+            let hash = Self.firstWord(hashOutput)
+            guard hash == check.expected else {
+                return .failure(BenchmarkFailure("the hasher printed \(hash), not \(check.expected)"))
             }
-        return await run(common + ["--output", destination.path] + arguments, label: label)
+            let answer = (try? String(contentsOf: response, encoding: .utf8)) ?? ""
+            guard endpoint.provider == .webdav || answer.contains(check.expected) else {
+                return .failure(BenchmarkFailure("the provider's answer does not report hash \(check.expected)"))
+            }
+            return .success(finished)
+        }
     }
 
-    private func run(_ arguments: [String], label: String) async -> Result<ProcessOutcome, BenchmarkFailure> {
+    /// - Parameter target: Dropbox: the path; Drive: the file id; WebDAV: the name.
+    func download(_ target: String, to destination: URL, label: String, checking check: HashCheck? = nil) async
+        -> Result<ProcessOutcome, BenchmarkFailure>
+    {
+        let arguments: [String]
+        switch endpoint.provider {
+        case .dropbox:
+            arguments = [
+                "-X", "POST", "--header", "Dropbox-API-Arg: {\"path\":\"\(target)\"}",
+                "\(endpoint.baseURL)/2/files/download",
+            ]
+        case .drive:
+            arguments = ["\(endpoint.baseURL)/drive/v3/files/\(target)?alt=media"]
+        case .webdav:
+            arguments = ["\(endpoint.baseURL)/\(target)"]
+        case .s3:
+            return .failure(BenchmarkFailure("curl does not sign S3 requests here"))
+        }
+        guard let check else {
+            return await run("curl", common + ["--output", destination.path] + arguments, label: label)
+        }
+        let hashOutput = workspace.appendingPathComponent("\(label).hash")
+        defer { try? FileManager.default.removeItem(at: hashOutput) }
+        let script = """
+            set -euo pipefail
+            destination=$1 hash_output=$2
+            shift 2
+            curl "$@" --output - | tee "$destination" | \(check.command) > "$hash_output"
+            sync "$destination"
+            """
+        let outcome = await run(
+            "bash", ["-c", script, "bash", destination.path, hashOutput.path] + common + arguments, label: label)
+        return outcome.flatMap { finished -> Result<ProcessOutcome, BenchmarkFailure> in
+            let hash = Self.firstWord(hashOutput)
+            guard hash == check.expected else {
+                return .failure(BenchmarkFailure("the hasher printed \(hash), not \(check.expected)"))
+            }
+            return .success(finished)
+        }
+    }
+
+    private static func firstWord(_ file: URL) -> String {
+        ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: " ").first.map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        } ?? ""
+    }
+
+    private func run(_ program: String, _ arguments: [String], label: String) async -> Result<
+        ProcessOutcome, BenchmarkFailure
+    > {
         do {
             return .success(
-                try await processes.run("curl", arguments, label: "\(endpoint.provider.rawValue)-curl-\(label)")
+                try await processes.run(program, arguments, label: "\(endpoint.provider.rawValue)-curl-\(label)")
                     .checked("curl"))
         } catch {
             Progress.say("  curl \(label) failed: \(error)")
             return .failure(error as? BenchmarkFailure ?? BenchmarkFailure("\(error)"))
         }
+    }
+}
+
+extension CurlClient {
+    /// The raw curl upload (goal ≥ 0.9×) and, with a check, the same-guarantees one (goal ≥ 1×).
+    func uploadPeers(_ source: URL, bytes: Int64, remoteName: String, check: HashCheck?, label: String) async
+        -> [PeerResult]
+    {
+        var peers = [
+            PeerResult(
+                name: "curl",
+                result: Figures.rate(await upload(source, remoteName: remoteName, label: label), bytes: bytes),
+                ratioGoal: 0.9)
+        ]
+        if let check {
+            let outcome = await upload(
+                source, remoteName: "hashed-" + remoteName, label: label + "-hashed", checking: check)
+            peers.append(PeerResult(name: check.title, result: Figures.rate(outcome, bytes: bytes), ratioGoal: 1))
+        }
+        return peers
+    }
+
+    /// The raw curl download and, with a check, the same-guarantees one (goal ≥ 1×); each is
+    /// checked by size and removed.
+    func downloadPeers(_ target: String, to destination: URL, bytes: Int64, check: HashCheck?, label: String) async
+        -> [PeerResult]
+    {
+        let raw = Figures.checkedSize(
+            await download(target, to: destination, label: label), file: destination, expected: bytes)
+        var peers = [PeerResult(name: "curl", result: Figures.rate(raw, bytes: bytes), ratioGoal: nil)]
+        if let check {
+            let hashed = Figures.checkedSize(
+                await download(target, to: destination, label: label + "-hashed", checking: check),
+                file: destination, expected: bytes)
+            peers.append(PeerResult(name: check.title, result: Figures.rate(hashed, bytes: bytes), ratioGoal: 1))
+        }
+        return peers
     }
 }

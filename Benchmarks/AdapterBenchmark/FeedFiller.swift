@@ -52,6 +52,8 @@ struct FeedFiller {
                 headers: StratusHTTPHeaders([
                     authorization, ("Content-Type", "multipart/related; boundary=\(boundary)"),
                 ]), body: .bytes(body))
+        case .s3, .webdav:
+            throw BenchmarkFailure("the change feed rows are for the mocks")
         }
     }
 

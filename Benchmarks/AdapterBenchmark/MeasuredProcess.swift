@@ -6,6 +6,12 @@ struct ProcessOutcome: Sendable {
     var wallSeconds: Double
     /// The largest VmHWM read from `/proc/<pid>/status` while it ran (about every 10 ms).
     var sampledPeakRSSKiB: Int?
+    /// User + system CPU of the process and everything it ran (`RUSAGE_CHILDREN` before and
+    /// after; the benchmark runs one measured process at a time), start-up included.
+    var cpuSeconds: Double
+    /// User + system CPU the servers (this process's other, long-running children: the mock,
+    /// moto, Apache) used while it ran.
+    var serverCPUSeconds: Double
     var standardOutput: String
     var standardError: String
 
@@ -52,6 +58,8 @@ struct MeasuredProcess {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = error
+        let serverCPUBefore = ProcessCPU.livingDescendants()
+        let cpuBefore = ProcessCPU.reapedChildren()
         let start = ContinuousClock.now
         try process.run()
         let statusFile = "/proc/\(process.processIdentifier)/status"
@@ -68,10 +76,12 @@ struct MeasuredProcess {
         }
         process.waitUntilExit()
         let elapsed = ContinuousClock.now - start
+        let cpu = ProcessCPU.reapedChildren() - cpuBefore
+        let serverCPU = ProcessCPU.livingDescendants() - serverCPUBefore
         return ProcessOutcome(
             status: process.terminationStatus,
             wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            sampledPeakRSSKiB: peak,
+            sampledPeakRSSKiB: peak, cpuSeconds: cpu, serverCPUSeconds: max(0, serverCPU),
             standardOutput: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
     }

@@ -1,12 +1,16 @@
-/// The adapters measured, each against its own mock.
+/// The adapters measured: Dropbox and Drive against their mocks, S3 against moto, WebDAV
+/// against Apache httpd's mod_dav.
 enum Provider: String, CaseIterable, Sendable {
     case dropbox
     case drive
+    case s3
+    case webdav
 
     /// Whether its mock serves HTTPS. The Dropbox SDK only speaks HTTPS. The Drive mock is served
     /// over plain HTTP (as its SDK check does): over `--tls` its resumable-upload `Location` still
     /// says `http://` (Mocks/MockDrive/UploadRoutes.swift takes the scheme from the request head,
-    /// which HTTP/1.1 leaves empty), so no client could finish a resumable upload there.
+    /// which HTTP/1.1 leaves empty), so no client could finish a resumable upload there. moto and
+    /// Apache are served over plain HTTP too.
     var servesTLS: Bool { self == .dropbox }
 
     /// The name shown in the table.
@@ -14,6 +18,25 @@ enum Provider: String, CaseIterable, Sendable {
         switch self {
         case .dropbox: "Dropbox"
         case .drive: "Drive"
+        case .s3: "S3 (moto)"
+        case .webdav: "WebDAV (Apache)"
         }
+    }
+
+    /// The hash Stratus checks transfers against, as a shell command reading standard input
+    /// (`executable` is this benchmark, whose `child hash dropbox` computes Dropbox's content hash).
+    func hashCommand(executable: String) -> (command: String, name: String) {
+        switch self {
+        case .dropbox: ("\(ShellQuote.quote(executable)) child hash dropbox", "Dropbox content hash")
+        case .drive, .s3: ("md5sum", "md5sum")
+        case .webdav: ("sha256sum", "sha256sum")
+        }
+    }
+}
+
+/// Quoting for `sh -c` scripts.
+enum ShellQuote {
+    static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

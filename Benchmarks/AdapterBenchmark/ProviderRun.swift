@@ -15,10 +15,10 @@ struct ProviderRun {
     private var provider: Provider { endpoint.provider }
     private var title: String { provider.title }
 
-    func measureAll(source: URL, cappedSource: URL?) async throws -> [ResultRow] {
+    func measureAll(source: URL, cappedSource: URL?, hashes: SourceHashes) async throws -> [ResultRow] {
         let headerFile = workspace.appendingPathComponent("auth-\(provider.rawValue).txt")
         try "Authorization: Bearer \(endpoint.accessToken)\n".write(to: headerFile, atomically: true, encoding: .utf8)
-        let curl = CurlClient(processes: processes, endpoint: endpoint, headerFile: headerFile)
+        let curl = CurlClient(processes: processes, endpoint: endpoint, headerFile: headerFile, workspace: workspace)
         var rows: [ResultRow] = []
         let size = options.sizeMiB
         let sizeBytes = options.sizeBytes
@@ -34,47 +34,52 @@ struct ProviderRun {
                 ResultRow(
                     workload:
                         "\(title): upload \(size) MiB (Stratus: upload session; curl: one request cannot exceed 150 MiB)",
-                    kind: .rate(unit: "MB/s"), stratus: uploadFigure, peerName: "curl", peer: nil,
-                    ratioGoal: nil, memoryGoalMiB: 64))
+                    kind: .rate(unit: "MB/s"), stratus: uploadFigure, memoryGoalMiB: 64))
             if let cappedSource {
                 let capped = Self.dropboxSingleRequestLimit
-                Progress.say("\(title): upload 150 MiB with Stratus and with curl")
+                Progress.say("\(title): upload 150 MiB with Stratus and with curl (raw, then hashed)")
                 let ours = rate(
                     await stratus(["upload", cappedSource.path, "capped.bin"], label: "upload-capped"), bytes: capped)
-                let theirs = rate(await curl.upload(cappedSource, label: "upload-capped"), bytes: capped)
+                let peers = await curl.uploadPeers(
+                    cappedSource, bytes: capped, remoteName: "curl-capped.bin",
+                    check: hashes.check(for: provider, capped: true, executable: executable), label: "upload-capped")
                 rows.append(
                     ResultRow(
-                        workload: "\(title): upload 150 MiB", kind: .rate(unit: "MB/s"), stratus: ours,
-                        peerName: "curl", peer: theirs, ratioGoal: 0.9, memoryGoalMiB: 64))
+                        workload: "\(title): upload 150 MiB", kind: .rate(unit: "MB/s"), stratus: ours, peers: peers,
+                        memoryGoalMiB: 64))
             }
         default:
-            Progress.say("\(title): upload \(size) MiB with curl")
-            let theirs = rate(await curl.upload(source, label: "upload"), bytes: sizeBytes)
+            Progress.say("\(title): upload \(size) MiB with curl (raw, then hashed)")
+            let peers = await curl.uploadPeers(
+                source, bytes: sizeBytes, remoteName: "curl-big.bin",
+                check: hashes.check(for: provider, capped: false, executable: executable), label: "upload")
             rows.append(
                 ResultRow(
                     workload: "\(title): upload \(size) MiB", kind: .rate(unit: "MB/s"), stratus: uploadFigure,
-                    peerName: "curl", peer: theirs, ratioGoal: 0.9, memoryGoalMiB: 64))
+                    peers: peers, memoryGoalMiB: 64))
         }
 
-        Progress.say("\(title): download \(size) MiB with Stratus and with curl")
+        Progress.say("\(title): download \(size) MiB with Stratus and with curl (raw, then hashed and flushed)")
         let destination = workspace.appendingPathComponent("download.bin")
         let ours = rate(
-            await checkedSize(
+            Figures.checkedSize(
                 await stratus(["download", "big.bin", destination.path], label: "download"),
                 file: destination, expected: sizeBytes), bytes: sizeBytes)
-        let theirs: Result<Figure, BenchmarkFailure>
+        let peers: [PeerResult]
         if let target = provider == .dropbox ? "/big.bin" : bigID {
-            theirs = rate(
-                await checkedSize(
-                    await curl.download(target, to: destination, label: "download"),
-                    file: destination, expected: sizeBytes), bytes: sizeBytes)
+            peers = await curl.downloadPeers(
+                target, to: destination, bytes: sizeBytes,
+                check: hashes.check(for: provider, capped: false, executable: executable), label: "download")
         } else {
-            theirs = .failure(BenchmarkFailure("no file to download: Stratus's upload failed"))
+            peers = [
+                PeerResult(
+                    name: "curl", result: .failure(BenchmarkFailure("no file to download: Stratus's upload failed")))
+            ]
         }
         rows.append(
             ResultRow(
-                workload: "\(title): download \(size) MiB", kind: .rate(unit: "MB/s"), stratus: ours,
-                peerName: "curl", peer: theirs, ratioGoal: 0.9, memoryGoalMiB: 64))
+                workload: "\(title): download \(size) MiB", kind: .rate(unit: "MB/s"), stratus: ours, peers: peers,
+                memoryGoalMiB: 64))
 
         // 2. Many small files.
         let files = options.files
@@ -93,8 +98,8 @@ struct ProviderRun {
             ResultRow(
                 workload:
                     "\(title): \(files) uploads of \(kib) KiB (Stratus \(options.concurrency) at once; SDK \(threadsText))",
-                kind: .rate(unit: "files/s"), stratus: smallOurs, peerName: sdkName, peer: smallTheirs,
-                ratioGoal: 5, memoryGoalMiB: nil))
+                kind: .rate(unit: "files/s"), stratus: smallOurs,
+                peers: [PeerResult(name: sdkName, result: smallTheirs, ratioGoal: 5)]))
 
         // 3. The change feed.
         rows.append(await changeFeed(anchor: bigID ?? "missing"))
@@ -108,7 +113,7 @@ struct ProviderRun {
         rows.append(
             ResultRow(
                 workload: "\(title) mock: \(requests) metadata requests, \(clients) at once (bare StratusHTTPClient)",
-                kind: .rate(unit: "req/s"), stratus: rpc, peerName: "", peer: nil))
+                kind: .rate(unit: "req/s"), stratus: rpc))
         let pulls = 4
         Progress.say("\(title): mock capacity, \(pulls) downloads of \(size) MiB at once")
         let pull = rate(
@@ -118,15 +123,15 @@ struct ProviderRun {
             ResultRow(
                 workload:
                     "\(title) mock: \(pulls) downloads of \(size) MiB at once, bodies discarded (bare StratusHTTPClient)",
-                kind: .rate(unit: "MB/s"), stratus: pull, peerName: "", peer: nil))
+                kind: .rate(unit: "MB/s"), stratus: pull))
         return rows
     }
 
     private func changeFeed(anchor: String) async -> ResultRow {
         let entries = options.feedEntries
         var row = ResultRow(
-            workload: "\(title): read a change feed of \(entries) new files", kind: .duration,
-            stratus: nil, peerName: sdkName, peer: nil)
+            workload: "\(title): read a change feed of \(entries) new files", kind: .duration, stratus: nil,
+            memoryGoalMiB: 64)
         do {
             let token = try await stratus(["token"], label: "feed-token").get().report.fields["token"] ?? ""
             // The provider's own cursor is the token's last part ("v1:<issued>:<cursor>").
@@ -140,7 +145,7 @@ struct ProviderRun {
             let ours = await stratus(["feed", token], label: "feed")
             let theirs = await python(["feed", String(parts[2])], label: "feed")
             row.stratus = duration(ours)
-            row.peer = duration(theirs)
+            row.peers = [PeerResult(name: sdkName, result: duration(theirs), ratioGoal: 2)]
             let counts = [("Stratus", ours), (sdkName, theirs)].compactMap { name, outcome in
                 (try? outcome.get())?.report.count.map { "\(name) \($0)" }
             }
@@ -155,12 +160,8 @@ struct ProviderRun {
     private var threadsText: String { options.sdkThreads == 1 ? "sequential" : "\(options.sdkThreads) threads" }
 
     private func stratus(_ arguments: [String], label: String) async -> Result<ProcessOutcome, BenchmarkFailure> {
-        await attempt("Stratus \(arguments[0])") {
-            try await processes.run(
-                executable, ["child"] + arguments, environment: endpoint.environment,
-                label: "\(provider.rawValue)-stratus-\(label)"
-            ).checked("the Stratus child")
-        }
+        await StratusRunner(processes: processes, executable: executable, endpoint: endpoint).run(
+            arguments, label: label)
     }
 
     private func python(_ arguments: [String], label: String) async -> Result<ProcessOutcome, BenchmarkFailure> {
@@ -186,45 +187,18 @@ struct ProviderRun {
             return .failure(error as? BenchmarkFailure ?? BenchmarkFailure("\(error)"))
         }
     }
-
-    /// Fails unless the downloaded file has the expected size; removes it either way.
-    private func checkedSize(_ outcome: Result<ProcessOutcome, BenchmarkFailure>, file: URL, expected: Int64) async
-        -> Result<ProcessOutcome, BenchmarkFailure>
-    {
-        defer { try? FileManager.default.removeItem(at: file) }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
-        guard case .success = outcome else { return outcome }
-        guard size == expected else {
-            return .failure(
-                BenchmarkFailure("the downloaded file has \(size.map(String.init) ?? "no") bytes, not \(expected)"))
-        }
-        return outcome
-    }
 }
 
-/// Figures from process outcomes: a child's own timing and VmHWM when it printed a report
-/// (Stratus and the SDK scripts), else the wall time and sampled VmHWM (curl).
 extension ProviderRun {
-    private func seconds(_ outcome: ProcessOutcome) -> Double {
-        outcome.report.seconds ?? outcome.wallSeconds
-    }
-
-    private func peak(_ outcome: ProcessOutcome) -> Int? {
-        outcome.report.peakRSSKiB ?? outcome.sampledPeakRSSKiB
-    }
-
     func rate(_ outcome: Result<ProcessOutcome, BenchmarkFailure>, bytes: Int64) -> Result<Figure, BenchmarkFailure> {
-        outcome.map { Figure(value: Double(bytes) / seconds($0) / 1e6, peakRSSKiB: peak($0)) }
+        Figures.rate(outcome, bytes: bytes)
     }
 
     func perSecond(_ outcome: Result<ProcessOutcome, BenchmarkFailure>) -> Result<Figure, BenchmarkFailure> {
-        outcome.flatMap { result in
-            guard let count = result.report.count else { return .failure(BenchmarkFailure("the report has no count")) }
-            return .success(Figure(value: Double(count) / seconds(result), peakRSSKiB: peak(result)))
-        }
+        Figures.perSecond(outcome)
     }
 
     func duration(_ outcome: Result<ProcessOutcome, BenchmarkFailure>) -> Result<Figure, BenchmarkFailure> {
-        outcome.map { Figure(value: seconds($0), peakRSSKiB: peak($0)) }
+        Figures.duration(outcome)
     }
 }

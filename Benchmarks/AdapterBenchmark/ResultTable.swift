@@ -1,12 +1,28 @@
 import Foundation
 
-/// One client's figure on one workload: a throughput (higher is better) or a duration.
+/// One client's figure on one workload: a throughput (higher is better) or a duration, with
+/// what the client's processes and the server spent in CPU meanwhile.
 struct Figure: Sendable {
     var value: Double
     var peakRSSKiB: Int?
+    /// User + system CPU of the client's process (and of any it ran, such as `tee` and a hasher).
+    var cpuSeconds: Double?
+    /// User + system CPU the server (mock, moto, Apache) used while the client ran.
+    var serverCPUSeconds: Double?
+    /// The client process's wall time, start to exit (the server's share is measured against it).
+    var wallSeconds: Double?
 }
 
-/// A line of the table: Stratus next to its peer on one workload.
+/// A client compared with Stratus on a workload.
+struct PeerResult: Sendable {
+    var name: String
+    var result: Result<Figure, BenchmarkFailure>
+    /// The ratio Stratus should reach against this peer, if the issue sets one.
+    var ratioGoal: Double?
+}
+
+/// A workload: Stratus's figure and its peers', each peer on a line of its own with Stratus's
+/// ratio against it.
 struct ResultRow: Sendable {
     enum Kind: Sendable {
         /// Higher is better; the ratio is Stratus / peer.
@@ -18,41 +34,44 @@ struct ResultRow: Sendable {
     var workload: String
     var kind: Kind
     var stratus: Result<Figure, BenchmarkFailure>?
-    var peerName: String
-    var peer: Result<Figure, BenchmarkFailure>?
-    /// The ratio Stratus should reach, if the issue sets one.
-    var ratioGoal: Double?
+    var peers: [PeerResult] = []
     /// Stratus's peak RSS goal, if the issue sets one.
     var memoryGoalMiB: Double?
+
+    init(
+        workload: String, kind: Kind, stratus: Result<Figure, BenchmarkFailure>?, peers: [PeerResult] = [],
+        memoryGoalMiB: Double? = nil
+    ) {
+        self.workload = workload
+        self.kind = kind
+        self.stratus = stratus
+        self.peers = peers
+        self.memoryGoalMiB = memoryGoalMiB
+    }
+
+    var failed: Bool {
+        if case .failure? = stratus { return true }
+        return peers.contains { if case .failure = $0.result { true } else { false } }
+    }
 }
 
 /// The report: one Markdown table plus notes and failures.
 struct ResultTable {
     var rows: [ResultRow] = []
 
+    /// A server that used this share of a core over a client's run is marked as the row's limit
+    /// ("server-bound"): moto answers from one Python interpreter, so about one core is its most.
+    static let serverBoundShare = 0.85
+
     func render(header: [String], notes: [String]) -> String {
         var lines = header + [""]
-        lines.append("| workload | Stratus | peer | Stratus/peer | goal | Stratus peak RSS | peer peak RSS |")
-        lines.append("|---|--:|--:|--:|---|--:|--:|")
+        lines.append(
+            "| workload | client | result | client CPU (user+sys) | server CPU (share of a core) | peak RSS | Stratus/client | goal |"
+        )
+        lines.append("|---|---|--:|--:|--:|--:|--:|---|")
         var failures: [String] = []
         for row in rows {
-            let stratus = cell(row.stratus, row.kind)
-            let peer = row.peer.map { "\(cell($0, row.kind)) (\(row.peerName))" } ?? "—"
-            var ratioText = "—"
             var goals: [String] = []
-            if case .success(let ours)? = row.stratus, case .success(let theirs)? = row.peer {
-                let ratio: Double =
-                    switch row.kind {
-                    case .rate: ours.value / theirs.value
-                    case .duration: theirs.value / ours.value
-                    }
-                ratioText = String(format: ratio >= 10 ? "%.0f×" : "%.2f×", ratio)
-                if let goal = row.ratioGoal {
-                    goals.append("≥ \(String(format: "%g", goal))×: \(ratio >= goal ? "met" : "**not met**")")
-                }
-            } else if let goal = row.ratioGoal {
-                goals.append("≥ \(String(format: "%g", goal))×: not measured")
-            }
             if let goal = row.memoryGoalMiB {
                 if case .success(let ours)? = row.stratus, let kib = ours.peakRSSKiB {
                     goals.append("RSS ≤ \(Int(goal)) MiB: \(Double(kib) / 1024 <= goal ? "met" : "**not met**")")
@@ -60,14 +79,28 @@ struct ResultTable {
                     goals.append("RSS ≤ \(Int(goal)) MiB: not measured")
                 }
             }
-            let stratusRSS = memory(row.stratus)
-            let peerRSS = memory(row.peer)
-            lines.append(
-                "| \(row.workload) | \(stratus) | \(peer) | \(ratioText) | \(goals.isEmpty ? "—" : goals.joined(separator: "; ")) | \(stratusRSS) | \(peerRSS) |"
-            )
+            lines.append(line(row.workload, "Stratus", row.stratus, row.kind, ratio: "—", goals: goals))
             if case .failure(let failure)? = row.stratus { failures.append("\(row.workload), Stratus: \(failure)") }
-            if case .failure(let failure)? = row.peer {
-                failures.append("\(row.workload), \(row.peerName): \(failure)")
+            for peer in row.peers {
+                var ratioText = "—"
+                var goals: [String] = []
+                if case .success(let ours)? = row.stratus, case .success(let theirs) = peer.result {
+                    let ratio: Double =
+                        switch row.kind {
+                        case .rate: ours.value / theirs.value
+                        case .duration: theirs.value / ours.value
+                        }
+                    ratioText = String(format: ratio >= 10 ? "%.0f×" : "%.2f×", ratio)
+                    if let goal = peer.ratioGoal {
+                        goals.append("≥ \(String(format: "%g", goal))×: \(ratio >= goal ? "met" : "**not met**")")
+                    }
+                } else if let goal = peer.ratioGoal {
+                    goals.append("≥ \(String(format: "%g", goal))×: not measured")
+                }
+                lines.append(line("", peer.name, peer.result, row.kind, ratio: ratioText, goals: goals))
+                if case .failure(let failure) = peer.result {
+                    failures.append("\(row.workload), \(peer.name): \(failure)")
+                }
             }
         }
         lines += [""] + notes
@@ -75,6 +108,24 @@ struct ResultTable {
             lines += ["", "FAILED:"] + failures.map { "- \($0)" }
         }
         return lines.joined(separator: "\n")
+    }
+
+    private func line(
+        _ workload: String, _ client: String, _ result: Result<Figure, BenchmarkFailure>?, _ kind: ResultRow.Kind,
+        ratio: String, goals: [String]
+    ) -> String {
+        var goals = goals
+        if case .success(let figure)? = result, let server = figure.serverCPUSeconds, let wall = figure.wallSeconds,
+            wall > 0, server / wall >= Self.serverBoundShare
+        {
+            goals.append("server-bound")
+        }
+        let cells = [
+            workload, client, cell(result, kind), cpu(result), serverCPU(result), memory(result), ratio,
+            goals.isEmpty ? "—" : goals.joined(separator: "; "),
+        ]
+        // A "|" inside a cell (such as "curl | md5sum") would end it: Markdown wants it escaped.
+        return "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
     }
 
     private func cell(_ result: Result<Figure, BenchmarkFailure>?, _ kind: ResultRow.Kind) -> String {
@@ -88,6 +139,17 @@ struct ResultTable {
             case .duration: return String(format: "%.2f s", figure.value)
             }
         }
+    }
+
+    private func cpu(_ result: Result<Figure, BenchmarkFailure>?) -> String {
+        guard case .success(let figure)? = result, let seconds = figure.cpuSeconds else { return "—" }
+        return String(format: "%.2f s", seconds)
+    }
+
+    private func serverCPU(_ result: Result<Figure, BenchmarkFailure>?) -> String {
+        guard case .success(let figure)? = result, let seconds = figure.serverCPUSeconds else { return "—" }
+        guard let wall = figure.wallSeconds, wall > 0 else { return String(format: "%.2f s", seconds) }
+        return String(format: "%.2f s (%.0f%%)", seconds, 100 * seconds / wall)
     }
 
     private func memory(_ result: Result<Figure, BenchmarkFailure>?) -> String {

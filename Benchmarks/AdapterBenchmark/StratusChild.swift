@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusDigest
 import StratusHTTP
 
 /// The child side: one workload through a Stratus service (or, for the mock's capacity, its
@@ -13,8 +14,11 @@ import StratusHTTP
 ///     child fill COUNT CONCURRENCY DRIVE-FILE-ID (bare HTTP client)
 ///     child rpc COUNT CONCURRENCY FILE-ID-OR-PATH
 ///     child pull COUNT CONCURRENCY FILE-ID-OR-PATH
+///     child list (every file, recursively, from the root)
+///     child hash dropbox (standard input's Dropbox content hash, in hex, like sha256sum)
 enum StratusChild {
     static func run(_ arguments: [String]) async throws -> String {
+        if arguments == ["hash", "dropbox"] { return try hashStandardInput() }
         let endpoint = try MockEndpoint.fromEnvironment()
         let http = try StratusClients.http(endpoint)
         let service = try StratusClients.service(endpoint, http: http)
@@ -35,6 +39,9 @@ enum StratusChild {
             try await uploadSmallFiles(
                 service, count: count, concurrency: concurrency, folder: arguments[3], size: size)
             fields = [("count", String(count))]
+        case ("list", 1):
+            let files = try await service.list(.root)
+            fields = [("count", String(files.count))]
         case ("token", 1):
             fields = [("token", try await service.latestChangeToken().rawValue)]
         case ("feed", 2):
@@ -86,6 +93,22 @@ enum StratusChild {
             }
             try await group.waitForAll()
         }
+    }
+
+    /// Dropbox's content hash of standard input, with Stratus's own hasher.
+    private static func hashStandardInput() throws -> String {
+        let digest = DropboxContentHash()
+        var buffer = [UInt8](repeating: 0, count: 1_048_576)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw BenchmarkFailure("cannot read standard input (errno \(errno))")
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+        return Hex.encode(digest.finalize()) + "  -"
     }
 
     private static func integer(_ text: String) throws -> Int {

@@ -3,8 +3,10 @@ import Stratus
 import StratusDrive
 import StratusDropbox
 import StratusHTTP
+import StratusS3
+import StratusWebDAV
 
-/// The Stratus side, built as an application would build it, pointed at a mock over HTTPS.
+/// The Stratus side, built as an application would build it, pointed at a mock, moto or Apache.
 enum StratusClients {
     /// The folder (Drive) the Drive service is rooted at; Dropbox's root is the account's top.
     static let driveRootFolder = "Bench"
@@ -15,8 +17,13 @@ enum StratusClients {
         return try StratusHTTPClient(configuration: .init(trustRoots: .caFile(URL(fileURLWithPath: endpoint.caFile))))
     }
 
-    /// The provider's service with its default configuration, except the endpoints and (Drive)
-    /// the largest page, 1,000 entries, which the SDK runs use too.
+    /// The bucket on moto.
+    static let s3Bucket = "stratus-bench"
+
+    /// The provider's service with its default configuration, except the endpoints, (Drive) the
+    /// largest page, 1,000 entries, which the SDK runs use too, (S3) path-style addressing and
+    /// versioning turned on (moto's bucket starts without it), and (WebDAV) what Apache is: it
+    /// keeps dead properties and its ETags are not MD5s.
     static func service(_ endpoint: MockEndpoint, http: StratusHTTPClient) throws -> any Service {
         guard let base = URL(string: endpoint.baseURL) else {
             throw BenchmarkFailure("'\(endpoint.baseURL)' is not a URL")
@@ -31,6 +38,18 @@ enum StratusClients {
                 apiURL: base, uploadURL: base, root: .folder(driveRootFolder), pageSize: 1000)
             return try DriveService(
                 configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
+        case .s3:
+            let configuration = try S3Configuration(
+                endpoint: base, bucket: s3Bucket, addressing: .path, versioning: .enable)
+            return try S3Service(
+                configuration: configuration,
+                credentials: S3Credentials(accessKeyID: endpoint.user, secretAccessKey: endpoint.accessToken),
+                http: http)
+        case .webdav:
+            let configuration = try WebDAVConfiguration(
+                url: base, credentials: WebDAVCredentials(user: endpoint.user, password: endpoint.accessToken),
+                keepsDeadProperties: true, etagIsMD5: false)
+            return try WebDAVService(configuration: configuration, http: http)
         }
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// CPU time (user + system), in seconds, of this process's children: those already reaped
+/// (`getrusage(RUSAGE_CHILDREN)`, which also holds whatever they reaped in turn), and those still
+/// running (the servers: the mocks, moto, Apache and their workers), read from `/proc`.
+enum ProcessCPU {
+    /// User + system time of every child reaped so far, and of what they reaped.
+    static func reapedChildren() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_CHILDREN.rawValue, &usage) == 0 else { return 0 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// User + system time of every living descendant of this process, with what each has reaped
+    /// (`cutime`, `cstime`: Apache's finished workers count toward their parent).
+    static func livingDescendants() -> Double {
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        guard ticksPerSecond > 0,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc")
+        else { return 0 }
+        var parent: [Int32: Int32] = [:]
+        var ticks: [Int32: Double] = [:]
+        for name in names {
+            guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // After "pid (comm)": state ppid ... utime(14) stime(15) cutime(16) cstime(17), 1-based.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 15, let ppid = Int32(fields[1]) else { continue }
+            parent[pid] = ppid
+            ticks[pid] = fields[11...14].compactMap { Double($0) }.reduce(0, +)
+        }
+        let me = getpid()
+        var total = 0.0
+        for (pid, used) in ticks {
+            var ancestor = parent[pid]
+            var depth = 0
+            while let current = ancestor, current > 1, current != me, depth < 64 {
+                ancestor = parent[current]
+                depth += 1
+            }
+            if ancestor == me { total += used }
+        }
+        return total / ticksPerSecond
+    }
+
+    private static func seconds(_ time: timeval) -> Double {
+        Double(time.tv_sec) + Double(time.tv_usec) / 1e6
+    }
+}

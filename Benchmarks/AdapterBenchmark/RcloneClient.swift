@@ -1,0 +1,58 @@
+import Foundation
+
+/// rclone (Debian's `rclone`) reaching the same server as Stratus, configured only through its
+/// environment (`RCLONE_CONFIG_BENCH_*`: a remote named `bench`) and command line; `RCLONE_CONFIG`
+/// names a file in the workspace that is never written, so no configuration in the user's home is
+/// read. Every other setting is rclone's default unless a call says otherwise.
+struct RcloneClient {
+    let processes: MeasuredProcess
+    let provider: Provider
+    let environment: [String: String]
+
+    /// - Parameters:
+    ///   - remoteSettings: The remote's settings, by rclone option name (`type`, `provider`, ...).
+    init(processes: MeasuredProcess, provider: Provider, workspace: URL, remoteSettings: [String: String]) {
+        self.processes = processes
+        self.provider = provider
+        var environment = ["RCLONE_CONFIG": workspace.appendingPathComponent("rclone-unused.conf").path]
+        for (name, value) in remoteSettings { environment["RCLONE_CONFIG_BENCH_\(name.uppercased())"] = value }
+        self.environment = environment
+    }
+
+    /// `bench:PATH`.
+    static func remote(_ path: String) -> String { "bench:" + path }
+
+    func run(_ arguments: [String], label: String) async -> Result<ProcessOutcome, BenchmarkFailure> {
+        do {
+            return .success(
+                try await processes.run(
+                    "rclone", arguments, environment: environment,
+                    // The AWS SDK inside rclone fails on any AWS_CA_BUNDLE over plain HTTP; the servers here need none.
+                    removing: ["AWS_CA_BUNDLE"], label: "\(provider.rawValue)-rclone-\(label)"
+                ).checked("rclone"))
+        } catch {
+            Progress.say("  rclone \(label) failed: \(error)")
+            return .failure(error as? BenchmarkFailure ?? BenchmarkFailure("\(error)"))
+        }
+    }
+
+    /// `rclone obscure -`: the form rclone wants a password in.
+    static func obscure(_ password: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try MeasuredProcess.resolve("rclone"))
+        process.arguments = ["obscure", "-"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data(password.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, !text.isEmpty else { throw BenchmarkFailure("rclone obscure failed") }
+        return text
+    }
+}
