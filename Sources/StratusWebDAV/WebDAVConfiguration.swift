@@ -112,6 +112,13 @@ public struct WebDAVConfiguration: Sendable {
         }
     }
 
+    /// Whether uploads go to a temporary resource in `.stratus/uploads/` and are then moved onto
+    /// the target. Generic servers may write a PUT body in place (rclone and WsgiDAV do), so a
+    /// PUT cut short would leave a partial file; Nextcloud and ownCloud write a PUT to a `.part`
+    /// file and rename it themselves, and keep a version per PUT of the file, which a MOVE over
+    /// it would not (it deletes the old file, versions and all), so they get the PUT directly.
+    var writesThroughTemporaryResource: Bool { vendor == .generic }
+
     /// The Nextcloud DAV base (`.../remote.php/dav`) and user of the URL, when it names a folder
     /// in a Nextcloud files collection.
     var nextcloudLayout: (base: String, user: String)? {
