@@ -35,7 +35,12 @@ public enum WebDAVBackend: ServiceBackend {
         BackendOption(
             "locking",
             summary:
-                "'true' (default) to take WebDAV locks around writes, which narrows the window in which Stratus writers can race; 'false' for class 1 servers."
+                "'true' (default) to take WebDAV locks around writes, so that Stratus writers of one path take turns; 'false' for class 1 servers."
+        ),
+        BackendOption(
+            "exclusive_locks",
+            summary:
+                "'true' when the server grants an exclusive lock to one of many simultaneous LOCK requests only (rclone, WsgiDAV; not Apache mod_dav_fs), which makes preconditions atomic; 'false' (default) otherwise."
         ),
         BackendOption(
             "dead_properties",
@@ -108,6 +113,7 @@ public enum WebDAVBackend: ServiceBackend {
                 credentials: WebDAVCredentials(user: user, password: password),
                 vendor: vendor,
                 usesLocks: try options.boolean("locking") ?? true,
+                locksAreExclusive: try options.boolean("exclusive_locks") ?? false,
                 keepsDeadProperties: try options.boolean("dead_properties") ?? true,
                 etagIsMD5: etagIsMD5,
                 maximumNameLength: try options.integer("max_name_length").map { Int(clamping: $0) },
