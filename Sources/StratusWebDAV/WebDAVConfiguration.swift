@@ -54,6 +54,12 @@ public struct WebDAVConfiguration: Sendable {
     public var maximumNameLength: Int
     /// Changes per change-feed page.
     public var changePageSize: Int
+    /// How long the change feed's journal entries and snapshots are kept in `.stratus/`. Older
+    /// ones are deleted (at most once per service instance, when it first reads the feed), and a
+    /// change token older than what was deleted gets
+    /// ``Stratus/ServiceError/Code/invalidChangeToken``, after which a client lists the files
+    /// again.
+    public var feedRetention: Duration
     /// How long a write waits for another writer's lock on the same path before giving up.
     public var lockWait: Duration
     /// How failed requests are repeated.
@@ -74,6 +80,8 @@ public struct WebDAVConfiguration: Sendable {
     ///   - maximumNameLength: The longest name in UTF-8 bytes; 250 by default (Apache's limit for
     ///     names with dead properties, and Nextcloud's).
     ///   - changePageSize: Changes per change-feed page; 500 by default.
+    ///   - feedRetention: How long the change feed's journal and snapshots are kept; 30 days
+    ///     by default.
     ///   - lockWait: How long a write waits for a busy path; 30 seconds by default.
     ///   - retryPolicy: How failed requests are repeated.
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when the URL has no host or
@@ -89,6 +97,7 @@ public struct WebDAVConfiguration: Sendable {
         propagatesFolderETags: Bool? = nil,
         maximumNameLength: Int? = nil,
         changePageSize: Int = 500,
+        feedRetention: Duration = .seconds(30 * 24 * 3600),
         lockWait: Duration = .seconds(30),
         retryPolicy: RetryPolicy = .standard
     ) throws {
@@ -113,6 +122,7 @@ public struct WebDAVConfiguration: Sendable {
         self.propagatesFolderETags = propagatesFolderETags ?? (vendor != .generic)
         self.maximumNameLength = max(1, maximumNameLength ?? 250)
         self.changePageSize = max(1, changePageSize)
+        self.feedRetention = max(.zero, feedRetention)
         self.lockWait = lockWait
         self.retryPolicy = retryPolicy
         if vendor == .nextcloud, nextcloudLayout == nil {

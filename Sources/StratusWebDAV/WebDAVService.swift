@@ -30,6 +30,8 @@ public final class WebDAVService: Service {
     let knownFolders = Mutex<Set<String>>([])
     /// The last journal stamp this instance used, so its entries sort in the order written.
     let lastJournalStamp = Mutex<Int64>(0)
+    /// Whether this instance pruned the change feed's records already.
+    let feedPruned = Mutex<Bool>(false)
 
     /// The reserved folder below the root.
     static let reservedFolder = ".stratus"
