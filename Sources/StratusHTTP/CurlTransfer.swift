@@ -258,12 +258,24 @@ final class CurlTransfer: @unchecked Sendable {
             failure = error
             return 0
         }
+        if isCancelRequested.load(ordering: .relaxed) {
+            // libcurl may read many buffers in one go before the loop hears of the cancellation.
+            failure = StratusHTTPClientError(.cancelled, "The request was cancelled.")
+            return 0
+        }
         switch sink.receive(bytes) {
         case .accepted:
             if sink.isContent {
                 for digest in responseDigests { digest.update(bytes) }
             }
             bodyLength += Int64(bytes.count)
+            // libcurl reads up to 100 buffers in one go while the socket stays readable (a fast
+            // server on loopback) and calls the progress callback only after them, so the body's
+            // progress is also reported here, as it arrives.
+            let last = lastProgress
+            reportProgress(
+                sent: last?.bytesSent ?? 0, toSend: 0, received: bodyLength - resumedLength,
+                toReceive: last?.bytesToReceive.map { $0 - resumedLength } ?? 0)
             return bytes.count
         case .pause:
             isPausedForCaller = true

@@ -35,7 +35,12 @@ public enum WebDAVBackend: ServiceBackend {
         BackendOption(
             "locking",
             summary:
-                "'true' (default) to take WebDAV locks around writes, which narrows the window in which Stratus writers can race; 'false' for class 1 servers."
+                "'true' (default) to take WebDAV locks around writes, so that Stratus writers of one path take turns; 'false' for class 1 servers."
+        ),
+        BackendOption(
+            "exclusive_locks",
+            summary:
+                "'true' when the server grants an exclusive lock to one of many simultaneous LOCK requests only (rclone, WsgiDAV; not Apache mod_dav_fs), which makes preconditions atomic; 'false' (default) otherwise."
         ),
         BackendOption(
             "dead_properties",
@@ -53,6 +58,11 @@ public enum WebDAVBackend: ServiceBackend {
                 "The longest file or folder name in UTF-8 bytes (default 250: Apache cannot keep properties of longer names, and Nextcloud allows no longer ones)."
         ),
         BackendOption("page_size", summary: "Changes per change-feed page (default 500)."),
+        BackendOption(
+            "feed_retention_days",
+            summary:
+                "Days the change feed's journal and snapshots are kept in .stratus/ (default 30); an older change token is refused and the files are listed again."
+        ),
         .allowInsecureHTTP,
         StratusHTTPClient.caFileOption,
     ]
@@ -108,10 +118,12 @@ public enum WebDAVBackend: ServiceBackend {
                 credentials: WebDAVCredentials(user: user, password: password),
                 vendor: vendor,
                 usesLocks: try options.boolean("locking") ?? true,
+                locksAreExclusive: try options.boolean("exclusive_locks") ?? false,
                 keepsDeadProperties: try options.boolean("dead_properties") ?? true,
                 etagIsMD5: etagIsMD5,
                 maximumNameLength: try options.integer("max_name_length").map { Int(clamping: $0) },
-                changePageSize: Int(clamping: try options.integer("page_size") ?? 500)
+                changePageSize: Int(clamping: try options.integer("page_size") ?? 500),
+                feedRetention: .seconds(min(max(try options.integer("feed_retention_days") ?? 30, 0), 36_500) * 86_400)
             )
         }
         return try WebDAVService(configuration: configuration, http: StratusHTTPClient.forRemote(options))

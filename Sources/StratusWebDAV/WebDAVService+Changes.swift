@@ -21,11 +21,14 @@ extension WebDAVService {
     /// A token for the current state. See ``Stratus/Service/latestChangeToken()``.
     public func latestChangeToken() async throws -> ChangeToken {
         try await guarded {
-            let journal = try await journalNames().last ?? ""
+            await pruneFeedOnce()
+            // With the journal pruned empty, the pruning mark is the point the token starts from.
+            var journal = try await journalNames().last
+            if journal == nil { journal = try await prunedJournalHorizon() }
             // A root collection that was never made is an empty remote.
             let tree = try await walk(.root) ?? Tree()
             return try await store(
-                WebDAVFeedSnapshot(journal: journal, files: snapshotFiles(tree.files), folders: tree.folders))
+                WebDAVFeedSnapshot(journal: journal ?? "", files: snapshotFiles(tree.files), folders: tree.folders))
         }
     }
 
@@ -35,7 +38,14 @@ extension WebDAVService {
     /// beyond them, writes by time and then deletions.
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         try await guarded {
+            await pruneFeedOnce()
             let snapshot = try await load(token)
+            if let horizon = try await prunedJournalHorizon(), snapshot.journal < horizon {
+                throw ServiceError(
+                    .invalidChangeToken,
+                    "The change token is older than the change journal the WebDAV remote keeps (entries up to \(horizon) were pruned); list the files again and take a new token."
+                )
+            }
             let pageSize = configuration.changePageSize
             var state = snapshot.files
             var pending: [(change: Change, journal: String?)] = []
@@ -122,7 +132,7 @@ extension WebDAVService {
     }
 
     /// The journal's entry names, oldest first.
-    private func journalNames() async throws -> [String] {
+    func journalNames() async throws -> [String] {
         let url = try transport.url(for: [Self.reservedFolder, "journal"], isFolder: true)
         guard let entries = try await transport.propfind(url, depth: 1, action: "PROPFIND of the change journal") else {
             return []

@@ -4,16 +4,21 @@ import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
 
-/// Uploads: one streamed PUT, then the state record (PROPPATCH), under the path's lock.
+/// Uploads under the path's lock: on generic servers through a temporary resource moved into
+/// place (see ``writeStaged(_:to:current:precondition:metadata:progress:)``); on Nextcloud and
+/// ownCloud, which write a PUT to a `.part` file and rename it themselves, one streamed PUT to
+/// the target, then the state record (PROPPATCH).
 extension WebDAVService {
     /// Writes content to a path. See ``Stratus/Service/upload(from:to:options:)``.
     ///
     /// Under the path's lock (see ``withPathLock(_:_:)``): PROPFIND checks the precondition and
-    /// that no folder is at the path; PUT streams the content (hashed as it is sent; missing
-    /// parent folders are made with MKCOL when the server refuses the PUT for them); PROPFIND
-    /// reads the new ETag and size, which must match what was sent; PROPPATCH records the
-    /// SHA-256, a new version token and the metadata, and its 207 answer is checked property by
-    /// property. Without locks, `mustNotExist` is also sent as `If-None-Match: *` and
+    /// that no folder is at the path. On a generic server, PUT streams the content to a
+    /// temporary resource in `.stratus/uploads/` (hashed as it is sent), PROPFIND reads its ETag
+    /// and size, which must match what was sent, PROPPATCH records the SHA-256, a new version
+    /// token and the metadata on it, and MOVE puts it in place (missing parent folders are made
+    /// with MKCOL when the server refuses the MOVE for them); PROPFIND checks the result. On
+    /// Nextcloud and ownCloud, PUT goes to the path itself and PROPPATCH follows. Each 207
+    /// answer of PROPPATCH is checked property by property. Without locks, `mustNotExist` is also sent as `If-None-Match: *` and
     /// `mustMatch` as `If-Match` with a strong ETag; the check is then best effort.
     public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws
         -> RemoteFile
@@ -66,6 +71,13 @@ extension WebDAVService {
         }
         let metadata: [String: String]? = options.metadata ?? current.flatMap { WebDAVProperties.decode($0.metadata) }
         let progress = MonotonicProgress(options.progress, total: content.size)
+        if configuration.writesThroughTemporaryResource, Self.canMove(to: path) {
+            let staged = try await writeStaged(
+                content, to: path, current: current, precondition: options.precondition, metadata: metadata,
+                progress: progress)
+            progress.report(content.size)
+            return file(path, from: staged.entry)
+        }
         var headers = conditions
         var fingerprint: WriteFingerprint?
         if configuration.vendor == .nextcloud {
@@ -82,17 +94,7 @@ extension WebDAVService {
         guard var entry = try await entry(path), !entry.isCollection else {
             throw ServiceError(.conflict, "\(path) was removed by another writer just after the upload.")
         }
-        guard entry.size == content.size else {
-            throw ServiceError(
-                .integrityMismatch,
-                "The server describes \(path) as \(entry.size ?? -1) bytes after an upload of \(content.size) bytes.")
-        }
-        if configuration.etagIsMD5, let md5 = digests.md5, let etag = entry.etag, etag.count == 32,
-            etag.lowercased() != md5
-        {
-            throw ServiceError(
-                .integrityMismatch, "The server stored \(path) with MD5 \(etag), not the \(md5) that was sent.")
-        }
+        try checkStored(entry, content: content, md5: digests.md5, path: path)
         if configuration.keepsDeadProperties {
             guard let etag = entry.etag else {
                 throw WebDAVErrorMapping.undecodable("PROPFIND of \(path)", "the file has no ETag")
@@ -214,11 +216,18 @@ extension WebDAVService {
     func recordState(_ state: WebDAVState, metadata: [String: String]?, history: String? = nil, of path: RemotePath)
         async throws
     {
-        let action = "PROPPATCH of \(path)"
+        try await recordState(state, metadata: metadata, history: history, at: try url(for: path), label: path.string)
+    }
+
+    /// PROPPATCH of the state record and metadata on a resource, named `label` in errors.
+    func recordState(
+        _ state: WebDAVState, metadata: [String: String]?, history: String? = nil, at url: URL, label: String
+    ) async throws {
+        let action = "PROPPATCH of \(label)"
         let body = try WebDAVProperties.proppatchBody(state: state, metadata: metadata, history: history)
         let response = try await transport.send(
             transport.request(
-                WebDAVTransport.proppatch, try url(for: path),
+                WebDAVTransport.proppatch, url,
                 headers: [("Content-Type", "application/xml; charset=utf-8")], body: .bytes(body)),
             action: action, repetition: .safe
         )

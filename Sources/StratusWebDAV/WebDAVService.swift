@@ -30,6 +30,8 @@ public final class WebDAVService: Service {
     let knownFolders = Mutex<Set<String>>([])
     /// The last journal stamp this instance used, so its entries sort in the order written.
     let lastJournalStamp = Mutex<Int64>(0)
+    /// Whether this instance pruned the change feed's records already.
+    let feedPruned = Mutex<Bool>(false)
 
     /// The reserved folder below the root.
     static let reservedFolder = ".stratus"
@@ -53,7 +55,8 @@ public final class WebDAVService: Service {
     }
 
     /// SHA-256 hashes (MD5 where the ETag is the content's MD5), conditional writes that are
-    /// best effort (locks narrow the window where the server has them), custom metadata
+    /// atomic where writes take locks the server keeps exclusive (see
+    /// ``WebDAVConfiguration/locksAreExclusive``) and best effort otherwise, custom metadata
     /// where the server keeps dead properties, an emulated change feed, and versions on
     /// Nextcloud.
     public var capabilities: ServiceCapabilities {
@@ -61,9 +64,8 @@ public final class WebDAVService: Service {
             hashAlgorithm: configuration.etagIsMD5 && !configuration.keepsDeadProperties ? .md5 : .sha256,
             largestSingleUpload: Int64.max / 2,
             chunkSize: Int64.max / 2,
-            // Locks narrow the window but the contract suite's racing writers (8 × 4 MiB) saw two
-            // mustMatch winners on Apache, so no server is claimed atomic (see the module docs).
-            conditionalWrites: .bestEffort,
+            // Apache grants one exclusive lock to several simultaneous LOCKs (see the module docs).
+            conditionalWrites: configuration.usesLocks && configuration.locksAreExclusive ? .atomic : .bestEffort,
             supportsVersions: configuration.vendor == .nextcloud,
             changeFeed: .emulated,
             supportsCustomMetadata: configuration.keepsDeadProperties,

@@ -56,7 +56,8 @@ enum WebDAVTestServers {
     }
 
     /// A configuration for a folder of its own on a server of a kind, with the features that
-    /// kind has: rclone keeps no dead properties but gives MD5 ETags.
+    /// kind has: rclone keeps no dead properties but gives MD5 ETags; rclone and WsgiDAV keep
+    /// their locks exclusive, Apache does not.
     static func configuration(_ kind: WebDAVServerLauncher.Kind, folder: String, pageSize: Int = 500) async throws
         -> WebDAVConfiguration
     {
@@ -70,6 +71,8 @@ enum WebDAVTestServers {
         return try WebDAVConfiguration(
             url: url,
             credentials: WebDAVCredentials(user: user, password: password),
+            // Apache grants one exclusive lock to several simultaneous LOCKs; rclone and WsgiDAV do not.
+            locksAreExclusive: kind != .apache,
             keepsDeadProperties: kind != .rclone,
             etagIsMD5: kind == .rclone,
             maximumNameLength: kind == .apache ? nil : 255,

@@ -24,6 +24,31 @@ import Testing
         #expect(service.configuration.propagatesFolderETags)
     }
 
+    @Test func preconditionsAreAtomicOnlyWithLocksDeclaredExclusive() throws {
+        func conditionalWrites(_ extra: [String: String]) throws -> ServiceCapabilities.ConditionalWrites {
+            let values = ["url": "https://dav.example.com/saves", "user": "a", "password": "b"].merging(extra) { $1 }
+            return try WebDAVBackend.makeService(options: options(values)).capabilities.conditionalWrites
+        }
+        #expect(try conditionalWrites([:]) == .bestEffort)
+        #expect(try conditionalWrites(["exclusive_locks": "true"]) == .atomic)
+        #expect(try conditionalWrites(["exclusive_locks": "true", "locking": "false"]) == .bestEffort)
+        #expect(throws: ServiceError.self) { _ = try conditionalWrites(["exclusive_locks": "maybe"]) }
+    }
+
+    @Test func onlyNamesWsgiDAVReadsIntactInADestinationAreMoved() throws {
+        #expect(WebDAVService.canMove(to: try RemotePath("saves/100% #1 & a=b+c ~'q'.txt")))
+        #expect(!WebDAVService.canMove(to: try RemotePath("saves/a;b.txt")))
+        #expect(!WebDAVService.canMove(to: try RemotePath("why?/a.txt")))
+    }
+
+    @Test func temporaryUploadNamesCarryTheirAge() throws {
+        let name = WebDAVService.newStagingName()
+        let made = try #require(WebDAVService.stagingTime(name))
+        #expect(abs(made.timeIntervalSinceNow) < 5)
+        #expect(WebDAVService.stagingTime("notes.txt") == nil)
+        #expect(WebDAVService.stagingTime("x-0123.upload") == nil)
+    }
+
     @Test func backendRefusesPlainHTTPToAnotherHost() throws {
         #expect(throws: ServiceError.self) {
             _ = try WebDAVBackend.makeService(
