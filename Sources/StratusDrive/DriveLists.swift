@@ -20,9 +20,8 @@ struct DriveChange: Decodable, Sendable {
     var fileId: String?
     var removed: Bool
     var file: DriveFile?
-    var time: Date?
 
-    enum CodingKeys: String, CodingKey { case changeType, fileId, removed, file, time }
+    enum CodingKeys: String, CodingKey { case changeType, fileId, removed, file }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -30,7 +29,6 @@ struct DriveChange: Decodable, Sendable {
         fileId = try container.decodeIfPresent(String.self, forKey: .fileId)
         removed = try container.decodeIfPresent(Bool.self, forKey: .removed) ?? false
         file = try container.decodeIfPresent(DriveFile.self, forKey: .file)
-        time = try DriveJSON.date(container, .time)
     }
 }
 

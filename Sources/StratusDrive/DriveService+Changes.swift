@@ -32,32 +32,29 @@ extension DriveService {
     }
 
     /// One page of changes since a token (`changes.list` with `includeRemoved=true` and the
-    /// root's space).
+    /// root's space). While the caller works through a page that says more follow, the next
+    /// one is already being read (see ``DriveChangePrefetch``).
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         try await guarded {
             let cursor = try DriveChangeCursor(token)
-            let query = [
-                ("pageToken", cursor.pageToken),
-                ("pageSize", String(configuration.pageSize)),
-                ("spaces", configuration.root.space),
-                ("includeRemoved", "true"),
-                (
-                    "fields",
-                    "nextPageToken,newStartPageToken,changes(changeType,fileId,removed,time,file(\(DriveFile.fields)))"
-                ),
-            ]
-            let action = "changes.list"
-            let url = transport.apiURL("changes", query)
             let page: DriveChangeList
             let response: StratusHTTPResponse
-            do {
-                (page, response) = try await transport.decoded(action, as: DriveChangeList.self) {
-                    StratusHTTPRequest(method: .get, url: url)
+            if let early = await changePrefetch.take(cursor.pageToken) {
+                (page, response) = early
+            } else {
+                do {
+                    (page, response) = try await DriveService.readChangePage(
+                        cursor.pageToken, transport: transport, configuration: configuration)
+                } catch let error as ServiceError where error.httpStatus == 400 || error.httpStatus == 404 {
+                    throw ServiceError(
+                        .invalidChangeToken, "Drive no longer accepts this change token; resync from a full listing.",
+                        httpStatus: error.httpStatus, providerError: error.providerError)
                 }
-            } catch let error as ServiceError where error.httpStatus == 400 || error.httpStatus == 404 {
-                throw ServiceError(
-                    .invalidChangeToken, "Drive no longer accepts this change token; resync from a full listing.",
-                    httpStatus: error.httpStatus, providerError: error.providerError)
+            }
+            if let following = page.nextPageToken {
+                changePrefetch.start(following) { [transport, configuration] in
+                    try await DriveService.readChangePage(following, transport: transport, configuration: configuration)
+                }
             }
             guard let next = page.nextPageToken ?? page.newStartPageToken else {
                 throw DriveErrorMapping.undecodable(
@@ -78,6 +75,32 @@ extension DriveService {
         }
     }
 
+    /// The fields a change feed page is asked for: what interpreting a change reads, no more
+    /// (every field costs the server time on each of up to 1,000 entries a page). A file's
+    /// `createdTime` is left out: it only orders duplicate names in listings, and a feed entry
+    /// always has a `modifiedTime`.
+    static let changeFields =
+        "nextPageToken,newStartPageToken,changes(changeType,fileId,removed,file(id,name,mimeType,parents,size,md5Checksum,headRevisionId,modifiedTime,trashed,appProperties))"
+
+    /// Reads one `changes.list` page.
+    private static func readChangePage(
+        _ pageToken: String, transport: DriveTransport, configuration: DriveConfiguration
+    ) async throws -> DriveChangePrefetch.Page {
+        let url = transport.apiURL(
+            "changes",
+            [
+                ("pageToken", pageToken),
+                ("pageSize", String(configuration.pageSize)),
+                ("spaces", configuration.root.space),
+                ("includeRemoved", "true"),
+                ("fields", DriveService.changeFields),
+            ])
+        let (list, response) = try await transport.decoded("changes.list", as: DriveChangeList.self) {
+            StratusHTTPRequest(method: .get, url: url)
+        }
+        return (list, response)
+    }
+
     /// The feed entries for one Drive change.
     private func interpret(_ change: DriveChange, id: String, since issuedAt: Int64?) async throws -> [Change] {
         let known = await index.path(of: id)
@@ -96,7 +119,7 @@ extension DriveService {
             result.append(.deleted(path))
             return result
         }
-        guard let path = try await path(of: file) else {
+        guard let (folder, path) = try await location(of: file) else {
             // Outside the root (or moved out of it).
             guard let known else { return [] }
             await index.forget(id)
@@ -106,7 +129,12 @@ extension DriveService {
         if let known, known.path != path {
             result.append(.deleted(known.path))
         }
-        await index.record(path, id: id, isFolder: file.isFolder)
+        if file.isFolder {
+            // Whole, so that the path the index hands out for the folder is one shared array.
+            await index.record(path, id: id, isFolder: true)
+        } else {
+            await index.recordFile(named: path.name, in: folder, id: id)
+        }
         if !file.isFolder, !file.isGoogleNative, file.headRevisionId != nil {
             result.append(.upserted(try remoteFile(file, at: path, action: "changes.list")))
         }
@@ -122,10 +150,17 @@ extension DriveService {
 
     /// The path of a file below the root, or `nil` when it lies outside.
     private func path(of file: DriveFile) async throws -> RemotePath? {
-        guard let parentID = file.parents?.first, let folder = try await folderPath(id: parentID, depth: 0) else {
+        try await location(of: file)?.path
+    }
+
+    /// The folder's path and the path of a file below the root, or `nil` when it lies outside.
+    private func location(of file: DriveFile) async throws -> (folder: RemotePath, path: RemotePath)? {
+        guard let parentID = file.parents?.first, let folder = try await folderPath(id: parentID, depth: 0),
+            let path = try? folder.appending(DriveNameRule.component(file.name))
+        else {
             return nil
         }
-        return try? folder.appending(DriveNameRule.component(file.name))
+        return (folder, path)
     }
 
     /// The path of a folder below the root (`.root` for the root itself), or `nil` when it lies

@@ -52,6 +52,23 @@ extension DriveService {
         }
     }
 
+    /// Writes one upload: looks the name up in its folder, then creates a file or updates the
+    /// one found.
+    ///
+    /// The lookup (`files.list` by parent and name) is made for every write, even into a folder
+    /// this service has just listed or filled itself, and that is deliberate. Drive keeps
+    /// several files of one name side by side, so a create sent while a file of that name
+    /// exists makes a duplicate, and the path then means the older file: the new content would
+    /// be invisible. Skipping the lookup is safe only when no file of that name can exist at the
+    /// moment of the create, and nothing the service holds can show that: a folder's listing,
+    /// the path index and the change feed all describe the past, and another client (or
+    /// another `DriveService` in this process) may have written the name since — a folder this
+    /// service created a moment ago included, as its id is visible to every lister at once.
+    /// Preconditions (`mustNotExist`, `mustMatch`) need the lookup anyway. The lookup keeps the
+    /// window for such a race to one round trip; a cached "known folder contents" rule would
+    /// widen it to the cache's age. Many small files are made fast by writing them
+    /// concurrently: the lookup then costs each upload a round trip of latency, not the batch
+    /// its throughput.
     private func write(
         _ content: UploadContent, md5: String, to path: RemotePath, options: UploadOptions, progress: MonotonicProgress
     ) async throws -> RemoteFile {

@@ -48,6 +48,7 @@ public final class DriveService: Service {
     public let configuration: DriveConfiguration
     let transport: DriveTransport
     let index = DrivePathIndex()
+    let changePrefetch = DriveChangePrefetch()
     let rootComponents: [String]
     let logger: Logger
     private let rootID = Mutex<String?>(nil)

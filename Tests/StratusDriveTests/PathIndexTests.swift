@@ -76,3 +76,38 @@ import Testing
         #expect(await index.folderID(folder) == "ID")
     }
 }
+
+/// Files the change feed records by their folder's path and their name.
+@Suite struct PathIndexFeedEntryTests {
+    private func path(_ text: String) throws -> RemotePath { try RemotePath(text) }
+
+    @Test func aFileByFolderAndNameReadsAsItsPath() async throws {
+        let index = DrivePathIndex()
+        await index.record(try path("a"), id: "A", isFolder: true)
+        await index.recordFile(named: "f.txt", in: try path("a"), id: "F")
+        #expect(await index.path(of: "F")?.path == (try path("a/f.txt")))
+        #expect(await index.path(of: "F")?.isFolder == false)
+        #expect(await index.folderID(try path("a/f.txt")) == nil)
+    }
+
+    @Test func forgettingOrMovingTheFolderForgetsTheFile() async throws {
+        let index = DrivePathIndex()
+        await index.record(try path("a"), id: "A", isFolder: true)
+        await index.recordFile(named: "f", in: try path("a"), id: "F")
+        await index.recordFile(named: "g", in: try path("ab"), id: "G")
+        await index.record(try path("b"), id: "A", isFolder: true)
+        #expect(await index.path(of: "F") == nil)
+        #expect(await index.path(of: "G")?.path == (try path("ab/g")))
+        await index.forget("A")
+        #expect(await index.folderID(try path("b")) == nil)
+    }
+
+    @Test func recordingTheSamePlaceAgainKeepsTheEntry() async throws {
+        let index = DrivePathIndex()
+        await index.recordFile(named: "f", in: try path("a"), id: "F")
+        await index.record(try path("a/f"), id: "F", isFolder: false)
+        #expect(await index.path(of: "F")?.path == (try path("a/f")))
+        await index.recordFile(named: "renamed", in: try path("a"), id: "F")
+        #expect(await index.path(of: "F")?.path == (try path("a/renamed")))
+    }
+}
