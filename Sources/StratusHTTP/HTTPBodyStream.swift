@@ -115,6 +115,11 @@ final class StreamBuffer: Sendable {
         return verdict
     }
 
+    /// The bytes the queue holds, read or not: for tests of what a slow reader costs.
+    var bytesHeld: Int {
+        state.withLock { state in state.chunks.reduce(0) { $0 + $1.count } }
+    }
+
     /// Ends the body, with a failure or cleanly (event-loop thread).
     func finish(failure: StratusHTTPClientError?) {
         let waiting = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
@@ -135,10 +140,16 @@ final class StreamBuffer: Sendable {
                 let immediate = state.withLock { state -> Result<Data?, StratusHTTPClientError>? in
                     if state.head < state.chunks.count {
                         let chunk = state.chunks[state.head]
+                        // The reader owns the chunk now: the queue must not keep it alive, or a
+                        // reader that never quite catches up holds every byte of the body.
+                        state.chunks[state.head] = Data()
                         state.head += 1
                         state.buffered -= chunk.count
                         if state.head == state.chunks.count {
                             state.chunks.removeAll(keepingCapacity: true)
+                            state.head = 0
+                        } else if state.head >= 256 {
+                            state.chunks.removeFirst(state.head)
                             state.head = 0
                         }
                         if state.writerPaused, state.buffered <= capacity / 2 {
