@@ -437,7 +437,8 @@ let package = Package(
             name: "StratusWebDAVTests",
             dependencies: [
                 "StratusWebDAV", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "WebDAVServers",
-                "MockNextcloud", "MockSupport", .product(name: "Hummingbird", package: "hummingbird"),
+                "StratusTestSupport", "MockNextcloud", "MockSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusTestSupport
 import Testing
 import WebDAVServers
 
@@ -13,8 +14,7 @@ struct ApacheBehaviourTests {
             .apache, folder: "auth-\(UUID().uuidString.prefix(8))")
         configuration.credentials = WebDAVCredentials(user: WebDAVTestServers.user, password: "wrong-password-xyz")
         let service = try WebDAVService(configuration: configuration)
-        let error = await #expect(throws: ServiceError.self) { _ = try await service.list(.root) }
-        #expect(error?.code == .unauthorized)
+        let error = await expectServiceError(.unauthorized) { try await service.list(.root) }
         #expect(error?.message.contains("wrong-password-xyz") == false)
     }
 
