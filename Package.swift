@@ -63,6 +63,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Linux system calls that Glibc's Swift module does not show (sync_file_range).
+        .systemLibrary(name: "CLinux"),
 
         // Library targets: libcurl, OpenSSL and swift-log only.
         // File-system primitives (atomic replace, file locks, EINTR-safe calls): no dependency at all.
@@ -78,7 +80,7 @@ let package = Package(
         .target(
             name: "StratusHTTP",
             dependencies: [
-                "CCurl", "Stratus", "StratusDigest", "StratusFileSystem",
+                "CCurl", "CLinux", "Stratus", "StratusDigest", "StratusFileSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -150,7 +150,7 @@ final class CurlEventLoop: @unchecked Sendable {
         }
         do {
             let easy = try transfer.makeHandle(configuration: configuration)
-            transfer.source.start(wake: { [weak self, weak transfer] in
+            transfer.start(wake: { [weak self, weak transfer] in
                 if let self, let transfer { self.resume(transfer) }
             })
             transfer.lastActivity = .now

@@ -11,6 +11,8 @@ struct TransferOutcome: Sendable {
     var output: SinkOutput
     var bodyLength: Int64
     var bodyDigests: [HashAlgorithm: String]
+    /// The body's digests when they are still being computed off the event loop (a large body).
+    var pendingBodyDigests: BackgroundDigester?
     var requestBodyDigests: [HashAlgorithm: String]
     var connection: ConnectionInfo
 }
@@ -28,6 +30,10 @@ final class CurlTransfer: @unchecked Sendable {
     private let progressHandler: (@Sendable (HTTPProgress) -> Void)?
     private let deliver: (Result<TransferOutcome, StratusHTTPClientError>) -> Void
     private var responseDigests: [any IncrementalDigest]
+    /// Hashes a large body off the event-loop thread (set once its header block announced one).
+    private var backgroundDigester: BackgroundDigester?
+    /// Asks the event loop to resume this transfer after it paused for its caller.
+    private var wake: (@Sendable () -> Void)?
 
     /// Set from any thread once cancellation was asked for.
     let isCancelRequested = Atomic<Bool>(false)
@@ -79,6 +85,17 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     // MARK: Setup (event-loop thread)
+
+    /// Bodies announced at least this long are hashed off the event-loop thread; shorter ones
+    /// cost less to hash in place than to hand over.
+    static let backgroundDigestThreshold: Int64 = 8 * 1024 * 1024
+
+    /// Starts the body source; `wake` asks the loop to resume the transfer once whatever it
+    /// paused for (a slow body producer, the digests of a large body) can go on.
+    func start(wake: @escaping @Sendable () -> Void) {
+        self.wake = wake
+        source.start(wake: wake)
+    }
 
     /// Makes and configures the easy handle.
     func makeHandle(configuration: StratusHTTPClient.Configuration) throws(StratusHTTPClientError)
@@ -239,6 +256,11 @@ final class CurlTransfer: @unchecked Sendable {
             bodyLength = resumed.length
             resumedLength = resumed.length
         }
+        if sink.isContent, !responseDigests.isEmpty, let announced = headers["Content-Length"].flatMap({ Int64($0) }),
+            announced >= Self.backgroundDigestThreshold
+        {
+            backgroundDigester = BackgroundDigester(responseDigests)
+        }
         return nil
     }
 
@@ -263,9 +285,17 @@ final class CurlTransfer: @unchecked Sendable {
             failure = StratusHTTPClientError(.cancelled, "The request was cancelled.")
             return 0
         }
+        if let backgroundDigester, let wake, !backgroundDigester.hasRoom(orWake: wake) {
+            // The digests fell behind: nothing is written until they catch up, and libcurl
+            // offers these bytes again on resume.
+            isPausedForCaller = true
+            return Int(STRATUS_CURL_WRITEFUNC_PAUSE)
+        }
         switch sink.receive(bytes) {
         case .accepted:
-            if sink.isContent {
+            if let backgroundDigester {
+                backgroundDigester.take(bytes)
+            } else if sink.isContent {
                 for digest in responseDigests { digest.update(bytes) }
             }
             bodyLength += Int64(bytes.count)
@@ -356,7 +386,9 @@ final class CurlTransfer: @unchecked Sendable {
             return
         }
         var digests: [HashAlgorithm: String] = [:]
-        if sink.isContent {
+        if let backgroundDigester {
+            backgroundDigester.finish()
+        } else if sink.isContent {
             for digest in responseDigests { digests[digest.algorithm] = digest.finalizeHex() }
         }
         let output = sink.finish()
@@ -368,6 +400,7 @@ final class CurlTransfer: @unchecked Sendable {
                     output: output,
                     bodyLength: bodyLength,
                     bodyDigests: digests,
+                    pendingBodyDigests: backgroundDigester,
                     requestBodyDigests: source.finishDigests(),
                     connection: connectionInfo()
                 )))

@@ -11,6 +11,7 @@ final class FileSink: ResponseSink {
     private let destination: URL
     private let errorBodyLimit: Int
     private var temporary: (descriptor: Int32, url: URL)?
+    private var writeback: EarlyWriteback?
     private var errorBody = Data()
     private(set) var isContent = false
 
@@ -30,6 +31,7 @@ final class FileSink: ResponseSink {
                 .localFile, "Cannot create a temporary file in \(folder.path): \(String(cString: strerror(errno))).")
         }
         temporary = (descriptor, url)
+        writeback = EarlyWriteback(descriptor: descriptor, offset: 0)
         return nil
     }
 
@@ -44,6 +46,7 @@ final class FileSink: ResponseSink {
                 StratusHTTPClientError(
                     .localFile, "Writing \(temporary.url.path) failed: \(String(cString: strerror(errno)))."))
         }
+        writeback?.wrote(bytes.count)
         return .accepted
     }
 

@@ -29,6 +29,7 @@ final class ResumableFileSink: ResponseSink {
     private let errorBodyLimit: Int
     private var errorBody = Data()
     private var isClosed = false
+    private var writeback: EarlyWriteback?
     private(set) var isContent = false
     private(set) var resumedContent: ResumedContent?
 
@@ -87,10 +88,12 @@ final class ResumableFileSink: ResponseSink {
                 )
             }
             resumedContent = ResumedContent(length: existingLength, digests: existingDigests)
+            writeback = EarlyWriteback(descriptor: descriptor, offset: existingLength)
             return lseek(descriptor, off_t(existingLength), SEEK_SET) < 0 ? fileError("seek in") : nil
         }
         // The whole content: what the file held is replaced.
         guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else { return fileError("truncate") }
+        writeback = EarlyWriteback(descriptor: descriptor, offset: 0)
         return nil
     }
 
@@ -100,7 +103,9 @@ final class ResumableFileSink: ResponseSink {
             errorBody.append(contentsOf: bytes.prefix(room))
             return .accepted
         }
-        return writeAll(bytes, to: descriptor) ? .accepted : .fail(fileError("write"))
+        guard writeAll(bytes, to: descriptor) else { return .fail(fileError("write")) }
+        writeback?.wrote(bytes.count)
+        return .accepted
     }
 
     func finish() -> SinkOutput {

@@ -88,7 +88,7 @@ public final class StratusHTTPClient: Sendable {
             body: outcome.output.body,
             file: file,
             bodyLength: outcome.bodyLength,
-            bodyDigests: outcome.bodyDigests,
+            bodyDigests: await outcome.pendingBodyDigests?.digests() ?? outcome.bodyDigests,
             requestBodyDigests: outcome.requestBodyDigests,
             connection: outcome.connection
         )
