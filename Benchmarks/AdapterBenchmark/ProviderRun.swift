@@ -1,4 +1,5 @@
 import Foundation
+import StratusDrive
 
 /// Every measurement against one provider's mock, in order: large transfers, small uploads,
 /// the change feed, then the mock's own capacity.
@@ -143,7 +144,9 @@ struct ProviderRun {
                 "\(title): filled in \(String(format: "%.1f", fill.seconds ?? 0)) s; reading it with Stratus and with the SDK"
             )
             let ours = await stratus(["feed", token], label: "feed")
-            let theirs = await python(["feed", String(parts[2])], label: "feed")
+            // The Drive SDK asks for the same fields as Stratus: what a client needs to follow files.
+            let fields = provider == .drive ? [DriveService.changeFields] : []
+            let theirs = await python(["feed", String(parts[2])] + fields, label: "feed")
             row.stratus = duration(ours)
             row.peers = [PeerResult(name: sdkName, result: duration(theirs), ratioGoal: 2)]
             let counts = [("Stratus", ours), (sdkName, theirs)].compactMap { name, outcome in

@@ -88,9 +88,9 @@ enum PythonScripts {
                 run_all(count, threads, one)
                 report(start, count=count)
             else:
-                page_token, count, pages = sys.argv[2], 0, 0
+                page_token, fields, count, pages = sys.argv[2], sys.argv[3], 0, 0
                 while page_token:
-                    page = drive.changes().list(pageToken=page_token, pageSize=1000).execute()
+                    page = drive.changes().list(pageToken=page_token, pageSize=1000, fields=fields).execute()
                     count += len(page.get("changes", []))
                     pages += 1
                     page_token = page.get("nextPageToken")

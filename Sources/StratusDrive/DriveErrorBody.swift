@@ -1,9 +1,10 @@
 import Foundation
+import StratusAdapterKit
 
 /// Google's JSON error body:
 /// `{"error": {"code": 404, "message": "...", "errors": [{"domain", "reason", "message", "location"}], "status": "NOT_FOUND"}}`.
-struct DriveErrorBody: Decodable, Sendable, Equatable {
-    struct Item: Decodable, Sendable, Equatable {
+struct DriveErrorBody: Sendable, Equatable {
+    struct Item: Sendable, Equatable {
         var domain: String?
         var reason: String?
         var message: String?
@@ -15,23 +16,37 @@ struct DriveErrorBody: Decodable, Sendable, Equatable {
     var errors: [Item]
     var status: String?
 
-    private struct Envelope: Decodable {
-        struct Inner: Decodable {
-            var code: Int?
-            var message: String?
-            var errors: [Item]?
-            var status: String?
-        }
-
-        var error: Inner
-    }
-
     /// Parses an error body; `nil` when it is not Google's error JSON.
     static func parse(_ data: Data) -> DriveErrorBody? {
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: data) else { return nil }
-        let inner = envelope.error
-        return DriveErrorBody(
-            code: inner.code, message: inner.message, errors: inner.errors ?? [], status: inner.status)
+        var body: DriveErrorBody?
+        do {
+            try JSONReader.read(data) { reader throws(JSONReadError) in
+                try reader.readObject { member, reader throws(JSONReadError) in
+                    if member == "error" { body = try DriveErrorBody(inner: &reader) } else { try reader.skipValue() }
+                }
+            }
+        } catch {
+            return nil
+        }
+        return body
+    }
+
+    /// Reads the object inside `"error"`; members of a wrong type make the body unreadable.
+    private init(inner reader: inout JSONReader) throws(JSONReadError) {
+        var body = DriveErrorBody(code: nil, message: nil, errors: [], status: nil)
+        try reader.readObject { member, reader throws(JSONReadError) in
+            switch member {
+            case "code": body.code = try reader.readNull() ? nil : Int(exactly: reader.readInt64())
+            case "message": body.message = try reader.readStringUnlessNull()
+            case "status": body.status = try reader.readStringUnlessNull()
+            case "errors":
+                body.errors =
+                    try reader.readNull()
+                    ? [] : reader.readArray { element throws(JSONReadError) in try Item(json: &element) }
+            default: try reader.skipValue()
+            }
+        }
+        self = body
     }
 
     init(code: Int?, message: String?, errors: [Item], status: String?) {
@@ -57,5 +72,22 @@ struct DriveErrorBody: Decodable, Sendable, Equatable {
         case (false, true): return reasonText
         case (false, false): return "\(reasonText): \(text)"
         }
+    }
+}
+
+extension DriveErrorBody.Item {
+    /// Reads one item of `errors`.
+    fileprivate init(json reader: inout JSONReader) throws(JSONReadError) {
+        var item = DriveErrorBody.Item()
+        try reader.readObject { member, reader throws(JSONReadError) in
+            switch member {
+            case "domain": item.domain = try reader.readStringUnlessNull()
+            case "reason": item.reason = try reader.readStringUnlessNull()
+            case "message": item.message = try reader.readStringUnlessNull()
+            case "location": item.location = try reader.readStringUnlessNull()
+            default: try reader.skipValue()
+            }
+        }
+        self = item
     }
 }

@@ -1,61 +1,95 @@
 import Foundation
+import StratusAdapterKit
 
 /// A page of `files.list`.
-struct DriveFileList: Decodable, Sendable {
-    var files: [DriveFile]
+struct DriveFileList: DriveAnswer {
+    var files: [DriveFile] = []
     var nextPageToken: String?
 
-    enum CodingKeys: String, CodingKey { case files, nextPageToken }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        files = try container.decodeIfPresent([DriveFile].self, forKey: .files) ?? []
-        nextPageToken = try container.decodeIfPresent(String.self, forKey: .nextPageToken)
+    init(json reader: inout JSONReader) throws(JSONReadError) {
+        var list = DriveFileList()
+        try reader.readObject { member, reader throws(JSONReadError) in
+            switch member {
+            case "files":
+                list.files =
+                    try reader.readNull()
+                    ? [] : reader.readArray { element throws(JSONReadError) in try DriveFile(json: &element) }
+            case "nextPageToken": list.nextPageToken = try reader.readStringUnlessNull()
+            default: try reader.skipValue()
+            }
+        }
+        self = list
     }
+
+    private init() {}
 }
 
 /// One entry of `changes.list`.
-struct DriveChange: Decodable, Sendable {
+struct DriveChange: DriveAnswer {
     var changeType: String?
     var fileId: String?
-    var removed: Bool
+    var removed = false
     var file: DriveFile?
 
-    enum CodingKeys: String, CodingKey { case changeType, fileId, removed, file }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        changeType = try container.decodeIfPresent(String.self, forKey: .changeType)
-        fileId = try container.decodeIfPresent(String.self, forKey: .fileId)
-        removed = try container.decodeIfPresent(Bool.self, forKey: .removed) ?? false
-        file = try container.decodeIfPresent(DriveFile.self, forKey: .file)
+    init(json reader: inout JSONReader) throws(JSONReadError) {
+        var change = DriveChange()
+        try reader.readObject { member, reader throws(JSONReadError) in
+            switch member {
+            case "changeType": change.changeType = try reader.readStringUnlessNull()
+            case "fileId": change.fileId = try reader.readStringUnlessNull()
+            case "removed": change.removed = try reader.readNull() ? false : reader.readBool()
+            case "file": change.file = try reader.readNull() ? nil : DriveFile(json: &reader)
+            default: try reader.skipValue()
+            }
+        }
+        self = change
     }
+
+    private init() {}
 }
 
 /// A page of `changes.list`: `nextPageToken` while more pages remain, `newStartPageToken` on
 /// the last page.
-struct DriveChangeList: Decodable, Sendable {
-    var changes: [DriveChange]
+struct DriveChangeList: DriveAnswer {
+    var changes: [DriveChange] = []
     var nextPageToken: String?
     var newStartPageToken: String?
 
-    enum CodingKeys: String, CodingKey { case changes, nextPageToken, newStartPageToken }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        changes = try container.decodeIfPresent([DriveChange].self, forKey: .changes) ?? []
-        nextPageToken = try container.decodeIfPresent(String.self, forKey: .nextPageToken)
-        newStartPageToken = try container.decodeIfPresent(String.self, forKey: .newStartPageToken)
+    init(json reader: inout JSONReader) throws(JSONReadError) {
+        var list = DriveChangeList()
+        try reader.readObject { member, reader throws(JSONReadError) in
+            switch member {
+            case "changes":
+                list.changes =
+                    try reader.readNull()
+                    ? [] : reader.readArray { element throws(JSONReadError) in try DriveChange(json: &element) }
+            case "nextPageToken": list.nextPageToken = try reader.readStringUnlessNull()
+            case "newStartPageToken": list.newStartPageToken = try reader.readStringUnlessNull()
+            default: try reader.skipValue()
+            }
+        }
+        self = list
     }
+
+    private init() {}
 }
 
 /// The answer of `changes.getStartPageToken`.
-struct DriveStartPageToken: Decodable, Sendable {
+struct DriveStartPageToken: DriveAnswer {
     var startPageToken: String
+
+    init(json reader: inout JSONReader) throws(JSONReadError) {
+        var token: String?
+        try reader.readObject { member, reader throws(JSONReadError) in
+            if member == "startPageToken" { token = try reader.readStringUnlessNull() } else { try reader.skipValue() }
+        }
+        guard let token else { throw reader.error("a startPageToken") }
+        startPageToken = token
+    }
 }
 
 /// A Drive `Revision`.
-struct DriveRevision: Decodable, Sendable, Equatable {
+struct DriveRevision: DriveAnswer, Equatable {
     var id: String
     var size: Int64?
     var md5Checksum: String?
@@ -64,8 +98,6 @@ struct DriveRevision: Decodable, Sendable, Equatable {
     /// The partial-response field list for one revision.
     static let fields = "id,size,md5Checksum,modifiedTime"
 
-    enum CodingKeys: String, CodingKey { case id, size, md5Checksum, modifiedTime }
-
     init(id: String, size: Int64?, md5Checksum: String?, modifiedTime: Date?) {
         self.id = id
         self.size = size
@@ -73,25 +105,43 @@ struct DriveRevision: Decodable, Sendable, Equatable {
         self.modifiedTime = modifiedTime
     }
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        size = try DriveJSON.int64(container, .size)
-        md5Checksum = try container.decodeIfPresent(String.self, forKey: .md5Checksum)?.lowercased()
-        modifiedTime = try DriveJSON.date(container, .modifiedTime)
+    init(json reader: inout JSONReader) throws(JSONReadError) {
+        var id: String?
+        var revision = DriveRevision(id: "", size: nil, md5Checksum: nil, modifiedTime: nil)
+        try reader.readObject { member, reader throws(JSONReadError) in
+            switch member {
+            case "id": id = try reader.readStringUnlessNull()
+            case "size": revision.size = try DriveJSON.int64(&reader)
+            case "md5Checksum": revision.md5Checksum = try reader.readStringUnlessNull()?.lowercased()
+            case "modifiedTime": revision.modifiedTime = try DriveJSON.date(&reader)
+            default: try reader.skipValue()
+            }
+        }
+        guard let id else { throw reader.error("a revision with an id") }
+        revision.id = id
+        self = revision
     }
 }
 
 /// A page of `revisions.list`.
-struct DriveRevisionList: Decodable, Sendable {
-    var revisions: [DriveRevision]
+struct DriveRevisionList: DriveAnswer {
+    var revisions: [DriveRevision] = []
     var nextPageToken: String?
 
-    enum CodingKeys: String, CodingKey { case revisions, nextPageToken }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        revisions = try container.decodeIfPresent([DriveRevision].self, forKey: .revisions) ?? []
-        nextPageToken = try container.decodeIfPresent(String.self, forKey: .nextPageToken)
+    init(json reader: inout JSONReader) throws(JSONReadError) {
+        var list = DriveRevisionList()
+        try reader.readObject { member, reader throws(JSONReadError) in
+            switch member {
+            case "revisions":
+                list.revisions =
+                    try reader.readNull()
+                    ? [] : reader.readArray { element throws(JSONReadError) in try DriveRevision(json: &element) }
+            case "nextPageToken": list.nextPageToken = try reader.readStringUnlessNull()
+            default: try reader.skipValue()
+            }
+        }
+        self = list
     }
+
+    private init() {}
 }

@@ -75,11 +75,11 @@ extension DriveService {
         }
     }
 
-    /// The fields a change feed page is asked for: what interpreting a change reads, no more
-    /// (every field costs the server time on each of up to 1,000 entries a page). A file's
-    /// `createdTime` is left out: it only orders duplicate names in listings, and a feed entry
-    /// always has a `modifiedTime`.
-    static let changeFields =
+    /// The `fields` selection of every `changes.list` request the feed makes: what interpreting
+    /// a change reads, no more (every field costs the server time on each of up to 1,000 entries
+    /// a page). A file's `createdTime` is left out: it only orders duplicate names in listings,
+    /// and a feed entry always has a `modifiedTime`.
+    public static let changeFields =
         "nextPageToken,newStartPageToken,changes(changeType,fileId,removed,file(id,name,mimeType,parents,size,md5Checksum,headRevisionId,modifiedTime,trashed,appProperties))"
 
     /// Reads one `changes.list` page.

@@ -66,7 +66,7 @@ struct DriveTransport: Sendable {
     }
 
     /// Sends a request with an optional JSON body and decodes the JSON answer.
-    func json<Result: Decodable & Sendable>(
+    func json<Result: DriveAnswer>(
         _ action: String,
         _ method: StratusHTTPMethod,
         _ url: URL,
@@ -81,7 +81,7 @@ struct DriveTransport: Sendable {
     /// Sends a request and decodes its JSON answer, keeping the answer for its headers. A safe
     /// request whose answer cannot be read is sent once more (an answer damaged on the way
     /// rarely is twice), within the retry policy's attempts.
-    func decoded<Result: Decodable & Sendable>(
+    func decoded<Result: DriveAnswer>(
         _ action: String,
         as type: Result.Type,
         repetition: Repetition = .safe,
@@ -104,12 +104,12 @@ struct DriveTransport: Sendable {
         return request
     }
 
-    /// Decodes a JSON answer; anything unreadable is ``Stratus/ServiceError/Code/invalidResponse``.
-    static func decode<Result: Decodable>(_ type: Result.Type, from data: Data, action: String) throws -> Result {
+    /// Reads a JSON answer; anything unreadable is ``Stratus/ServiceError/Code/invalidResponse``.
+    static func decode<Result: DriveAnswer>(_ type: Result.Type, from data: Data, action: String) throws -> Result {
         do {
-            return try JSONDecoder().decode(type, from: data)
+            return try DriveJSON.decode(type, from: data)
         } catch {
-            throw DriveErrorMapping.undecodable(action, "\(error)")
+            throw DriveErrorMapping.undecodable(action, error.description)
         }
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import Testing
 
 @testable import StratusDrive
 
 /// Decoding Drive's JSON: int64 as strings, RFC 3339 times with milliseconds, lists and pages.
 @Suite struct WireDecodingTests {
-    private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(json.utf8))
+    private func decode<T: DriveAnswer>(_ type: T.Type, _ json: String) throws -> T {
+        try DriveJSON.decode(type, from: Data(json.utf8))
     }
 
     @Test func fileWithStringInt64AndMilliseconds() throws {
@@ -45,9 +46,12 @@ import Testing
     }
 
     @Test func badValuesAreRefused() {
-        #expect(throws: DecodingError.self) { try decode(DriveFile.self, #"{"id": "f", "size": "12x"}"#) }
-        #expect(throws: DecodingError.self) { try decode(DriveFile.self, #"{"id": "f", "modifiedTime": "yesterday"}"#) }
-        #expect(throws: DecodingError.self) { try decode(DriveFile.self, #"{"name": "no id"}"#) }
+        #expect(throws: JSONReadError.self) { try decode(DriveFile.self, #"{"id": "f", "size": "12x"}"#) }
+        #expect(throws: JSONReadError.self) { try decode(DriveFile.self, #"{"id": "f", "modifiedTime": "yesterday"}"#) }
+        #expect(throws: JSONReadError.self) { try decode(DriveFile.self, #"{"name": "no id"}"#) }
+        #expect(throws: JSONReadError.self) { try decode(DriveFile.self, #"{"id": "f", "trashed": "no"}"#) }
+        #expect(throws: JSONReadError.self) { try decode(DriveChangeList.self, #"{"changes": [{"file": 3}]}"#) }
+        #expect(throws: JSONReadError.self) { try decode(DriveChangeList.self, #"{"newStartPageToken": "1"} x"#) }
     }
 
     @Test func removedAppPropertiesAreDropped() throws {
