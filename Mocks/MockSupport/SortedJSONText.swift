@@ -21,6 +21,23 @@ public enum SortedJSONText {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Appends the JSON text of a value to a buffer, for answers assembled piece by piece.
+    /// - Returns: `false` when `JSONSerialization` would refuse the value (the buffer may then
+    ///   hold part of it).
+    public static func append(_ value: Any, to output: inout [UInt8]) -> Bool {
+        write(value, into: &output)
+    }
+
+    /// Appends a string as a JSON string literal.
+    public static func appendString(_ text: String, to output: inout [UInt8]) {
+        writeString(text, into: &output)
+    }
+
+    /// Object member names in the order ``make(_:)`` writes them.
+    public static func ordered(_ keys: some Sequence<String>) -> [String] {
+        orderedKeys(keys)
+    }
+
     private static func write(_ value: Any, into output: inout [UInt8]) -> Bool {
         // Exact dynamic types: an `NSNumber` also casts to `Bool` and `Int`, but
         // `JSONSerialization` writes it by its own rules, so it goes to the fallback.
@@ -42,7 +59,7 @@ public enum SortedJSONText {
             output.append(UInt8(ascii: "]"))
         } else if !(kind is NSObject.Type), let object = value as? [String: Any] {
             output.append(UInt8(ascii: "{"))
-            for (position, key) in orderedKeys(object).enumerated() {
+            for (position, key) in orderedKeys(object.keys).enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 writeString(key, into: &output)
                 output.append(UInt8(ascii: ":"))
@@ -85,10 +102,10 @@ public enum SortedJSONText {
     }
 
     /// The keys in `JSONSerialization`'s order, remembered per set of keys.
-    private static func orderedKeys(_ object: [String: Any]) -> [String] {
+    private static func orderedKeys(_ keys: some Sequence<String>) -> [String] {
         // The sorted keys themselves identify the set: a joined string would make `{}` and
         // `{"": …}`, or `["a\u{0}b"]` and `["a", "b"]`, look alike and drop or invent keys.
-        let signature = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let signature = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         if let known = orders.withLock({ $0[signature] }) { return known }
         let byBytes = signature
         let ordered = byBytes.sorted { a, b in
