@@ -18,9 +18,10 @@ import Foundation
 /// }
 /// ```
 ///
-/// The text is checked as it is read: strings must be valid UTF-8 without raw control
-/// characters, numbers must follow JSON's grammar, and objects and arrays may nest at most
-/// ``maximumDepth`` deep, so text from a server cannot exhaust the stack. An error names the
+/// The text is checked as it is read: strings read must be valid UTF-8 (strings skipped are
+/// only checked for escapes and control characters), numbers must follow JSON's grammar, and
+/// objects and arrays may nest at most ``maximumDepth`` deep, so text from a server cannot
+/// exhaust the stack. An error names the
 /// byte offset and what was expected, never the text itself (it may carry a secret).
 public struct JSONReader: Sendable {
     /// What kind of value comes next.
@@ -64,14 +65,21 @@ public struct JSONReader: Sendable {
     /// - Returns: What `read` returned.
     /// - Throws: ``JSONReadError`` when the text is not JSON, is not what `read` expects, or
     ///   has more after the value.
+    @inlinable
     public static func read<Value>(
         _ data: Data, _ read: (inout JSONReader) throws(JSONReadError) -> Value
     ) throws(JSONReadError) -> Value {
         var reader = JSONReader(data)
         let value = try read(&reader)
-        reader.skipSpace()
-        guard reader.position == reader.bytes.count else { throw reader.error("nothing after the value") }
+        try reader.finish()
         return value
+    }
+
+    /// Checks that nothing but white space follows the value read.
+    /// - Throws: ``JSONReadError`` when something does.
+    public mutating func finish() throws(JSONReadError) {
+        skipSpace()
+        guard position == bytes.count else { throw error("nothing after the value") }
     }
 
     /// An error at the current position, for a value the caller finds wrong.
@@ -149,6 +157,7 @@ public struct JSONReader: Sendable {
     /// Reads an array whose elements are all read the same way.
     /// - Throws: ``JSONReadError`` when the next value is not a well-formed array, or what
     ///   `element` throws.
+    @inlinable
     public mutating func readArray<Element>(
         of element: (inout JSONReader) throws(JSONReadError) -> Element
     ) throws(JSONReadError) -> [Element] {
@@ -163,7 +172,7 @@ public struct JSONReader: Sendable {
         switch try peek() {
         case .object: try readObject { _, reader throws(JSONReadError) in try reader.skipValue() }
         case .array: try readArray { reader throws(JSONReadError) in try reader.skipValue() }
-        case .string: _ = try readString()
+        case .string: try skipString()
         case .number: _ = try numberRange()
         case .bool: _ = try readBool()
         case .null: _ = try readNull()
@@ -224,16 +233,53 @@ public struct JSONReader: Sendable {
         skipSpace()
         guard consume(UInt8(ascii: "\"")) else { throw error("a string") }
         let start = position
+        var isASCII = true
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                let text = try decodeUTF8(bytes[start..<position], at: start)
+                // ASCII needs no validation (the generic validating initialiser costs a
+                // metadata look-up per string).
+                let text =
+                    isASCII
+                    ? String(decoding: bytes[start..<position], as: UTF8.self)
+                    : try decodeUTF8(bytes[start..<position], at: start)
                 position += 1
                 return text
             }
+            isASCII = isASCII && byte < 0x80
             if byte == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
             guard byte >= 0x20 else { throw error("no control character inside a string") }
             position += 1
+        }
+        throw error("the end of a string")
+    }
+
+    /// Steps over a string without building it: escapes and control characters are checked,
+    /// UTF-8 is not (a value skipped is never seen), which makes skipping a large member cheap.
+    private mutating func skipString() throws(JSONReadError) {
+        skipSpace()
+        guard consume(UInt8(ascii: "\"")) else { throw error("a string") }
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                position += 1
+                return
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard position < bytes.count else { throw error("an escape") }
+                if bytes[position] == UInt8(ascii: "u") {
+                    position += 1
+                    _ = try hexQuad()
+                } else if "\"\\/bfnrt".utf8.contains(bytes[position]) {
+                    position += 1
+                } else {
+                    throw error("one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u")
+                }
+            case 0x00..<0x20:
+                throw error("no control character inside a string")
+            default:
+                position += 1
+            }
         }
         throw error("the end of a string")
     }
