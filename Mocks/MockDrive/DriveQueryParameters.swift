@@ -49,7 +49,7 @@ struct DriveQueryParameters {
 
     /// A comma-separated list parameter such as `addParents`.
     func list(_ name: String) -> [String] {
-        (fields[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+        (fields[name] ?? "").split(separator: ",").map(\.trimmingOptionalWhiteSpace).filter {
             !$0.isEmpty
         }
     }
@@ -58,7 +58,7 @@ struct DriveQueryParameters {
     /// - Throws: 400 `invalidParameter` for a selection that does not parse or names unknown fields.
     func mask(schema: FieldSchema, default defaultMask: String) throws(DriveFailure) -> FieldMask {
         let text = fields["fields"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultMask
-        guard let mask = try? FieldMask(parsing: text) else {
+        guard let mask = try? FieldMask.parsed(text) else {
             throw DriveFailure(
                 DriveErrorBody(
                     code: 400, reason: "invalidParameter", message: "Invalid field selection \(text)",

@@ -71,8 +71,8 @@ struct DriveState: Sendable {
 
     /// Random characters of the alphabet Drive ids use.
     static func randomID(count: Int) -> String {
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-        return String((0..<count).map { _ in alphabet.randomElement() ?? "a" })
+        // URL-safe Base64 has Drive's id alphabet; one draw of random bytes, not one per letter.
+        String(RandomText.make(bytes: (count * 3 + 3) / 4).prefix(count))
     }
 
     /// The real id for an id or alias (`root`, `appDataFolder`), or `nil` if unknown.

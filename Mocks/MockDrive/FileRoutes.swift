@@ -63,7 +63,7 @@ extension MockDriveServer {
         }
         var spaces: Set<DriveSpace> = []
         for name in (query["spaces"] ?? "drive").split(separator: ",") {
-            switch name.trimmingCharacters(in: .whitespaces) {
+            switch name.trimmingOptionalWhiteSpace {
             case "drive": spaces.insert(.drive)
             case "appDataFolder": spaces.insert(.appDataFolder)
             case "photos": break

@@ -179,7 +179,7 @@ public final class MockDriveServer: Sendable {
         if let header = request.headers[.authorization] {
             let parts = header.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw DriveFailure(.invalidCredentials()) }
-            token = parts[1].trimmingCharacters(in: .whitespaces)
+            token = parts[1].trimmingOptionalWhiteSpace
         } else {
             let query = DriveQueryParameters(request)
             token = query.fields["access_token"] ?? query.fields["oauth_token"]

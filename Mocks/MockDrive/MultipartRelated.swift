@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MockSupport
 import NIOCore
 
 /// Reads a `multipart/related` upload body, streaming: the first part (JSON metadata, at most
@@ -24,12 +25,12 @@ struct MultipartRelated {
 
     /// The `boundary` parameter of a `multipart/related` content type, or `nil`.
     static func boundary(ofContentType contentType: String) -> String? {
-        let pieces = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let pieces = contentType.split(separator: ";").map(\.trimmingOptionalWhiteSpace)
         guard let type = pieces.first, type.lowercased() == "multipart/related" else { return nil }
         for piece in pieces.dropFirst() {
             guard let equals = piece.firstIndex(of: "=") else { continue }
-            let name = piece[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            var value = piece[piece.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let name = piece[..<equals].trimmingOptionalWhiteSpace.lowercased()
+            var value = piece[piece.index(after: equals)...].trimmingOptionalWhiteSpace
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                 value = String(value.dropFirst().dropLast())
             }
@@ -141,8 +142,8 @@ struct MultipartRelated {
                     guard let colon = text.firstIndex(of: ":") else {
                         throw Problem.malformed("Malformed multipart part header.")
                     }
-                    let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-                    let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    let name = text[..<colon].trimmingOptionalWhiteSpace.lowercased()
+                    let value = text[text.index(after: colon)...].trimmingOptionalWhiteSpace
                     if name == "content-type" {
                         if partIndex == 0 {
                             guard value.lowercased().contains("json") else {

@@ -307,7 +307,7 @@ struct ContentRange {
         }
         let bad = DriveFailure(.badRequest("Failed to parse Content-Range header."))
         guard header.hasPrefix("bytes ") else { throw bad }
-        let spec = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let spec = header.dropFirst(6).trimmingOptionalWhiteSpace
         let halves = spec.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard halves.count == 2 else { throw bad }
         if halves[1] == "*" {

@@ -78,6 +78,10 @@ public enum PercentEncoding {
     /// - Returns: The decoded text.
     /// - Throws: ``DecodingError`` for a broken escape or bytes that are not UTF-8.
     public static func decode(_ text: some StringProtocol, plusAsSpace: Bool) throws(DecodingError) -> String {
+        // Most names and values have nothing to decode: they are already valid text.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(text)
+        }
         let input = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(input.count)
@@ -85,12 +89,12 @@ public enum PercentEncoding {
         while index < input.count {
             let byte = input[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < input.count,
-                    let byte = Hex.decode(String(decoding: input[(index + 1)...(index + 2)], as: UTF8.self))?.first
+                guard index + 2 < input.count, let high = hexValue(input[index + 1]),
+                    let low = hexValue(input[index + 2])
                 else {
                     throw .malformedEscape
                 }
-                output.append(byte)
+                output.append(high << 4 | low)
                 index += 3
             } else {
                 output.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
@@ -101,6 +105,16 @@ public enum PercentEncoding {
             throw .notUTF8
         }
         return decoded
+    }
+
+    /// The value of one hex digit, either case.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Whether a byte is an RFC 3986 unreserved character (`A-Z a-z 0-9 - . _ ~`), which never
