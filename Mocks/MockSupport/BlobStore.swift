@@ -65,16 +65,62 @@ public struct BlobStore: Sendable {
         return url
     }
 
+    /// Bodies up to this long are received into memory before anything touches the disk.
+    static let inMemoryLimit = 64 * 1024
+
     /// Receives a request body into a new blob.
+    ///
+    /// A body of up to ``inMemoryLimit`` bytes is hashed in memory and written only when the
+    /// store does not hold those bytes yet (one file created and renamed into place); a longer
+    /// one streams through a scratch file. Creating and deleting a scratch file for every small
+    /// upload was a quarter of the mocks' CPU under 16 concurrent uploads of 4 KiB.
     /// - Parameters:
     ///   - body: The request body.
     ///   - limit: The most bytes accepted.
     /// - Returns: The blob, or `nil` (nothing stored) when the body was longer than `limit`.
     public func ingest(_ body: RequestBody, limit: Int64) async throws -> BlobInfo? {
+        var pieces = body.makeAsyncIterator()
+        var head: [UInt8] = []
+        while head.count <= Self.inMemoryLimit {
+            guard let buffer = try await pieces.next() else {
+                guard Int64(head.count) <= limit else { return nil }
+                return try store(head)
+            }
+            head += buffer.readableBytesView
+        }
         let scratch = try makeScratchFile()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        guard let received = try await Self.append(body, to: scratch, limit: limit) else { return nil }
-        return try commit(scratch, info: received)
+        guard Int64(head.count) <= limit else { return nil }
+        let handle = try FileHandle(forWritingTo: scratch)
+        defer { try? handle.close() }
+        let digests = BlobDigests()
+        head.withUnsafeBytes { digests.update($0) }
+        try handle.write(contentsOf: head)
+        var count = Int64(head.count)
+        while let buffer = try await pieces.next() {
+            count += Int64(buffer.readableBytes)
+            guard count <= limit else { return nil }
+            buffer.withUnsafeReadableBytes { digests.update($0) }
+            try handle.write(contentsOf: Data(buffer.readableBytesView))
+        }
+        return try commit(scratch, info: digests.finalize(size: count))
+    }
+
+    /// Puts bytes held in memory into the store, unless it holds them already.
+    /// - Returns: The blob.
+    public func store(_ bytes: [UInt8]) throws -> BlobInfo {
+        let digests = BlobDigests()
+        bytes.withUnsafeBytes { digests.update($0) }
+        let info = digests.finalize(size: Int64(bytes.count))
+        guard !FileManager.default.fileExists(atPath: url(ofBlob: info.sha256).path) else { return info }
+        let scratch = scratchDirectory.appendingPathComponent(UUID().uuidString)
+        do {
+            try Data(bytes).write(to: scratch)
+            return try commit(scratch, info: info)
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)
+            throw error
+        }
     }
 
     /// Puts a file whose bytes were hashed into the store under its SHA-256.

@@ -48,15 +48,9 @@ public enum SecretRedaction {
         else {
             return "<\(text.utf8.count) bytes, not JSON>"
         }
-        let redacted = redactJSONValue(object)
-        guard
-            let output = try? JSONSerialization.data(
-                withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
-            )
-        else {
-            return "<\(text.utf8.count) bytes of JSON>"
-        }
-        return String(decoding: output, as: UTF8.self)
+        // SortedJSONText writes what JSONSerialization writes with these options, at a fraction
+        // of the cost (this ran on every Dropbox request: 15% of the mock's CPU, profiled).
+        return SortedJSONText.make(redactJSONValue(object)) ?? "<\(text.utf8.count) bytes of JSON>"
     }
 
     private static func redactJSONValue(_ value: Any) -> Any {
@@ -69,6 +63,11 @@ public enum SecretRedaction {
         }
         if let array = value as? [Any] {
             return array.map(redactJSONValue)
+        }
+        // A parsed boolean is an NSNumber, which SortedJSONText hands back to JSONSerialization;
+        // as a Bool it is written directly, the same way.
+        if let number = value as? NSNumber, ["c", "B"].contains(String(cString: number.objCType)) {
+            return number.boolValue
         }
         return value
     }

@@ -38,7 +38,7 @@ struct RequestLogTests {
     }
 
     @Test("Redaction rules for names, headers and JSON")
-    func redactionRules() {
+    func redactionRules() throws {
         for name in [
             "access_token", "refresh_token", "client_secret", "code", "code_verifier", "token", "Password",
             "app_secret",
@@ -56,6 +56,15 @@ struct RequestLogTests {
             SecretRedaction.json(#"{"path":"/a","nested":{"access_token":"t","list":[{"code":"c"}]}}"#)
                 == #"{"nested":{"access_token":"<redacted>","list":[{"code":"<redacted>"}]},"path":"/a"}"#)
         #expect(SecretRedaction.json("not json") == "<8 bytes, not JSON>")
+        // Written as JSONSerialization writes it (sorted keys, unescaped slashes), booleans and
+        // numbers included.
+        let argument =
+            #"{"path":"/Saves/é \"1\".bin","mode":{".tag":"update","update":"015"},"autorename":false,"#
+            + #""mute":true,"client_modified":"2026-11-25T14:00:00Z","size":4096,"ratio":0.5,"list":[1,true,null]}"#
+        let object = try #require(try? JSONSerialization.jsonObject(with: Data(argument.utf8)))
+        let expected = try JSONSerialization.data(
+            withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+        #expect(SecretRedaction.json(argument) == String(decoding: expected, as: UTF8.self))
     }
 
     @Test("The middleware records method, path, redacted query, headers, arguments and status over HTTP")
