@@ -4,7 +4,8 @@ import MockSupport
 import NIOCore
 
 /// Reads a `multipart/related` upload body, streaming: the first part (JSON metadata, at most
-/// `metadataLimit` bytes) is kept in memory, the second (the media) goes straight to a file.
+/// `metadataLimit` bytes) is kept in memory, the second (the media) too while it is at most
+/// ``BlobStore/inMemoryLimit`` bytes, and past that it goes to a file.
 /// Accepts CRLF or bare LF line breaks, as Google does (the Python client sends LF).
 struct MultipartRelated {
     /// What the body held.
@@ -13,8 +14,11 @@ struct MultipartRelated {
         var metadata: Data
         /// The media part's `Content-Type`, if it had one.
         var mediaType: String?
-        /// How many media bytes were written to the file.
+        /// How many media bytes there were.
         var mediaSize: Int64
+        /// The media bytes when they were few enough to keep in memory; `nil` when they went to
+        /// the file.
+        var media: [UInt8]? = []
     }
 
     /// Why a body was refused.
@@ -51,15 +55,15 @@ struct MultipartRelated {
     /// - Parameters:
     ///   - body: The request body.
     ///   - boundary: The boundary.
-    ///   - file: Where the media bytes go (an existing, empty file).
+    ///   - file: Where media bytes beyond ``BlobStore/inMemoryLimit`` go (created then).
     ///   - metadataLimit: The largest metadata part.
     ///   - mediaLimit: The largest media part.
     static func read(_ body: RequestBody, boundary: String, into file: URL, metadataLimit: Int, mediaLimit: Int64)
         async throws -> Parts
     {
         let delimiter = Array("\n--\(boundary)".utf8)
-        let handle = try FileHandle(forWritingTo: file)
-        defer { try? handle.close() }
+        var handle: FileHandle?
+        defer { try? handle?.close() }
         // The body starts with a delimiter without its line break: read it as if one came first.
         var pending: [UInt8] = [0x0A]
         var state = State.preamble
@@ -76,7 +80,20 @@ struct MultipartRelated {
             case 1:
                 parts.mediaSize += Int64(bytes.count)
                 guard parts.mediaSize <= mediaLimit else { throw Problem.tooLarge }
-                try handle.write(contentsOf: Data(bytes))
+                if let held = parts.media?.count, held + bytes.count <= BlobStore.inMemoryLimit {
+                    parts.media?.append(contentsOf: bytes)
+                } else {
+                    if handle == nil {
+                        guard FileManager.default.createFile(atPath: file.path, contents: Data(parts.media ?? []))
+                        else {
+                            throw CocoaError(.fileWriteUnknown)
+                        }
+                        handle = try FileHandle(forWritingTo: file)
+                        try handle?.seekToEnd()
+                        parts.media = nil
+                    }
+                    try handle?.write(contentsOf: Data(bytes))
+                }
             default:
                 throw Problem.malformed("A multipart upload has exactly two parts: metadata, then media.")
             }

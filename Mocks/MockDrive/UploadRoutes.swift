@@ -91,7 +91,7 @@ extension MockDriveServer {
         guard let boundary = MultipartRelated.boundary(ofContentType: request.headers[.contentType] ?? "") else {
             throw DriveFailure(.badRequest("Invalid multipart request with 0 mime parts."))
         }
-        let scratch = try blobs.makeScratchFile()
+        let scratch = blobs.scratchDirectory.appendingPathComponent(UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let parts: MultipartRelated.Parts
         do {
@@ -105,7 +105,9 @@ extension MockDriveServer {
             throw tooLarge()
         }
         let metadata = try FileMetadata(json: try DriveJSON.object(parts.metadata), isUpdate: fileID != nil)
-        let blob = try blobs.commit(scratch, info: try BlobStore.hash(fileAt: scratch))
+        let blob =
+            try parts.media.map { try blobs.store($0) }
+            ?? blobs.commit(scratch, info: try BlobStore.hash(fileAt: scratch))
         return try commit(fileID: fileID, metadata: metadata, blob: blob, contentType: parts.mediaType, query: query)
     }
 

@@ -66,7 +66,7 @@ public struct BlobStore: Sendable {
     }
 
     /// Bodies up to this long are received into memory before anything touches the disk.
-    static let inMemoryLimit = 64 * 1024
+    public static let inMemoryLimit = 64 * 1024
 
     /// Receives a request body into a new blob.
     ///

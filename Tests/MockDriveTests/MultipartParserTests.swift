@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MockSupport
 import NIOCore
 import Testing
 
@@ -17,22 +18,32 @@ struct MultipartParserTests {
 
     @Test("boundaries split across every piece size still give the exact parts", arguments: [1, 2, 3, 7, 64, 4096])
     func splitBoundaries(pieceSize: Int) async throws {
-        let media =
-            Data("line one\r\n--not-the-boundary\r\n--b0undary\n".utf8) + Data((0..<3000).map { UInt8($0 % 251) })
-        let (body, contentType) = try DriveHarness.multipart(
-            metadata: ["name": "x"], content: media, mimeType: "application/x-test", boundary: "b0undary-1")
-        let boundary = try #require(MultipartRelated.boundary(ofContentType: contentType))
-        #expect(boundary == "b0undary-1")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("multipart-\(UUID().uuidString)")
-        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
-        defer { try? FileManager.default.removeItem(at: file) }
-        let parts = try await MultipartRelated.read(
-            Self.body(body, pieces: pieceSize), boundary: boundary, into: file, metadataLimit: 1024, mediaLimit: 1 << 20
-        )
-        #expect(try JSONSerialization.jsonObject(with: parts.metadata) as? [String: String] == ["name": "x"])
-        #expect(parts.mediaType == "application/x-test")
-        #expect(parts.mediaSize == Int64(media.count))
-        #expect(try Data(contentsOf: file) == media)
+        // A media part that stays in memory, and one past BlobStore.inMemoryLimit that goes to
+        // the file (with small pieces only for the first: a byte at a time is slow).
+        for extra in pieceSize < 64 ? [3000] : [3000, 70_000] {
+            let media =
+                Data("line one\r\n--not-the-boundary\r\n--b0undary\n".utf8)
+                + Data((0..<extra).map { UInt8($0 % 251) })
+            let (body, contentType) = try DriveHarness.multipart(
+                metadata: ["name": "x"], content: media, mimeType: "application/x-test", boundary: "b0undary-1")
+            let boundary = try #require(MultipartRelated.boundary(ofContentType: contentType))
+            #expect(boundary == "b0undary-1")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("multipart-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let parts = try await MultipartRelated.read(
+                Self.body(body, pieces: pieceSize), boundary: boundary, into: file, metadataLimit: 1024,
+                mediaLimit: 1 << 20)
+            #expect(try JSONSerialization.jsonObject(with: parts.metadata) as? [String: String] == ["name": "x"])
+            #expect(parts.mediaType == "application/x-test")
+            #expect(parts.mediaSize == Int64(media.count))
+            if media.count <= BlobStore.inMemoryLimit {
+                #expect(parts.media.map { Data($0) } == media)
+                #expect(!FileManager.default.fileExists(atPath: file.path))
+            } else {
+                #expect(parts.media == nil)
+                #expect(try Data(contentsOf: file) == media)
+            }
+        }
     }
 
     @Test("limits: a metadata part or a media part over its limit is refused")
@@ -41,7 +52,6 @@ struct MultipartParserTests {
             metadata: ["name": String(repeating: "n", count: 300)], content: Data(count: 100), mimeType: "text/plain")
         let boundary = try #require(MultipartRelated.boundary(ofContentType: contentType))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("multipart-\(UUID().uuidString)")
-        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
         defer { try? FileManager.default.removeItem(at: file) }
         await #expect(throws: MultipartRelated.Problem.self) {
             _ = try await MultipartRelated.read(
