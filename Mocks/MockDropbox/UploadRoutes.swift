@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MockSupport
+import StratusDigest
 
 /// `files/upload` and the `upload_session/...` routes.
 extension MockDropboxServer {
@@ -85,15 +86,14 @@ extension MockDropboxServer {
         }
         let expected = try expectedHash(arguments)
         let (id, file) = try sessions.start()
-        guard let received = try await BlobStore.append(request.body, to: file, limit: options.maxUploadBytes) else {
+        let added: Int64
+        do {
+            added = try await appendBody(request, to: file, session: id, expected: expected)
+        } catch {
             sessions.finish(id)
-            throw DropboxFailure.route(FilesError.tag("payload_too_large"))
+            throw (error as? AppendRefusal)?.failure ?? error
         }
-        if let expected, expected != received.contentHash {
-            sessions.finish(id)
-            throw DropboxFailure.route(FilesError.tag("content_hash_mismatch"))
-        }
-        sessions.release(id, added: received.size, close: close)
+        sessions.release(id, added: added, close: close)
         return Self.ok(["session_id": id])
     }
 
@@ -121,28 +121,44 @@ extension MockDropboxServer {
             if hasData { throw lookupFailed(.closed) }
             return id
         }
-        let received: BlobInfo?
+        let added: Int64
         do {
-            received = try await BlobStore.append(request.body, to: file, limit: options.maxUploadBytes)
+            added = try await appendBody(request, to: file, session: id, expected: expected)
         } catch {
-            sessions.release(id, added: 0, close: false)
-            throw error
-        }
-        guard let received else {
-            sessions.release(id, added: 0, close: false)
-            throw DropboxFailure.route(FilesError.tag("payload_too_large"))
-        }
-        if let expected, expected != received.contentHash {
-            // Take the bytes back out, so a retry at the same offset works.
-            if let handle = try? FileHandle(forWritingTo: file) {
-                try? handle.truncate(atOffset: UInt64(offset))
-                try? handle.close()
+            if error as? AppendRefusal == .contentHashMismatch {
+                // Take the bytes back out, so a retry at the same offset works.
+                if let handle = try? FileHandle(forWritingTo: file) {
+                    try? handle.truncate(atOffset: UInt64(offset))
+                    try? handle.close()
+                }
             }
+            // Part of the body may have reached the session's digests.
+            sessions.dropDigests(id)
             sessions.release(id, added: 0, close: false)
-            throw DropboxFailure.route(FilesError.tag("content_hash_mismatch"))
+            throw (error as? AppendRefusal)?.failure ?? error
         }
-        sessions.release(id, added: received.size, close: close)
+        sessions.release(id, added: added, close: close)
         return id
+    }
+
+    /// Appends a request body to a session's file. The bytes feed the session's digests, so
+    /// finishing need not read the file again, and, when the request names a content hash,
+    /// a content hash of their own to check against it.
+    /// - Returns: How many bytes were appended.
+    /// - Throws: ``AppendRefusal`` past the upload limit, or when the bytes do not have the
+    ///   expected hash (they are then in the file, past its offset, and in the digests).
+    private func appendBody(_ request: Request, to file: URL, session id: String, expected: String?) async throws
+        -> Int64
+    {
+        let digests = sessions.digests(ofClaimed: id)
+        let chunkHash = expected == nil ? nil : DropboxContentHash()
+        let count = try await BlobStore.append(request.body, to: file, limit: options.maxUploadBytes) { bytes in
+            digests?.update(bytes)
+            chunkHash?.update(bytes)
+        }
+        guard let count else { throw AppendRefusal.payloadTooLarge }
+        if let expected, expected != chunkHash?.finalizeHex() { throw AppendRefusal.contentHashMismatch }
+        return count
     }
 
     func uploadSessionAppend(_ request: inout Request) async throws -> Response {
@@ -174,8 +190,10 @@ extension MockDropboxServer {
         guard let file = sessions.file(ofClosed: id) else {
             throw DropboxFailure.route(FilesError.wrap("lookup_failed", UploadSessions.Problem.notFound.union))
         }
-        // Linked, not moved: if the commit conflicts, the closed session stays for a retry.
-        let blob = try blobs.commit(file, info: try BlobStore.hash(fileAt: file), keepSource: true)
+        // Linked, not moved: if the commit conflicts, the closed session stays for a retry. The
+        // digests its appends fed describe the file; only when they missed bytes is it read again.
+        let content = try sessions.content(ofClosed: id) ?? BlobStore.hash(fileAt: file)
+        let blob = try blobs.commit(file, info: content, keepSource: true)
         do {
             let (node, revision) = try namespace.withState { try $0.commit(commit, blob: blob) }
             sessions.finish(id)
@@ -183,5 +201,16 @@ extension MockDropboxServer {
         } catch let problem as WriteProblem {
             throw DropboxFailure.route(FilesError.wrap("path", problem.union))
         }
+    }
+}
+
+/// Why an upload session refused a request's bytes.
+private enum AppendRefusal: Error {
+    case payloadTooLarge
+    case contentHashMismatch
+
+    /// The route error Dropbox answers with.
+    var failure: DropboxFailure {
+        .route(FilesError.tag(self == .payloadTooLarge ? "payload_too_large" : "content_hash_mismatch"))
     }
 }

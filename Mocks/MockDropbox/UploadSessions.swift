@@ -1,4 +1,5 @@
 import Foundation
+import MockSupport
 import Synchronization
 
 /// Upload sessions: bytes on disk in the scratch folder, offsets and state in memory.
@@ -8,6 +9,12 @@ final class UploadSessions: Sendable {
         var offset: Int64
         var isClosed = false
         var isBusy = false
+        /// Digests of every byte appended so far, while each append fed them; `nil` once one
+        /// did not (an append checked against its own content hash, or one that failed), and
+        /// then finishing hashes the file.
+        var digests: BlobDigests?
+        /// What the digests gave once the session was finished (a finish can be repeated).
+        var content: BlobInfo?
     }
 
     /// Why a session could not take more bytes (`UploadSessionLookupError`).
@@ -40,7 +47,7 @@ final class UploadSessions: Sendable {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown)
         }
-        sessions.withLock { $0[id] = Session(file: file, offset: 0, isBusy: true) }
+        sessions.withLock { $0[id] = Session(file: file, offset: 0, isBusy: true, digests: BlobDigests()) }
         return (id, file)
     }
 
@@ -81,6 +88,31 @@ final class UploadSessions: Sendable {
     }
 
     /// The file of a closed, idle session, or `nil`.
+    /// The digests of a session claimed by the caller, to feed its append; `nil` when they no
+    /// longer follow the file.
+    func digests(ofClaimed id: String) -> BlobDigests? {
+        sessions.withLock { $0[id]?.digests }
+    }
+
+    /// Stops following a session's bytes with digests (an append checked on its own).
+    func dropDigests(_ id: String) {
+        sessions.withLock { $0[id]?.digests = nil }
+    }
+
+    /// What a closed session's file holds, from the digests its appends fed; `nil` when they
+    /// did not see every byte (hash the file instead).
+    func content(ofClosed id: String) -> BlobInfo? {
+        sessions.withLock { all in
+            guard var session = all[id], session.isClosed, !session.isBusy else { return nil }
+            if session.content == nil, let digests = session.digests {
+                session.content = digests.finalize(size: session.offset)
+                session.digests = nil
+                all[id] = session
+            }
+            return session.content
+        }
+    }
+
     func file(ofClosed id: String) -> URL? {
         sessions.withLock { all in
             guard let session = all[id], session.isClosed, !session.isBusy else { return nil }

@@ -154,10 +154,22 @@ public struct BlobStore: Sendable {
     /// - Returns: The hashes and size of the appended bytes, or `nil` past `limit` (the file
     ///   is then truncated back to its former length).
     public static func append(_ body: RequestBody, to file: URL, limit: Int64) async throws -> BlobInfo? {
+        let digests = BlobDigests()
+        guard let count = try await append(body, to: file, limit: limit, feeding: digests.update) else { return nil }
+        return digests.finalize(size: count)
+    }
+
+    /// Appends a request body to a file, handing each piece to `feed` as it is written (to
+    /// digests that may have seen the file's earlier bytes: an upload session's, so that
+    /// finishing it need not read the whole file again).
+    /// - Returns: How many bytes were appended, or `nil` past `limit` (the file is then
+    ///   truncated back to its former length, and `feed` saw part of the body).
+    public static func append(
+        _ body: RequestBody, to file: URL, limit: Int64, feeding feed: (UnsafeRawBufferPointer) -> Void
+    ) async throws -> Int64? {
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         let start = try handle.seekToEnd()
-        let digests = BlobDigests()
         var count: Int64 = 0
         for try await buffer in body {
             count += Int64(buffer.readableBytes)
@@ -165,10 +177,10 @@ public struct BlobStore: Sendable {
                 try handle.truncate(atOffset: start)
                 return nil
             }
-            buffer.withUnsafeReadableBytes { digests.update($0) }
+            buffer.withUnsafeReadableBytes { feed($0) }
             try handle.write(contentsOf: Data(buffer.readableBytesView))
         }
-        return digests.finalize(size: count)
+        return count
     }
 
     /// Hashes a whole file, reading it in 1 MiB pieces.
@@ -206,18 +218,29 @@ public struct BlobStore: Sendable {
 }
 
 /// The three digests a blob is known by, fed together.
-private struct BlobDigests {
-    let sha256 = SHA256Digest()
-    let contentHash = DropboxContentHash()
-    let md5 = MD5Digest()
+///
+/// `@unchecked Sendable`: the digests are not thread-safe and no lock of their own guards them.
+/// A request's digests live in that request alone; an upload session's are touched only by the
+/// request that claimed the session, one at a time (`UploadSessions`' busy flag, set and
+/// cleared under its `Mutex`, hands them from one request to the next).
+public final class BlobDigests: @unchecked Sendable {
+    private let sha256 = SHA256Digest()
+    private let contentHash = DropboxContentHash()
+    private let md5 = MD5Digest()
 
-    func update(_ bytes: UnsafeRawBufferPointer) {
+    /// Fresh digests, before any byte.
+    public init() {}
+
+    /// Feeds bytes to all three.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
         sha256.update(bytes)
         contentHash.update(bytes)
         md5.update(bytes)
     }
 
-    func finalize(size: Int64) -> BlobInfo {
+    /// The description of every byte fed; call it once.
+    /// - Parameter size: How many bytes were fed.
+    public func finalize(size: Int64) -> BlobInfo {
         BlobInfo(
             sha256: sha256.finalizeHex(), contentHash: contentHash.finalizeHex(), md5: md5.finalizeHex(), size: size)
     }

@@ -68,6 +68,63 @@ struct UploadSessionTests {
         }
     }
 
+    @Test(
+        "Appends are hashed as they arrive: a finish, and one repeated after a conflict, report the whole file's hash, also after a refused append",
+        arguments: [false, true])
+    func sessionHashedAsItArrives(refusingOne: Bool) async throws {
+        try await DropboxHarness.with { harness in
+            let parts = [Data(repeating: 0x41, count: 70_000), Data(repeating: 0x42, count: 5), Data("tail".utf8)]
+            let whole = parts.reduce(Data(), +)
+            let taken = try await harness.contentCall("upload", ["path": "/taken.bin"], data: Data("x".utf8))
+            #expect(taken.status == 200)
+            let started = try await harness.contentCall("upload_session/start", [:], data: parts[0])
+            let sessionID = try #require(try DropboxHarness.object(started)["session_id"] as? String)
+            let wrong = try await harness.contentCall(
+                "upload_session/append_v2", ["cursor": ["session_id": sessionID, "offset": 3]], data: parts[1])
+            #expect(wrong.status == 409)
+            // A body that does not match its content_hash is taken back out, and the session's
+            // running digests with it: the finish must still describe exactly the bytes kept.
+            if refusingOne {
+                let mismatched = try await harness.contentCall(
+                    "upload_session/append_v2",
+                    [
+                        "cursor": ["session_id": sessionID, "offset": parts[0].count],
+                        "content_hash": DropboxHarness.contentHash(parts[2]),
+                    ],
+                    data: parts[1])
+                #expect(
+                    try DropboxHarness.object(mismatched)["error_summary"] as? String == "content_hash_mismatch/...")
+            }
+            let appended = try await harness.contentCall(
+                "upload_session/append_v2",
+                [
+                    "cursor": ["session_id": sessionID, "offset": parts[0].count],
+                    "content_hash": DropboxHarness.contentHash(parts[1]),
+                ],
+                data: parts[1])
+            #expect(appended.status == 200)
+            let offset = parts[0].count + parts[1].count
+            let conflicted = try await harness.contentCall(
+                "upload_session/finish",
+                [
+                    "cursor": ["session_id": sessionID, "offset": offset],
+                    "commit": ["path": "/taken.bin", "mode": "add"],
+                ],
+                data: parts[2])
+            #expect(conflicted.status == 409)
+            let finished = try await harness.contentCall(
+                "upload_session/finish",
+                ["cursor": ["session_id": sessionID, "offset": whole.count], "commit": ["path": "/free.bin"]],
+                data: Data())
+            #expect(finished.status == 200)
+            let metadata = try DropboxHarness.object(finished)
+            #expect(metadata["size"] as? Int == whole.count)
+            #expect(metadata["content_hash"] as? String == DropboxHarness.contentHash(whole))
+            let downloaded = try await harness.contentCall("download", ["path": "/free.bin"])
+            #expect(downloaded.body == whole)
+        }
+    }
+
     @Test("A closed session refuses more data")
     func closed() async throws {
         try await DropboxHarness.with { harness in
