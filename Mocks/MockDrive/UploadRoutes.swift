@@ -40,19 +40,22 @@ extension MockDriveServer {
 
     /// Commits uploaded bytes as a create or an update and answers with the file.
     func commit(
-        fileID: String?, metadata: FileMetadata, blob: BlobInfo, contentType: String?, query: DriveQueryParameters
+        fileID: String?, metadata: FileMetadata, blob: BlobInfo, sha1: String? = nil, contentType: String?,
+        query: DriveQueryParameters
     ) throws -> Response {
         let resource = try commitResource(
-            fileID: fileID, metadata: metadata, blob: blob, contentType: contentType, query: query)
+            fileID: fileID, metadata: metadata, blob: blob, sha1: sha1, contentType: contentType, query: query)
         return try answer(resource, query: query, schema: .file, defaultFields: DefaultFields.file)
     }
 
     /// Commits uploaded bytes as a create or an update.
     /// - Returns: The file's full resource.
+    /// - Parameter sha1: The content's SHA-1 when it is known; read from the blob otherwise.
     func commitResource(
-        fileID: String?, metadata: FileMetadata, blob: BlobInfo, contentType: String?, query: DriveQueryParameters
+        fileID: String?, metadata: FileMetadata, blob: BlobInfo, sha1: String? = nil, contentType: String?,
+        query: DriveQueryParameters
     ) throws -> [String: Any] {
-        let content = try stored(blob)
+        let content = try sha1.map { StoredContent(blob: blob, sha1: $0) } ?? stored(blob)
         if let fileID {
             return try commitUpdate(
                 id: fileID, metadata: metadata, content: content, contentType: contentType, query: query)
@@ -108,7 +111,9 @@ extension MockDriveServer {
         let blob =
             try parts.media.map { try blobs.store($0) }
             ?? blobs.commit(scratch, info: try BlobStore.hash(fileAt: scratch))
-        return try commit(fileID: fileID, metadata: metadata, blob: blob, contentType: parts.mediaType, query: query)
+        let sha1 = parts.media.map { Hex.encode(Digest.sha1($0)) }
+        return try commit(
+            fileID: fileID, metadata: metadata, blob: blob, sha1: sha1, contentType: parts.mediaType, query: query)
     }
 
     private func startResumable(_ request: inout Request, fileID: String?, query: DriveQueryParameters) async throws

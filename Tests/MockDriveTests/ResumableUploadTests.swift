@@ -1,4 +1,5 @@
 import Foundation
+import StratusDigest
 import StratusHTTP
 import Testing
 
@@ -79,6 +80,7 @@ struct ResumableUploadTests {
             let id = try #require(file["id"] as? String)
             let media = try await harness.send(.get, "/drive/v3/files/\(id)", query: [("alt", "media")])
             #expect(media.body == content)
+            try await Self.expectHashes(of: id, content, harness)
 
             let after = try await harness.send(
                 .put, absolute: session, headers: [("Content-Range", "bytes */\(content.count)")])
@@ -154,7 +156,19 @@ struct ResumableUploadTests {
             #expect(rest.status == 200)
             let id = try #require(try DriveHarness.object(rest)["id"] as? String)
             #expect(try await harness.send(.get, "/drive/v3/files/\(id)", query: [("alt", "media")]).body == content)
+            try await Self.expectHashes(of: id, content, harness)
         }
+    }
+
+    /// The hashes the mock reports for a file are those of `content` (the session hashes bytes
+    /// as they arrive; a retransmitted range or a failed chunk must not reach those digests).
+    private static func expectHashes(of id: String, _ content: Data, _ harness: DriveHarness) async throws {
+        let file = try DriveHarness.object(
+            try await harness.send(
+                .get, "/drive/v3/files/\(id)", query: [("fields", "md5Checksum,sha1Checksum,sha256Checksum")]))
+        #expect(file["md5Checksum"] as? String == Hex.encode(Digest.md5(content)))
+        #expect(file["sha1Checksum"] as? String == Hex.encode(Digest.sha1(content)))
+        #expect(file["sha256Checksum"] as? String == Hex.encode(Digest.sha256(content)))
     }
 
     @Test("expired sessions answer 404 notFound, and a new session works")
