@@ -18,6 +18,20 @@ import Testing
         #expect(HTTPDate.format(Self.example.addingTimeInterval(0.75)) == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 
+    @Test func theFixdateReaderAgreesWithTheCalendar() {
+        #expect(HTTPDate.parse("Thu, 01 Jan 1970 00:00:00 GMT") == Date(timeIntervalSince1970: 0))
+        #expect(HTTPDate.parse("Wed, 31 Dec 1969 23:59:59 GMT") == Date(timeIntervalSince1970: -1))
+        #expect(HTTPDate.parse("Mon, 29 Feb 2016 23:59:59 GMT") == Date(timeIntervalSince1970: 1_456_790_399))
+        #expect(HTTPDate.parse("Tue, 29 Feb 2100 00:00:00 GMT") == nil)
+        // Every day of several years, written by the formatter and read back.
+        var time: TimeInterval = 946_684_800  // 2000-01-01
+        while time < 1_100_000_000 {
+            let date = Date(timeIntervalSince1970: time)
+            #expect(HTTPDate.parse(HTTPDate.format(date)) == date)
+            time += 86_400 * 7 + 3_601
+        }
+    }
+
     @Test func refusesWhatIsNotADate() {
         #expect(HTTPDate.parse("yesterday") == nil)
         #expect(HTTPDate.parse("") == nil)
