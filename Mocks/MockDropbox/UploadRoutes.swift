@@ -125,12 +125,11 @@ extension MockDropboxServer {
         do {
             added = try await appendBody(request, to: file, session: id, expected: expected)
         } catch {
-            if error as? AppendRefusal == .contentHashMismatch {
-                // Take the bytes back out, so a retry at the same offset works.
-                if let handle = try? FileHandle(forWritingTo: file) {
-                    try? handle.truncate(atOffset: UInt64(offset))
-                    try? handle.close()
-                }
+            // Take the bytes back out (a refused hash, or a body that broke off part-way), so a
+            // retry at the same offset appends where the session stands.
+            if let handle = try? FileHandle(forWritingTo: file) {
+                try? handle.truncate(atOffset: UInt64(offset))
+                try? handle.close()
             }
             // Part of the body may have reached the session's digests.
             sessions.dropDigests(id)

@@ -1,4 +1,5 @@
 import Foundation
+import StratusDigest
 
 /// Reads JSON text (RFC 8259) value by value, straight into an adapter's own types.
 ///
@@ -205,23 +206,24 @@ public struct JSONReader: Sendable {
     /// Reads a number that is a whole number in `Int64`'s range (no fraction, no exponent).
     /// - Throws: ``JSONReadError`` when the next value is not such a number.
     public mutating func readInt64() throws(JSONReadError) -> Int64 {
-        let start = position
-        let range = try numberRange()
-        guard let value = Int64(String(decoding: bytes[range], as: UTF8.self)) else {
-            position = start
-            throw error("a whole number in Int64's range")
-        }
-        return value
+        try readNumber("a whole number in Int64's range", Int64.init)
     }
 
     /// Reads a number as a `Double`.
     /// - Throws: ``JSONReadError`` when the next value is not a number.
     public mutating func readDouble() throws(JSONReadError) -> Double {
+        try readNumber("a number", Double.init)
+    }
+
+    /// Steps over a number and makes a value of its text; on failure nothing is read.
+    private mutating func readNumber<Value>(_ expectation: String, _ make: (String) -> Value?) throws(JSONReadError)
+        -> Value
+    {
         let start = position
         let range = try numberRange()
-        guard let value = Double(String(decoding: bytes[range], as: UTF8.self)) else {
+        guard let value = make(String(decoding: bytes[range], as: UTF8.self)) else {
             position = start
-            throw error("a number")
+            throw error(expectation)
         }
         return value
     }
@@ -423,14 +425,7 @@ public struct JSONReader: Sendable {
         guard position + 4 <= bytes.count else { throw error("four hex digits") }
         var value: UInt16 = 0
         for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("four hex digits")
-            }
+            guard let digit = Hex.value(ofDigit: bytes[position]) else { throw error("four hex digits") }
             value = value << 4 | UInt16(digit)
             position += 1
         }

@@ -49,8 +49,9 @@ public enum Hex {
         return bytes
     }
 
-    /// The value of one hexadecimal digit given as an ASCII code, or `nil` for any other character.
-    private static func value(ofDigit character: UInt8) -> UInt8? {
+    /// The value of one hexadecimal digit given as an ASCII code, either case, or `nil` for any
+    /// other character.
+    public static func value(ofDigit character: UInt8) -> UInt8? {
         switch character {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10

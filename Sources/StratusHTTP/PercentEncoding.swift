@@ -89,8 +89,8 @@ public enum PercentEncoding {
         while index < input.count {
             let byte = input[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < input.count, let high = hexValue(input[index + 1]),
-                    let low = hexValue(input[index + 2])
+                guard index + 2 < input.count, let high = Hex.value(ofDigit: input[index + 1]),
+                    let low = Hex.value(ofDigit: input[index + 2])
                 else {
                     throw .malformedEscape
                 }
@@ -105,16 +105,6 @@ public enum PercentEncoding {
             throw .notUTF8
         }
         return decoded
-    }
-
-    /// The value of one hex digit, either case.
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Whether a byte is an RFC 3986 unreserved character (`A-Z a-z 0-9 - . _ ~`), which never
