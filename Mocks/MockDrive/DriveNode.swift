@@ -103,68 +103,76 @@ struct DriveNode: Sendable {
         ]
     }
 
+    /// Every member a `drive#file` resource can have.
+    static let resourceKeys = [
+        "kind", "id", "name", "mimeType", "starred", "trashed", "explicitlyTrashed", "spaces", "version",
+        "createdTime", "modifiedTime", "modifiedByMeTime", "modifiedByMe", "viewedByMe", "viewedByMeTime",
+        "ownedByMe", "owners", "lastModifyingUser", "shared", "isAppAuthorized", "hasThumbnail", "thumbnailVersion",
+        "copyRequiresWriterPermission", "writersCanShare", "viewersCanCopyContent", "quotaBytesUsed", "webViewLink",
+        "iconLink", "parents", "appProperties", "properties", "description", "trashedTime", "trashingUser", "size",
+        "md5Checksum", "sha256Checksum", "sha1Checksum", "headRevisionId", "originalFilename", "webContentLink",
+        "fileExtension", "fullFileExtension",
+    ]
+
     /// The `drive#file` resource; `effectivelyTrashed` includes trash inherited from a folder.
     /// - Parameter fields: The selection the answer will apply: members it would cut are not
     ///   built at all (a listing page asks for a few of some thirty). Everything by default.
     func resource(effectivelyTrashed: Bool, fields: FieldMask = .all) -> [String: Any] {
         var file: [String: Any] = [:]
         let everything = fields.isEmpty || fields.selectsAll
-        func put(_ key: String, _ value: @autoclosure () -> Any) {
-            if everything || fields.members[key] != nil { file[key] = value() }
-        }
-        put("kind", "drive#file")
-        put("id", id)
-        put("name", name)
-        put("mimeType", mimeType)
-        put("starred", starred)
-        put("trashed", effectivelyTrashed)
-        put("explicitlyTrashed", explicitlyTrashed)
-        put("spaces", [space.rawValue])
-        put("version", String(version))
-        put("createdTime", DriveTime.format(createdTime))
-        put("modifiedTime", DriveTime.format(modifiedTime))
-        put("modifiedByMeTime", DriveTime.format(modifiedTime))
-        put("modifiedByMe", true)
-        put("viewedByMe", true)
-        put("viewedByMeTime", DriveTime.format(modifiedTime))
-        put("ownedByMe", true)
-        put("owners", [Self.user])
-        put("lastModifyingUser", Self.user)
-        put("shared", false)
-        put("isAppAuthorized", true)
-        put("hasThumbnail", false)
-        put("thumbnailVersion", "0")
-        put("copyRequiresWriterPermission", false)
-        put("writersCanShare", true)
-        put("viewersCanCopyContent", true)
-        put("quotaBytesUsed", String(head?.blob.size ?? 0))
-        put("webViewLink", "https://drive.google.com/file/d/\(id)/view?usp=drivesdk")
-        put("iconLink", "https://drive-thirdparty.googleusercontent.com/16/type/\(mimeType)")
-        if !parents.isEmpty { put("parents", parents) }
-        if !appProperties.isEmpty { put("appProperties", appProperties) }
-        if !properties.isEmpty { put("properties", properties) }
-        if let description { put("description", description) }
-        if let trashedTime, effectivelyTrashed {
-            put("trashedTime", DriveTime.format(trashedTime))
-            put("trashingUser", Self.user)
-        }
-        if isBinary, let head {
-            put("size", String(head.blob.size))
-            put("md5Checksum", head.blob.md5)
-            put("sha256Checksum", head.blob.sha256)
-            put("sha1Checksum", head.content.sha1)
-            put("headRevisionId", head.id)
-            put("originalFilename", originalFilename ?? name)
-            put("webContentLink", "https://drive.google.com/uc?id=\(id)&export=download")
-            if everything || fields.members["fileExtension"] != nil || fields.members["fullFileExtension"] != nil {
-                let extensionParts = name.split(separator: ".", omittingEmptySubsequences: false)
-                if extensionParts.count > 1, let last = extensionParts.last {
-                    put("fileExtension", String(last))
-                    put("fullFileExtension", extensionParts.dropFirst().joined(separator: "."))
-                }
-            }
+        for key in Self.resourceKeys where everything || fields.members[key] != nil {
+            if let value = member(key, effectivelyTrashed: effectivelyTrashed) { file[key] = value }
         }
         return file
+    }
+
+    /// One member of the `drive#file` resource (one of ``resourceKeys``), or `nil` when this file
+    /// has none by that name.
+    func member(_ key: String, effectivelyTrashed: Bool) -> Any? {
+        switch key {
+        case "kind": return "drive#file"
+        case "id": return id
+        case "name": return name
+        case "mimeType": return mimeType
+        case "starred": return starred
+        case "trashed": return effectivelyTrashed
+        case "explicitlyTrashed": return explicitlyTrashed
+        case "spaces": return [space.rawValue]
+        case "version": return String(version)
+        case "createdTime": return DriveTime.format(createdTime)
+        case "modifiedTime", "modifiedByMeTime", "viewedByMeTime": return DriveTime.format(modifiedTime)
+        case "modifiedByMe", "viewedByMe", "ownedByMe", "isAppAuthorized", "writersCanShare", "viewersCanCopyContent":
+            return true
+        case "shared", "hasThumbnail", "copyRequiresWriterPermission": return false
+        case "owners": return [Self.user]
+        case "lastModifyingUser": return Self.user
+        case "thumbnailVersion": return "0"
+        case "quotaBytesUsed": return String(head?.blob.size ?? 0)
+        case "webViewLink": return "https://drive.google.com/file/d/\(id)/view?usp=drivesdk"
+        case "iconLink": return "https://drive-thirdparty.googleusercontent.com/16/type/\(mimeType)"
+        case "parents": return parents.isEmpty ? nil : parents
+        case "appProperties": return appProperties.isEmpty ? nil : appProperties
+        case "properties": return properties.isEmpty ? nil : properties
+        case "description": return description
+        case "trashedTime": return effectivelyTrashed ? trashedTime.map(DriveTime.format) : nil
+        case "trashingUser": return effectivelyTrashed && trashedTime != nil ? Self.user : nil
+        default: break
+        }
+        guard isBinary, let head else { return nil }
+        switch key {
+        case "size": return String(head.blob.size)
+        case "md5Checksum": return head.blob.md5
+        case "sha256Checksum": return head.blob.sha256
+        case "sha1Checksum": return head.content.sha1
+        case "headRevisionId": return head.id
+        case "originalFilename": return originalFilename ?? name
+        case "webContentLink": return "https://drive.google.com/uc?id=\(id)&export=download"
+        case "fileExtension", "fullFileExtension":
+            let extensionParts = name.split(separator: ".", omittingEmptySubsequences: false)
+            guard extensionParts.count > 1, let last = extensionParts.last else { return nil }
+            return key == "fileExtension" ? String(last) : extensionParts.dropFirst().joined(separator: ".")
+        default: return nil
+        }
     }
 
     /// The selection for a resource nested under `key` of an answer whose selection is `mask`

@@ -25,9 +25,14 @@ import Testing
         return node
     }()
 
-    private static let folder = DriveNode(
-        id: "2folder", serial: 2, name: "Saves", mimeType: folderMimeType, parents: ["0root"], space: .drive,
-        createdTime: time, modifiedTime: time, version: 1)
+    /// In the trash (through a folder of its own, as far as the answer shows).
+    private static let folder: DriveNode = {
+        var node = DriveNode(
+            id: "2folder", serial: 2, name: "Saves", mimeType: folderMimeType, parents: ["0root"], space: .drive,
+            createdTime: time, modifiedTime: time, version: 1)
+        node.trashedTime = time
+        return node
+    }()
 
     private static let records = [
         ChangeRecord(sequence: 5, fileID: "1file", time: time, removed: false, space: .drive),
@@ -47,7 +52,7 @@ import Testing
             ]
             if let node = Self.nodes[record.fileID] {
                 change["removed"] = false
-                change["file"] = node.resource(effectivelyTrashed: false, fields: fileFields)
+                change["file"] = node.resource(effectivelyTrashed: node.trashedTime != nil, fields: fileFields)
             } else {
                 change["removed"] = true
             }
@@ -68,6 +73,7 @@ import Testing
         "changes(fileId),kind",
         "changes/file/name,newStartPageToken",
         "changes(file(id,owners(displayName),lastModifyingUser/me))",
+        "changes(file(id,trashed,trashedTime,trashingUser/displayName,size,fileExtension,fullFileExtension))",
         "kind,nextPageToken",
         "nextPageToken",
     ])
@@ -76,9 +82,7 @@ import Testing
         for nextPageToken in ["8", nil] {
             var text = ChangeListText(mask: mask, capacity: Self.records.count)
             for record in Self.records {
-                text.append(record, node: Self.nodes[record.fileID]) { node, fields in
-                    node.resource(effectivelyTrashed: false, fields: fields)
-                }
+                text.append(record, node: Self.nodes[record.fileID]) { $0.trashedTime != nil }
             }
             let written = String(
                 decoding: text.text(nextPageToken: nextPageToken, newStartPageToken: "8"), as: UTF8.self)
