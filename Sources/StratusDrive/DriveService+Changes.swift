@@ -37,13 +37,13 @@ extension DriveService {
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         try await guarded {
             let cursor = try DriveChangeCursor(token)
-            let page: DriveChangeList
+            let tokens: DriveChangePageTokens
             let response: StratusHTTPResponse
             if let early = await changePrefetch.take(cursor.pageToken) {
-                (page, response) = early
+                (tokens, response) = early
             } else {
                 do {
-                    (page, response) = try await DriveService.readChangePage(
+                    (tokens, response) = try await DriveService.readChangePage(
                         cursor.pageToken, transport: transport, configuration: configuration)
                 } catch let error as ServiceError where error.httpStatus == 400 || error.httpStatus == 404 {
                     throw ServiceError(
@@ -51,15 +51,16 @@ extension DriveService {
                         httpStatus: error.httpStatus, providerError: error.providerError)
                 }
             }
-            if let following = page.nextPageToken {
+            if let following = tokens.nextPageToken {
                 changePrefetch.start(following) { [transport, configuration] in
                     try await DriveService.readChangePage(following, transport: transport, configuration: configuration)
                 }
             }
-            guard let next = page.nextPageToken ?? page.newStartPageToken else {
+            guard let next = tokens.nextPageToken ?? tokens.newStartPageToken else {
                 throw DriveErrorMapping.undecodable(
                     "changes.list", "the page has neither nextPageToken nor newStartPageToken")
             }
+            let page = try DriveTransport.decode(DriveChangeList.self, from: response.body, action: "changes.list")
             var changes: [Change] = []
             for change in page.changes where change.changeType != "drive" {
                 guard let id = change.fileId ?? change.file?.id else { continue }
@@ -67,7 +68,7 @@ extension DriveService {
             }
             // Until the feed is read to its end, later pages still hold changes from the token's
             // time on.
-            let hasMore = page.nextPageToken != nil
+            let hasMore = tokens.nextPageToken != nil
             let issued = hasMore ? cursor.issuedAt : (HTTPDate.serverTime(response.headers) ?? cursor.issuedAt)
             return ChangePage(
                 changes: changes, nextToken: DriveChangeCursor(issuedAt: issued, pageToken: next).token,
@@ -82,7 +83,8 @@ extension DriveService {
     public static let changeFields =
         "nextPageToken,newStartPageToken,changes(changeType,fileId,removed,file(id,name,mimeType,parents,size,md5Checksum,headRevisionId,modifiedTime,trashed,appProperties))"
 
-    /// Reads one `changes.list` page.
+    /// Reads one `changes.list` page as far as its tokens (an answer whose JSON is damaged is
+    /// asked for again); its entries are decoded by the caller.
     private static func readChangePage(
         _ pageToken: String, transport: DriveTransport, configuration: DriveConfiguration
     ) async throws -> DriveChangePrefetch.Page {
@@ -95,10 +97,10 @@ extension DriveService {
                 ("includeRemoved", "true"),
                 ("fields", DriveService.changeFields),
             ])
-        let (list, response) = try await transport.decoded("changes.list", as: DriveChangeList.self) {
+        let (tokens, response) = try await transport.decoded("changes.list", as: DriveChangePageTokens.self) {
             StratusHTTPRequest(method: .get, url: url)
         }
-        return (list, response)
+        return (tokens, response)
     }
 
     /// The feed entries for one Drive change.
