@@ -4,11 +4,9 @@ import Synchronization
 /// The next page of the change feed, read while the caller works through the current one.
 ///
 /// `changes.list` pages can only be read in order (each names the next), so a reader that
-/// fetches a page, decodes and interprets it and only then asks for the next leaves the server
-/// idle while it works and itself idle while the server works. As soon as a page has arrived
-/// and its page tokens were read (its entries are stepped over, not decoded), the service asks
-/// for the next one and keeps it here for the call that asks for its token; the server then
-/// writes the next page while the service decodes and interprets this one.
+/// fetches a page, interprets it and only then asks for the next leaves the server idle while
+/// it works and itself idle while the server works. When a page says more follow, the service
+/// starts reading the next one at once and keeps it here for the call that asks for its token.
 ///
 /// A page read early is as good as one read later: it holds the changes after its token up to
 /// the moment it was read, and the token it hands out continues from exactly there (the server
@@ -16,8 +14,8 @@ import Synchronization
 /// page is held per service; starting another cancels the one held, and a failed or cancelled
 /// read is simply read again by the caller.
 final class DriveChangePrefetch: Sendable {
-    /// A page's tokens and the answer it came in (its body, to decode, and its `Date` header).
-    typealias Page = (tokens: DriveChangePageTokens, response: StratusHTTPResponse)
+    /// A decoded page and the answer it came in (for its `Date` header).
+    typealias Page = (list: DriveChangeList, response: StratusHTTPResponse)
 
     private let held = Mutex<(pageToken: String, task: Task<Page, any Error>)?>(nil)
 

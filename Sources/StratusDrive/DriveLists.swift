@@ -74,27 +74,6 @@ struct DriveChangeList: DriveAnswer {
     private init() {}
 }
 
-/// The page tokens of a `changes.list` page, read before its entries (whose members are only
-/// stepped over), so that the next page can be asked for while this one is decoded.
-struct DriveChangePageTokens: DriveAnswer {
-    var nextPageToken: String?
-    var newStartPageToken: String?
-
-    init(json reader: inout JSONReader) throws(JSONReadError) {
-        var tokens = DriveChangePageTokens()
-        try reader.readObject { member, reader throws(JSONReadError) in
-            switch member {
-            case "nextPageToken": tokens.nextPageToken = try reader.readStringUnlessNull()
-            case "newStartPageToken": tokens.newStartPageToken = try reader.readStringUnlessNull()
-            default: try reader.skipValue()
-            }
-        }
-        self = tokens
-    }
-
-    private init() {}
-}
-
 /// The answer of `changes.getStartPageToken`.
 struct DriveStartPageToken: DriveAnswer {
     var startPageToken: String

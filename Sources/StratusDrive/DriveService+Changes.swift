@@ -37,13 +37,13 @@ extension DriveService {
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         try await guarded {
             let cursor = try DriveChangeCursor(token)
-            let tokens: DriveChangePageTokens
+            let page: DriveChangeList
             let response: StratusHTTPResponse
             if let early = await changePrefetch.take(cursor.pageToken) {
-                (tokens, response) = early
+                (page, response) = early
             } else {
                 do {
-                    (tokens, response) = try await DriveService.readChangePage(
+                    (page, response) = try await DriveService.readChangePage(
                         cursor.pageToken, transport: transport, configuration: configuration)
                 } catch let error as ServiceError where error.httpStatus == 400 || error.httpStatus == 404 {
                     throw ServiceError(
@@ -51,16 +51,15 @@ extension DriveService {
                         httpStatus: error.httpStatus, providerError: error.providerError)
                 }
             }
-            if let following = tokens.nextPageToken {
+            if let following = page.nextPageToken {
                 changePrefetch.start(following) { [transport, configuration] in
                     try await DriveService.readChangePage(following, transport: transport, configuration: configuration)
                 }
             }
-            guard let next = tokens.nextPageToken ?? tokens.newStartPageToken else {
+            guard let next = page.nextPageToken ?? page.newStartPageToken else {
                 throw DriveErrorMapping.undecodable(
                     "changes.list", "the page has neither nextPageToken nor newStartPageToken")
             }
-            let page = try DriveTransport.decode(DriveChangeList.self, from: response.body, action: "changes.list")
             var changes: [Change] = []
             for change in page.changes where change.changeType != "drive" {
                 guard let id = change.fileId ?? change.file?.id else { continue }
@@ -68,7 +67,7 @@ extension DriveService {
             }
             // Until the feed is read to its end, later pages still hold changes from the token's
             // time on.
-            let hasMore = tokens.nextPageToken != nil
+            let hasMore = page.nextPageToken != nil
             let issued = hasMore ? cursor.issuedAt : (HTTPDate.serverTime(response.headers) ?? cursor.issuedAt)
             return ChangePage(
                 changes: changes, nextToken: DriveChangeCursor(issuedAt: issued, pageToken: next).token,
@@ -83,8 +82,7 @@ extension DriveService {
     public static let changeFields =
         "nextPageToken,newStartPageToken,changes(changeType,fileId,removed,file(id,name,mimeType,parents,size,md5Checksum,headRevisionId,modifiedTime,trashed,appProperties))"
 
-    /// Reads one `changes.list` page as far as its tokens (an answer whose JSON is damaged is
-    /// asked for again); its entries are decoded by the caller.
+    /// Reads one `changes.list` page.
     private static func readChangePage(
         _ pageToken: String, transport: DriveTransport, configuration: DriveConfiguration
     ) async throws -> DriveChangePrefetch.Page {
@@ -97,10 +95,10 @@ extension DriveService {
                 ("includeRemoved", "true"),
                 ("fields", DriveService.changeFields),
             ])
-        let (tokens, response) = try await transport.decoded("changes.list", as: DriveChangePageTokens.self) {
+        let (list, response) = try await transport.decoded("changes.list", as: DriveChangeList.self) {
             StratusHTTPRequest(method: .get, url: url)
         }
-        return (tokens, response)
+        return (list, response)
     }
 
     /// The feed entries for one Drive change.
