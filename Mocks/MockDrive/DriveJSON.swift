@@ -21,9 +21,7 @@ enum DriveJSON {
 
     /// Whether a number decoded by `JSONSerialization` was a JSON boolean.
     static func isBoolean(_ value: Any) -> Bool {
-        guard let number = value as? NSNumber else { return false }
-        let encoding = String(cString: number.objCType)
-        return encoding == "c" || encoding == "B"
+        (value as? NSNumber)?.isJSONBoolean ?? false
     }
 }
 

@@ -64,11 +64,6 @@ public enum SecretRedaction {
         if let array = value as? [Any] {
             return array.map(redactJSONValue)
         }
-        // A parsed boolean is an NSNumber, which SortedJSONText hands back to JSONSerialization;
-        // as a Bool it is written directly, the same way.
-        if let number = value as? NSNumber, ["c", "B"].contains(String(cString: number.objCType)) {
-            return number.boolValue
-        }
         return value
     }
 }

@@ -17,7 +17,7 @@ public enum SortedJSONText {
     public static func make(_ value: Any) -> String? {
         var output: [UInt8] = []
         output.reserveCapacity(1024)
-        guard write(value, into: &output) else { return nil }
+        guard append(value, to: &output) else { return nil }
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -25,25 +25,12 @@ public enum SortedJSONText {
     /// - Returns: `false` when `JSONSerialization` would refuse the value (the buffer may then
     ///   hold part of it).
     public static func append(_ value: Any, to output: inout [UInt8]) -> Bool {
-        write(value, into: &output)
-    }
-
-    /// Appends a string as a JSON string literal.
-    public static func appendString(_ text: String, to output: inout [UInt8]) {
-        writeString(text, into: &output)
-    }
-
-    /// Object member names in the order ``make(_:)`` writes them.
-    public static func ordered(_ keys: some Sequence<String>) -> [String] {
-        orderedKeys(keys)
-    }
-
-    private static func write(_ value: Any, into output: inout [UInt8]) -> Bool {
         // Exact dynamic types: an `NSNumber` also casts to `Bool` and `Int`, but
-        // `JSONSerialization` writes it by its own rules, so it goes to the fallback.
+        // `JSONSerialization` writes it by its own rules, so it goes to the fallback (but for a
+        // boolean, which it writes as `true` or `false` like a `Bool`).
         let kind = type(of: value)
         if kind == String.self, let text = value as? String {
-            writeString(text, into: &output)
+            appendString(text, to: &output)
         } else if kind == Bool.self, let flag = value as? Bool {
             output += flag ? Array("true".utf8) : Array("false".utf8)
         } else if kind == Int.self, let number = value as? Int {
@@ -54,20 +41,22 @@ public enum SortedJSONText {
             output.append(UInt8(ascii: "["))
             for (position, element) in array.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                guard write(element, into: &output) else { return false }
+                guard append(element, to: &output) else { return false }
             }
             output.append(UInt8(ascii: "]"))
         } else if !(kind is NSObject.Type), let object = value as? [String: Any] {
             output.append(UInt8(ascii: "{"))
-            for (position, key) in orderedKeys(object.keys).enumerated() {
+            for (position, key) in ordered(object.keys).enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                writeString(key, into: &output)
+                appendString(key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                guard let member = object[key], write(member, into: &output) else { return false }
+                guard let member = object[key], append(member, to: &output) else { return false }
             }
             output.append(UInt8(ascii: "}"))
         } else if kind == NSNull.self {
             output += Array("null".utf8)
+        } else if let number = value as? NSNumber, number.isJSONBoolean {
+            output += number.boolValue ? Array("true".utf8) : Array("false".utf8)
         } else {
             guard JSONSerialization.isValidJSONObject([value]),
                 let data = try? JSONSerialization.data(
@@ -78,8 +67,9 @@ public enum SortedJSONText {
         return true
     }
 
-    /// A string with `"`, `\` and control characters escaped as `JSONSerialization` escapes them.
-    private static func writeString(_ text: String, into output: inout [UInt8]) {
+    /// Appends a string as a JSON string literal, with `"`, `\` and control characters escaped
+    /// as `JSONSerialization` escapes them.
+    public static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
@@ -101,8 +91,9 @@ public enum SortedJSONText {
         output.append(UInt8(ascii: "\""))
     }
 
-    /// The keys in `JSONSerialization`'s order, remembered per set of keys.
-    private static func orderedKeys(_ keys: some Sequence<String>) -> [String] {
+    /// Object member names in the order ``make(_:)`` writes them (`JSONSerialization`'s),
+    /// remembered per set of names.
+    public static func ordered(_ keys: some Sequence<String>) -> [String] {
         // The sorted keys themselves identify the set: a joined string would make `{}` and
         // `{"": …}`, or `["a\u{0}b"]` and `["a", "b"]`, look alike and drop or invent keys.
         let signature = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -4,7 +4,7 @@ import StratusAdapterKit
 /// Google's JSON error body:
 /// `{"error": {"code": 404, "message": "...", "errors": [{"domain", "reason", "message", "location"}], "status": "NOT_FOUND"}}`.
 struct DriveErrorBody: Sendable, Equatable {
-    struct Item: Sendable, Equatable {
+    struct Item: DriveAnswer, Equatable {
         var domain: String?
         var reason: String?
         var message: String?
@@ -40,9 +40,7 @@ struct DriveErrorBody: Sendable, Equatable {
             case "message": body.message = try reader.readStringUnlessNull()
             case "status": body.status = try reader.readStringUnlessNull()
             case "errors":
-                body.errors =
-                    try reader.readNull()
-                    ? [] : reader.readArray { element throws(JSONReadError) in try Item(json: &element) }
+                body.errors = try DriveJSON.list(&reader)
             default: try reader.skipValue()
             }
         }
@@ -77,7 +75,7 @@ struct DriveErrorBody: Sendable, Equatable {
 
 extension DriveErrorBody.Item {
     /// Reads one item of `errors`.
-    fileprivate init(json reader: inout JSONReader) throws(JSONReadError) {
+    init(json reader: inout JSONReader) throws(JSONReadError) {
         var item = DriveErrorBody.Item()
         try reader.readObject { member, reader throws(JSONReadError) in
             switch member {

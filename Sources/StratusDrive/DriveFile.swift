@@ -121,6 +121,11 @@ enum DriveJSON {
         return properties
     }
 
+    /// An array of answers, such as a page's `files`; `null` reads as an empty array.
+    static func list<Answer: DriveAnswer>(_ reader: inout JSONReader) throws(JSONReadError) -> [Answer] {
+        try reader.readNull() ? [] : reader.readArray { element throws(JSONReadError) in try Answer(json: &element) }
+    }
+
     /// Reads a whole answer of a type Drive sends.
     static func decode<Answer: DriveAnswer>(_ type: Answer.Type, from data: Data) throws(JSONReadError) -> Answer {
         try JSONReader.read(data) { reader throws(JSONReadError) in try Answer(json: &reader) }

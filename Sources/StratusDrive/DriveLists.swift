@@ -11,9 +11,7 @@ struct DriveFileList: DriveAnswer {
         try reader.readObject { member, reader throws(JSONReadError) in
             switch member {
             case "files":
-                list.files =
-                    try reader.readNull()
-                    ? [] : reader.readArray { element throws(JSONReadError) in try DriveFile(json: &element) }
+                list.files = try DriveJSON.list(&reader)
             case "nextPageToken": list.nextPageToken = try reader.readStringUnlessNull()
             default: try reader.skipValue()
             }
@@ -60,9 +58,7 @@ struct DriveChangeList: DriveAnswer {
         try reader.readObject { member, reader throws(JSONReadError) in
             switch member {
             case "changes":
-                list.changes =
-                    try reader.readNull()
-                    ? [] : reader.readArray { element throws(JSONReadError) in try DriveChange(json: &element) }
+                list.changes = try DriveJSON.list(&reader)
             case "nextPageToken": list.nextPageToken = try reader.readStringUnlessNull()
             case "newStartPageToken": list.newStartPageToken = try reader.readStringUnlessNull()
             default: try reader.skipValue()
@@ -133,9 +129,7 @@ struct DriveRevisionList: DriveAnswer {
         try reader.readObject { member, reader throws(JSONReadError) in
             switch member {
             case "revisions":
-                list.revisions =
-                    try reader.readNull()
-                    ? [] : reader.readArray { element throws(JSONReadError) in try DriveRevision(json: &element) }
+                list.revisions = try DriveJSON.list(&reader)
             case "nextPageToken": list.nextPageToken = try reader.readStringUnlessNull()
             default: try reader.skipValue()
             }
