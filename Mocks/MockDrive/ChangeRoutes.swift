@@ -74,8 +74,7 @@ struct ChangeListText {
         fileMask = DriveNode.nestedFields(changeMask, "file")
         fileMaskIsNested = fileMask.members.values.contains { !$0.isEmpty }
         let fileMask = fileMask
-        fileKeys = SortedJSONText.ordered(
-            DriveNode.resourceKeys.filter { fileMask.isEmpty || fileMask.selectsAll || fileMask.members[$0] != nil })
+        fileKeys = SortedJSONText.ordered(DriveNode.resourceKeys.filter { Self.selects(fileMask, $0) })
         let common = ["kind", "type", "changeType", "fileId", "time", "removed"].filter {
             Self.selects(changeMask, $0)
         }
