@@ -111,7 +111,7 @@ public struct RemoteOptions: Hashable, Sendable {
         return ["secret", "token", "password", "key"].contains { lowered.contains($0) }
     }
 
-    private func invalid(_ name: String, _ value: String, expected: String) -> ServiceError {
+    func invalid(_ name: String, _ value: String, expected: String) -> ServiceError {
         let shown = RemoteOptions.isSecret(name) ? "set to a value that" : "\(value.debugDescription), which"
         return ServiceError(
             .invalidConfiguration,

@@ -78,6 +78,31 @@ public protocol Service: Sendable {
     ///   token.
     func changes(since token: ChangeToken) async throws -> ChangePage
 
+    /// Waits until the change feed has changes after a token, the timeout passes, or the task
+    /// is cancelled, at the cost ``ServiceCapabilities/changeWaiting`` declares: a held request
+    /// (longpoll), a notification from the store, or polls of ``changes(since:)`` on a
+    /// ``PollingSchedule``. Services that declare nothing else poll (the default
+    /// implementation).
+    ///
+    /// ```swift
+    /// var token = try await service.latestChangeToken()
+    /// while try await service.waitForChanges(after: token, timeout: .seconds(300)) == .changesAvailable {
+    ///     let page = try await service.changes(since: token)
+    ///     token = page.nextToken   // apply page.changes, then keep reading while page.hasMore
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - token: A token from ``latestChangeToken()`` or a page.
+    ///   - timeout: The longest to wait; a service may answer ``ChangeWaitOutcome/timedOut`` a
+    ///     little later than this, never much earlier.
+    /// - Returns: ``ChangeWaitOutcome/changesAvailable`` when ``changes(since:)`` has something
+    ///   to report (a service may wake early and report nothing new), or
+    ///   ``ChangeWaitOutcome/timedOut``.
+    /// - Throws: ``ServiceError/Code/invalidChangeToken`` for a token ``changes(since:)`` would
+    ///   refuse, ``ServiceError/Code/cancelled`` promptly when the task is cancelled,
+    ///   ``ServiceError/Code/unsupported`` when there is no change feed.
+    func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome
+
     /// The versions of a file the provider keeps, newest first. The first is the current one.
     /// - Throws: ``ServiceError/Code/notFound`` when the path never held a file the provider
     ///   remembers.
@@ -114,6 +139,38 @@ extension Service {
     /// - Throws: See ``Service/download(_:version:to:options:)``.
     public func download(_ path: RemotePath, version: VersionID?, to destination: URL) async throws -> RemoteFile {
         try await download(path, version: version, to: destination, options: DownloadOptions())
+    }
+
+    /// Waits for changes by polling ``changes(since:)`` on the schedule of
+    /// ``ServiceCapabilities/changeWaiting``: the behaviour of every service that does not wait
+    /// in a better way.
+    /// - Throws: See ``Service/waitForChanges(after:timeout:)``.
+    public func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
+        try await pollForChanges(after: token, timeout: timeout, schedule: capabilities.changeWaiting.polling)
+    }
+
+    /// Waits for changes by asking ``changes(since:)`` on a schedule: at once, then after each
+    /// interval of the schedule, following every page, until a page reports a change or the
+    /// timeout passes. The default ``waitForChanges(after:timeout:)`` is this call on the
+    /// schedule of ``ServiceCapabilities/changeWaiting``; an adapter that waits in a better way
+    /// calls it for the times it has to fall back to polling.
+    ///
+    /// ```swift
+    /// let outcome = try await service.pollForChanges(
+    ///     after: token, timeout: .seconds(60), schedule: PollingSchedule(minimum: .seconds(1), maximum: .seconds(5)))
+    /// ```
+    /// - Parameters:
+    ///   - token: A token from ``latestChangeToken()`` or a page.
+    ///   - timeout: The longest to wait; one last poll is made when it passes.
+    ///   - schedule: When to ask.
+    /// - Returns: ``ChangeWaitOutcome/changesAvailable`` or ``ChangeWaitOutcome/timedOut``.
+    /// - Throws: What ``changes(since:)`` throws (``ServiceError/Code/invalidChangeToken`` for a
+    ///   refused token), ``ServiceError/Code/cancelled`` when the task is cancelled,
+    ///   ``ServiceError/Code/unsupported`` when there is no change feed.
+    public func pollForChanges(after token: ChangeToken, timeout: Duration, schedule: PollingSchedule) async throws
+        -> ChangeWaitOutcome
+    {
+        try await ChangePoller(schedule: schedule).wait(on: self, after: token, timeout: timeout)
     }
 
     /// Deletes a file whatever its version.

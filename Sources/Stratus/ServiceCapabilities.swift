@@ -66,11 +66,15 @@ public struct ServiceCapabilities: Hashable, Sendable {
     public var supportsCustomMetadata: Bool
     /// Which paths the provider accepts and when two paths name the same file.
     public var pathRules: PathRules
+    /// How ``Service/waitForChanges(after:timeout:)`` waits, and how soon it wakes after a
+    /// change.
+    public var changeWaiting: ChangeWaiting
 
     /// Creates a capability descriptor.
     ///
     /// `supportsChunkedUpload` defaults to `true`, the behaviour of an adapter that sends large
-    /// uploads in chunks of `chunkSize`.
+    /// uploads in chunks of `chunkSize`. `changeWaiting` defaults to polling on the default
+    /// ``PollingSchedule`` (``ChangeWaiting/unavailable`` without a change feed).
     public init(
         hashAlgorithm: HashAlgorithm,
         largestSingleUpload: Int64,
@@ -80,7 +84,8 @@ public struct ServiceCapabilities: Hashable, Sendable {
         changeFeed: ChangeFeed,
         supportsCustomMetadata: Bool,
         pathRules: PathRules,
-        supportsChunkedUpload: Bool = true
+        supportsChunkedUpload: Bool = true,
+        changeWaiting: ChangeWaiting? = nil
     ) {
         self.hashAlgorithm = hashAlgorithm
         self.largestSingleUpload = largestSingleUpload
@@ -91,6 +96,7 @@ public struct ServiceCapabilities: Hashable, Sendable {
         self.supportsCustomMetadata = supportsCustomMetadata
         self.pathRules = pathRules
         self.supportsChunkedUpload = supportsChunkedUpload
+        self.changeWaiting = changeWaiting ?? (changeFeed == .unavailable ? .unavailable : .polling())
     }
 }
 

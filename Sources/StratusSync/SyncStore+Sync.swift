@@ -20,6 +20,7 @@ extension SyncStore {
             try await gate.run {
                 let run = SyncRun(progress: configuration.progress)
                 do {
+                    try await checkRemoteIdentity(run)
                     try await collectChanges(run)
                     try await pullPending(run)
                     // After a push the feed is read again: it absorbs this device's own writes
