@@ -4,6 +4,7 @@ import StratusDigest
 /// Where the sync layer keeps things on the service, below one folder (see <doc:RemoteFormat>):
 ///
 /// ```
+/// FOLDER/store.json                  the store marker: the store's id and format
 /// FOLDER/records/TYPE/ID.json        one record document per record (the commit)
 /// FOLDER/blobs/AB/ABCDEF….           file content, named by its SHA-256 (immutable)
 /// ```
@@ -15,9 +16,12 @@ struct RemoteLayout: Sendable {
     let folder: RemotePath
     let records: RemotePath
     let blobs: RemotePath
+    /// The store marker (``RemoteMarker``).
+    let marker: RemotePath
 
     init(folder: RemotePath) throws {
         self.folder = folder
+        marker = try folder.appending("store.json")
         records = try folder.appending("records")
         blobs = try folder.appending("blobs")
     }

@@ -16,6 +16,15 @@ public struct SyncConfiguration: Sendable {
     public var defaultPolicy: ConflictPolicy
     /// How many records move at once (a record's own files move one after another). Default 8.
     public var maximumConcurrentTransfers: Int
+    /// The largest share (0 to 1) of this device's live records that one sync may remove because
+    /// their documents vanished from the remote (removed by hand or by another tool, not deleted
+    /// by a device, which writes a tombstone). A pull that would remove more stops with
+    /// ``SyncError/Code/massDeletion`` before applying anything; see
+    /// ``SyncStore/acceptRemoteDeletions()``. Default 0.5; 1 turns the check off.
+    public var massDeletionLimit: Double
+    /// The number of vanished records at or below which ``massDeletionLimit`` is not checked, so
+    /// a small store can lose a few records by hand. Default 5.
+    public var massDeletionMinimum: Int
     /// Receives progress during a sync, from any task; keep it quick.
     public var progress: (@Sendable (SyncProgress) -> Void)?
     /// Where the store logs what it does.
@@ -30,6 +39,9 @@ public struct SyncConfiguration: Sendable {
     ///   - policies: Conflict policies by record type.
     ///   - defaultPolicy: The policy for other types.
     ///   - maximumConcurrentTransfers: How many transfers run at once (at least 1).
+    ///   - massDeletionLimit: The largest share of live records one sync may remove because
+    ///     their documents vanished.
+    ///   - massDeletionMinimum: How many vanished records are always allowed.
     ///   - logger: Where the store logs.
     public init(
         remoteFolder: String = "stratus-sync",
@@ -37,8 +49,12 @@ public struct SyncConfiguration: Sendable {
         policies: [String: ConflictPolicy] = [:],
         defaultPolicy: ConflictPolicy = .manual,
         maximumConcurrentTransfers: Int = 8,
+        massDeletionLimit: Double = 0.5,
+        massDeletionMinimum: Int = 5,
         logger: Logger = Logger(label: "StratusSync")
     ) {
+        self.massDeletionLimit = massDeletionLimit
+        self.massDeletionMinimum = massDeletionMinimum
         self.remoteFolder = remoteFolder
         self.deviceName = deviceName
         self.policies = policies

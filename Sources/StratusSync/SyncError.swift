@@ -13,6 +13,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
             case invalidValue, invalidKey, localFile, database, service, invalidDocument
             case unsupportedFormat, missingBlob, blobMismatch, unresolvedConflict, notFound
             case unsupported, quarantined, cancelled, quotaExceeded, typeMismatch, overflow
+            case remoteReplaced, massDeletion
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -54,6 +55,17 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         /// A number would go past what 64 bits hold; nothing was written.
         public static let overflow = Code(.overflow)
 
+        /// The remote folder is not the one this device synced with: its store marker is gone
+        /// (the folder was deleted or emptied) or names another store (the service points at
+        /// another account or folder). Nothing was changed; the app chooses
+        /// ``SyncStore/reseedRemote()`` or ``SyncStore/adoptRemote()``.
+        public static let remoteReplaced = Code(.remoteReplaced)
+        /// A pull would remove more of this device's records than
+        /// ``SyncConfiguration/massDeletionLimit`` allows, because their documents vanished from
+        /// the remote (no tombstone). Nothing was applied; ``SyncError/recordCount`` says how
+        /// many. ``SyncStore/acceptRemoteDeletions()`` lets the next sync apply them.
+        public static let massDeletion = Code(.massDeletion)
+
         /// The code's name, such as `quotaExceeded`.
         public var description: String { base.rawValue }
     }
@@ -64,16 +76,21 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The error underneath, such as a ``Stratus/ServiceError``.
     public var underlying: (any Error & Sendable)?
+    /// How many records the error concerns, where it concerns a number of them: for
+    /// ``Code/massDeletion``, the records whose documents vanished.
+    public var recordCount: Int?
 
     /// Creates an error.
     /// - Parameters:
     ///   - code: The kind of failure.
     ///   - message: What went wrong.
     ///   - underlying: The error underneath.
-    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+    ///   - recordCount: How many records the error concerns, if it concerns a number of them.
+    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil, recordCount: Int? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
+        self.recordCount = recordCount
     }
 
     /// The code of the service error underneath, when the failure came from the service.

@@ -6,7 +6,7 @@ import Stratus
 /// paths are saved with the feed's token in one transaction, then fetched one by one, each with
 /// its files, and applied in a transaction of its own.
 extension SyncStore {
-    private static let tokenSetting = "changeToken"
+    static let tokenSetting = "changeToken"
 
     /// Reads the change feed from the saved token into `pendingPull`; the first sync, and a
     /// token the service no longer accepts, read a full listing instead.
@@ -32,7 +32,8 @@ extension SyncStore {
                         return known[key] != version
                     }
                     let next = page.nextToken
-                    try await state.write { db in
+                    try await state.write { [self] db in
+                        try checkMassDeletion(db, adding: entries)
                         for (path, version) in entries {
                             try db.execute(
                                 sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)",
@@ -112,11 +113,13 @@ extension SyncStore {
                 entries.append((file.path.string, file.version.rawValue))
             }
         }
-        // Records synced before whose documents are gone from the remote.
+        // Records synced before whose documents are gone from the remote (a folder whose store
+        // marker is gone stopped the sync before this; too many stop it in checkMassDeletion).
         for key in known.keys {
             entries.append((try layout.documentPath(of: key).string, nil))
         }
-        try await state.write { [entries] db in
+        try await state.write { [self, entries] db in
+            try checkMassDeletion(db, adding: entries)
             for (path, version) in entries {
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)", arguments: [path, version])
@@ -138,6 +141,7 @@ extension SyncStore {
             try await pull(path: path, version: version, run: run)
             run.finishedRecord()
         }
+        try await endAcceptedDeletions()
     }
 
     /// Fetches one record document and its files and applies it. A document that is not valid

@@ -97,3 +97,26 @@ func expectSyncError<Value>(
     }
     return nil
 }
+
+extension SyncHarness {
+    /// Removes remote files below a folder through the service, as a person or another tool
+    /// would (no tombstones), and returns how many went.
+    @discardableResult
+    func removeRemoteFiles(
+        below folder: String, on service: (any Service)? = nil, where include: (RemotePath) -> Bool = { _ in true }
+    ) async throws -> Int {
+        let target = service ?? remote
+        var removed = 0
+        for file in try await target.list(RemotePath(folder)) where include(file.path) {
+            try await target.delete(file.path)
+            removed += 1
+        }
+        return removed
+    }
+
+    /// A `local` service on another folder of this harness, as if the app now pointed at
+    /// another account or folder.
+    func otherRemote(_ name: String) throws -> ObservedService {
+        ObservedService(try LocalService(root: folder.appending(path: name, directoryHint: .isDirectory)))
+    }
+}
