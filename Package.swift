@@ -86,7 +86,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "StratusLocal", dependencies: ["Stratus", "StratusDigest", "StratusFileSystem"], swiftSettings: strict
+            name: "StratusLocal",
+            dependencies: [
+                "Stratus", "StratusDigest", "StratusFileSystem", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
         ),
         .target(name: "StratusContract", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
         // The public kit for adapter authors: the plumbing every HTTP adapter shares.
@@ -142,6 +146,7 @@ let package = Package(
                 "Stratus", "StratusDigest", "StratusFileSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -394,7 +399,10 @@ let package = Package(
         .testTarget(name: "FaultMatrixTests", dependencies: ["FaultMatrix"], swiftSettings: strict),
         .testTarget(
             name: "StratusLocalTests",
-            dependencies: ["StratusTestSupport", "Stratus", "StratusLocal", "StratusContract"],
+            dependencies: [
+                "StratusTestSupport", "Stratus", "StratusLocal", "StratusContract",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import Stratus
 import StratusFileSystem
+import Synchronization
 
 /// A ``Service`` over a folder on this machine that behaves like a cloud provider: every write
 /// is a new version, preconditions are atomic, and a change feed reports every change.
@@ -52,7 +54,13 @@ public final class LocalService: Service {
     /// What the local backend can do.
     public let capabilities: ServiceCapabilities
 
-    private let store: LocalStore
+    let store: LocalStore
+    /// Where waiters learn of journal writes.
+    let watcher: JournalWatcher
+    /// Where the fallback to polling is reported.
+    let logger: Logger
+    /// Whether the fallback to polling was logged as a warning already.
+    let reportedFallback = Atomic<Bool>(false)
 
     /// Opens (or sets up) a local store.
     ///
@@ -66,14 +74,32 @@ public final class LocalService: Service {
     ///   - chunkSize: The chunk size to report in ``capabilities``; the local backend does not
     ///     chunk, but the contract suite picks its boundary sizes from it.
     ///   - changePageSize: The most changes returned by one call to ``changes(since:)``.
+    ///   - logger: Where to report that waiting for changes fell back to polling (inotify
+    ///     unavailable); nothing else is logged.
     /// - Throws: ``ServiceError`` (`invalidConfiguration`) for a bad value or a root that is
     ///   not a usable folder; `permissionDenied` or `localFile` when the state folder cannot be
     ///   set up.
-    public init(
+    public convenience init(
         root: URL,
         maximumVersions: Int = LocalService.defaultMaximumVersions,
         chunkSize: Int64 = LocalService.defaultChunkSize,
-        changePageSize: Int = LocalService.defaultChangePageSize
+        changePageSize: Int = LocalService.defaultChangePageSize,
+        logger: Logger = Logger(label: "stratus.local", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        try self.init(
+            root: root, maximumVersions: maximumVersions, chunkSize: chunkSize, changePageSize: changePageSize,
+            logger: logger, watcher: .shared)
+    }
+
+    /// Opens (or sets up) a local store whose waiters use a given journal watcher (a disabled
+    /// one in tests of the polling fallback).
+    init(
+        root: URL,
+        maximumVersions: Int,
+        chunkSize: Int64,
+        changePageSize: Int,
+        logger: Logger,
+        watcher: JournalWatcher
     ) throws {
         guard maximumVersions >= 1 else {
             throw ServiceError(
@@ -100,6 +126,8 @@ public final class LocalService: Service {
         }
         self.root = root
         self.maximumVersions = maximumVersions
+        self.logger = logger
+        self.watcher = watcher
         self.capabilities = ServiceCapabilities(
             hashAlgorithm: .sha256,
             largestSingleUpload: .max,
@@ -108,7 +136,8 @@ public final class LocalService: Service {
             supportsVersions: true,
             changeFeed: .native,
             supportsCustomMetadata: true,
-            pathRules: PathRules(isCaseSensitive: true, forbiddenCharacters: [], maximumComponentLength: 255)
+            pathRules: PathRules(isCaseSensitive: true, forbiddenCharacters: [], maximumComponentLength: 255),
+            changeWaiting: LocalService.changeWaiting
         )
     }
 
@@ -259,7 +288,7 @@ public final class LocalService: Service {
     /// - Parameters:
     ///   - action: What is being done, phrased to follow "could not".
     ///   - work: The work.
-    private func perform<Result: Sendable>(
+    func perform<Result: Sendable>(
         _ action: String,
         _ work: @escaping @Sendable (CancellationFlag) throws -> Result
     ) async throws -> Result {

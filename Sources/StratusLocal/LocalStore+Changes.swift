@@ -16,4 +16,14 @@ extension LocalStore {
             try journal.changes(after: position, limit: changePageSize)
         }
     }
+
+    /// Whether the journal has a change after a token, checked as ``changes(since:)`` checks
+    /// the token.
+    /// - Throws: ``ServiceError`` (`invalidChangeToken`) for a token this store did not issue.
+    func hasChanges(since token: ChangeToken) throws -> Bool {
+        let position = try JournalPosition(token: token)
+        return try FileLock.withLock(lockPath) {
+            !(try journal.changes(after: position, limit: 1).changes.isEmpty)
+        }
+    }
 }

@@ -19,6 +19,8 @@ import StratusDigest
 struct StoreLayout: Sendable {
     /// The name of the hidden state folder at the top of the root.
     static let stateFolderName = ".stratus"
+    /// The name of the change journal in the state folder.
+    static let journalFileName = "changes.jsonl"
 
     /// The root folder's path, without a trailing slash.
     let root: String
@@ -28,7 +30,7 @@ struct StoreLayout: Sendable {
     /// The file every change locks.
     var lock: String { state + "/lock" }
     /// The change journal.
-    var journal: String { state + "/changes.jsonl" }
+    var journal: String { state + "/" + Self.journalFileName }
     /// The folder of per-file records.
     var records: String { state + "/records" }
     /// The folder of version contents.
