@@ -38,6 +38,9 @@ struct PooledService: Service {
     }
     func latestChangeToken() async throws -> ChangeToken { try await inner.latestChangeToken() }
     func changes(since token: ChangeToken) async throws -> ChangePage { try await inner.changes(since: token) }
+    func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
+        try await inner.waitForChanges(after: token, timeout: timeout)
+    }
     func versions(of path: RemotePath) async throws -> [FileVersion] { try await inner.versions(of: path) }
     func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
         try await inner.restore(path, to: version)
