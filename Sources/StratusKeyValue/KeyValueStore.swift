@@ -38,7 +38,10 @@ public final class KeyValueStore: Sendable {
     private let merge: KeyValueMerge
     /// Serialises this store's writes (each reads the record, changes it, writes it back).
     private let writing = Mutex(())
-    private let broadcaster = Mutex<[UUID: AsyncStream<KeyValueChange>.Continuation]>([:])
+    private let broadcaster = Broadcaster<KeyValueChange>(buffer: 1_000)
+    /// The values as the app last learnt them: its own writes, and what the last notified
+    /// sync brought. A sync's changes are what differs from it.
+    private let seen: Mutex<KeyValueDocument>
 
     /// Opens the store, creating it when missing.
     /// - Parameters:
@@ -72,7 +75,8 @@ public final class KeyValueStore: Sendable {
         key = recordKey
         merge = KeyValueMerge(rules: rules, device: opened.deviceName)
         limits = configuration.limits
-        _ = try stored.map { try KeyValueDocument(json: $0.value) }  // a damaged store fails here, not later
+        // A damaged store fails here, not later.
+        seen = Mutex(try stored.map { try KeyValueDocument(json: $0.value) } ?? KeyValueDocument())
         events = EventLog(store: opened)
     }
 
@@ -240,6 +244,11 @@ public final class KeyValueStore: Sendable {
                 throw SyncError(.quotaExceeded, problem)
             }
             try syncStore.save(changed.json, as: key)
+            seen.withLock { seen in
+                for (name, entry) in changed.entries where document.entries[name] != entry {
+                    seen.entries[name] = entry
+                }
+            }
             return result
         }
     }
@@ -277,24 +286,49 @@ public final class KeyValueStore: Sendable {
                 "The store's record could not be merged with the remote one (a document this version cannot read); local changes wait until it can."
             )
         }
-        var reason: KeyValueChange.Reason =
-            report.usedFullListing && before.entries.isEmpty ? .initialSync : .changedOnAnotherDevice
-        var after = try document()
-        if after.entries.isEmpty, !before.entries.isEmpty {
+        if try document().entries.isEmpty, !before.entries.isEmpty {
             // The remote lost the store (another account, or removed by hand): write ours again.
-            reason = .accountChanged
             try syncStore.save(before.json, as: key)
             _ = try? await syncStore.sync()
-            after = before
+            let keys = before.entries.filter { !$0.value.isRemoved }.map(\.key).sorted()
+            seen.withLock { $0 = before }
+            notify(KeyValueChange(reason: .accountChanged, keys: keys))
+            return keys
+        }
+        return try reportChanges(after: report)
+    }
+
+    /// An ``StratusSync/AutomaticSync`` that keeps this store (and its event log) in sync by
+    /// itself: values set on one device reach the others' ``externalChanges()`` without a call
+    /// to ``synchronize()``.
+    ///
+    /// ```swift
+    /// let syncing = Task { try await progress.automaticSync().run() }
+    /// for await change in progress.externalChanges() { refresh(change.keys) }
+    /// ```
+    /// - Parameter configuration: The schedule.
+    public func automaticSync(_ configuration: AutomaticSyncConfiguration = AutomaticSyncConfiguration())
+        -> AutomaticSync
+    {
+        AutomaticSync(store: syncStore, configuration: configuration) { [weak self] report in
+            _ = try? self?.reportChanges(after: report)
+        }
+    }
+
+    /// Tells ``externalChanges()`` which keys a sync changed: those that differ from what the
+    /// app last learnt.
+    private func reportChanges(after report: SyncReport) throws -> [String] {
+        let after = try document()
+        let before = seen.withLock { seen in
+            defer { seen = after }
+            return seen
         }
         let changed = Set(before.entries.keys).union(after.entries.keys).filter { key in
             before.entries[key]?.current != after.entries[key]?.current
         }.sorted()
-        if reason == .accountChanged {
-            notify(
-                KeyValueChange(
-                    reason: .accountChanged, keys: after.entries.filter { !$0.value.isRemoved }.map(\.key).sorted()))
-        } else if !changed.isEmpty {
+        if !changed.isEmpty {
+            let reason: KeyValueChange.Reason =
+                report.usedFullListing && before.entries.isEmpty ? .initialSync : .changedOnAnotherDevice
             notify(KeyValueChange(reason: reason, keys: changed))
         }
         if limitProblem(after) != nil {
@@ -306,14 +340,10 @@ public final class KeyValueStore: Sendable {
     /// The changes to keys that did not come from this device's own writes (other devices, the
     /// first sync, limits, an account change). Each call makes a new sequence.
     public func externalChanges() -> AsyncStream<KeyValueChange> {
-        let (stream, continuation) = AsyncStream<KeyValueChange>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
-        let id = UUID()
-        broadcaster.withLock { $0[id] = continuation }
-        continuation.onTermination = { [weak self] _ in self?.broadcaster.withLock { _ = $0.removeValue(forKey: id) } }
-        return stream
+        broadcaster.stream()
     }
 
     private func notify(_ change: KeyValueChange) {
-        for continuation in broadcaster.withLock({ Array($0.values) }) { continuation.yield(change) }
+        broadcaster.send([change])
     }
 }

@@ -30,7 +30,7 @@ extension SyncStore {
     ///   `unsupportedFormat` when a record version cannot be read (nothing is removed then).
     @discardableResult
     public func compact(minimumAge: Duration = .seconds(86_400)) async throws -> CompactionReport {
-        try await gate.run { [self] in
+        try await scheduler.exclusive { [self] in
             do {
                 return try await compactNow(minimumAge: minimumAge)
             } catch {

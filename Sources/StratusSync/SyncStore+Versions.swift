@@ -71,6 +71,7 @@ extension SyncStore {
             return document
         }
         broadcaster.send([RecordChange(key: key, kind: restored.isDeleted ? .deleted : .updated, origin: .restore)])
+        localEdits.send([()])
         return makeRecord(restored)
     }
 }

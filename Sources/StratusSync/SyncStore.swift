@@ -36,9 +36,13 @@ public final class SyncStore: Sendable {
     let state: LocalState
     let blobs: LocalBlobStore
     let layout: RemoteLayout
-    let broadcaster = ChangeBroadcaster()
-    let gate = AsyncGate()
-    let coalescer = SyncCoalescer()
+    let broadcaster = Broadcaster<RecordChange>(buffer: 10_000)
+    /// Told of every local edit that a sync should push (writes, resolutions, restores).
+    let localEdits = Broadcaster<Void>(buffer: 1)
+    /// Told when a sync run ends, however it ended.
+    let runsEnded = Broadcaster<Void>(buffer: 1)
+    let scheduler = SyncScheduler()
+    let statusBoard = StatusBoard(.idle(lastSynced: nil))
     var logger: Logger { configuration.logger }
 
     /// Opens a store, creating its folder and state when missing.
@@ -111,9 +115,20 @@ public final class SyncStore: Sendable {
         broadcaster.stream()
     }
 
-    /// Ends every ``changes()`` sequence. The store can still be used; new sequences work.
+    /// Ends every ``changes()`` and ``statusUpdates()`` sequence. The store can still be used;
+    /// new sequences work.
     public func close() {
         broadcaster.finish()
+        statusBoard.finish()
+    }
+
+    /// Where syncing stands now.
+    public var status: SyncStatus { statusBoard.status }
+
+    /// The store's ``SyncStatus`` as it changes, starting with the current one. Each call makes
+    /// a new sequence; it ends when the store is closed.
+    public func statusUpdates() -> AsyncStream<SyncStatus> {
+        statusBoard.updates()
     }
 
     // MARK: Writing
@@ -192,6 +207,7 @@ public final class SyncStore: Sendable {
         }
         broadcaster.send(
             documents.map { RecordChange(key: $0.key, kind: $0.isDeleted ? .deleted : .updated, origin: .local) })
+        localEdits.send([()])
         return documents.map(makeRecord)
     }
 
@@ -292,6 +308,7 @@ public final class SyncStore: Sendable {
             )
         }
         broadcaster.send(changes)
+        localEdits.send([()])
     }
 
     /// The local sides this device replaced in conflicts (and by restores), newest first, so

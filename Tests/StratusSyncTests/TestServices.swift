@@ -31,7 +31,10 @@ final class ScriptedService: Service {
 
     var capabilities: ServiceCapabilities {
         var capabilities = base.capabilities
-        if withoutFeed { capabilities.changeFeed = .unavailable }
+        if withoutFeed {
+            capabilities.changeFeed = .unavailable
+            capabilities.changeWaiting = .unavailable
+        }
         if checkThenWrite { capabilities.conditionalWrites = .bestEffort }
         return capabilities
     }
@@ -88,6 +91,11 @@ final class ScriptedService: Service {
         return try await base.changes(since: token)
     }
 
+    func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
+        if withoutFeed { throw ServiceError(.unsupported, "No change feed.") }
+        return try await base.waitForChanges(after: token, timeout: timeout)
+    }
+
     func metadata(of path: RemotePath) async throws -> RemoteFile { try await base.metadata(of: path) }
     func list(_ folder: RemotePath) async throws -> [RemoteFile] { try await base.list(folder) }
     func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
@@ -101,5 +109,67 @@ final class ScriptedService: Service {
     func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
     func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
         try await base.restore(path, to: version)
+    }
+}
+
+/// A service that can be cut off: while ``isOffline`` every call fails at once with a network
+/// error, as on a device without a connection.
+final class SwitchableService: Service {
+    private let base: any Service
+    private let offline = Mutex(false)
+
+    init(_ base: any Service) { self.base = base }
+
+    var isOffline: Bool {
+        get { offline.withLock { $0 } }
+        set { offline.withLock { $0 = newValue } }
+    }
+
+    private func reach() throws {
+        if isOffline { throw ServiceError(.network, "The network is down (test).") }
+    }
+
+    var capabilities: ServiceCapabilities { base.capabilities }
+    func metadata(of path: RemotePath) async throws -> RemoteFile {
+        try reach()
+        return try await base.metadata(of: path)
+    }
+    func list(_ folder: RemotePath) async throws -> [RemoteFile] {
+        try reach()
+        return try await base.list(folder)
+    }
+    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+        try reach()
+        return try await base.upload(from: source, to: path, options: options)
+    }
+    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
+        -> RemoteFile
+    {
+        try reach()
+        return try await base.download(path, version: version, to: destination, options: options)
+    }
+    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
+        try reach()
+        try await base.delete(path, precondition: precondition)
+    }
+    func latestChangeToken() async throws -> ChangeToken {
+        try reach()
+        return try await base.latestChangeToken()
+    }
+    func changes(since token: ChangeToken) async throws -> ChangePage {
+        try reach()
+        return try await base.changes(since: token)
+    }
+    func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
+        try reach()
+        return try await base.waitForChanges(after: token, timeout: timeout)
+    }
+    func versions(of path: RemotePath) async throws -> [FileVersion] {
+        try reach()
+        return try await base.versions(of: path)
+    }
+    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
+        try reach()
+        return try await base.restore(path, to: version)
     }
 }

@@ -1,0 +1,96 @@
+/// When automatic sync runs next, apart from any I/O: the events that happened (local writes,
+/// a change on the service, a failure, a request) in, the time of the next sync out. Tested by
+/// tables of cases in `AutomaticSyncPlanTests`.
+struct AutomaticSyncPlan: Sendable {
+    typealias Instant = ContinuousClock.Instant
+
+    let configuration: AutomaticSyncConfiguration
+    /// The first local write not covered by a sync that started after it.
+    private(set) var firstWrite: Instant?
+    /// The latest such write.
+    private(set) var lastWrite: Instant?
+    /// The service reported a change that no sync has read yet.
+    private(set) var remoteChanged = false
+    /// A sync was asked for (at start, or by the app): it runs at once, whatever the backoff.
+    private(set) var asked = false
+    /// Failures in a row.
+    private(set) var failures = 0
+    /// When a failed sync is tried again.
+    private(set) var retryAt: Instant?
+
+    init(configuration: AutomaticSyncConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// The app wrote something to push.
+    mutating func localWrite(at now: Instant) {
+        if firstWrite == nil { firstWrite = now }
+        lastWrite = now
+    }
+
+    /// The service has changes to read.
+    mutating func remoteChange() {
+        remoteChanged = true
+    }
+
+    /// Run as soon as possible, backoff or not (the app asked; the network is back).
+    mutating func ask() {
+        asked = true
+    }
+
+    /// A sync starts: it covers every write and change reported so far.
+    mutating func syncStarted() {
+        firstWrite = nil
+        lastWrite = nil
+        remoteChanged = false
+        asked = false
+    }
+
+    /// A sync got through.
+    mutating func syncSucceeded() {
+        failures = 0
+        retryAt = nil
+    }
+
+    /// A sync failed; it is tried again after a pause that doubles with each failure in a row,
+    /// capped lower while offline, moved by the jitter.
+    /// - Parameter random: A number from 0 to 1 (0.5 means no jitter).
+    mutating func syncFailed(offline: Bool, at now: Instant, random: Double) {
+        failures += 1
+        retryAt = now + retryPause(offline: offline, random: random)
+    }
+
+    /// The pause after the current run of failures.
+    func retryPause(offline: Bool, random: Double) -> Duration {
+        let cap = offline ? configuration.maximumOfflineRetry : configuration.maximumRetry
+        var pause = configuration.firstRetry
+        var step = 1
+        while step < failures, pause < cap {
+            pause = pause * 2
+            step += 1
+        }
+        pause = min(pause, cap)
+        let share = (min(1, max(0, random.isFinite ? random : 0.5)) * 2 - 1) * configuration.jitter
+        let (seconds, attoseconds) = pause.components
+        let milliseconds = (Double(seconds) * 1000 + Double(attoseconds) / 1e15) * (1 + share)
+        return .milliseconds(Int64(milliseconds.rounded()))
+    }
+
+    /// When the next sync should start; `nil` when nothing is waiting (wait for an event).
+    /// A request starts one at once; otherwise pending work waits for its debounce and for the
+    /// retry time after a failure, and a failure alone is retried at its retry time (so a
+    /// device that could not finish tries again, and an offline one notices the network).
+    func nextSync(now: Instant) -> Instant? {
+        if asked { return now }
+        var due: Instant?
+        if remoteChanged { due = now }
+        if let lastWrite, let firstWrite {
+            let write = min(lastWrite + configuration.debounce, firstWrite + configuration.maximumDelay)
+            due = due.map { min($0, write) } ?? write
+        }
+        if let retryAt {
+            return max(due ?? retryAt, retryAt)
+        }
+        return due
+    }
+}

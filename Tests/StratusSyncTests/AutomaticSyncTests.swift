@@ -1,0 +1,248 @@
+import Foundation
+import Stratus
+import StratusSync
+import SyncSimulation
+import Synchronization
+import Testing
+
+/// Two devices with automatic sync and no `sync()` call: what one saves reaches the other by
+/// itself, on every remote kind, through an outage and a shutdown.
+///
+/// Limits here are generous (a minute) so that a loaded machine does not fail them; the
+/// propagation time itself is measured by `Benchmarks/run-sync-benchmark.sh`, not here.
+@Suite struct AutomaticSyncTests {
+    /// Quick retries, so that the tests of outages do not wait for the default backoff.
+    static let quick = AutomaticSyncConfiguration(
+        debounce: .milliseconds(100), maximumDelay: .seconds(1), firstRetry: .milliseconds(100),
+        maximumRetry: .seconds(1), maximumOfflineRetry: .milliseconds(300))
+
+    @Test(arguments: SimulationRemote.available)
+    func aSaveOnOneDeviceReachesTheOtherByItself(_ kind: SimulationRemote) async throws {
+        try await SyncHarness.with(kind) { harness in
+            let a = try harness.device("a")
+            let b = try harness.device("b")
+            try await running(a.automaticSync(Self.quick), b.automaticSync(Self.quick)) {
+                try await eventually("both devices finished their first sync") {
+                    !a.status.isSyncing && !b.status.isSyncing && a.status.isSettled && b.status.isSettled
+                }
+                let changes = b.changes()
+                try a.save(Save(level: 13), as: key("slot-1"), files: ["state": harness.file("state", "thirteen")])
+                let change = try await first(of: changes) { $0.key == (try? key("slot-1")) && $0.origin == .remote }
+                #expect(change.kind == .updated)
+                #expect(try b.record(key("slot-1"))?.decode(Save.self).level == 13)
+                #expect(try text(of: b.record(key("slot-1")), "state") == "thirteen")
+                // And back, with a delete.
+                try b.delete(key("slot-1"))
+                try await eventually("the delete reached a") { try a.record(key("slot-1")) == nil }
+            }
+            #expect(try a.pendingChangeCount() == 0)
+            #expect(try b.pendingChangeCount() == 0)
+        }
+    }
+
+    @Test func anOfflineDeviceSaysSoAndCatchesUpWhenTheNetworkIsBack() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let link = SwitchableService(harness.remote)
+        let a = try harness.device("a", service: link)
+        let b = try harness.device("b")
+        try await running(a.automaticSync(Self.quick), b.automaticSync(Self.quick)) {
+            try await eventually("a synced once") { a.status.isSettled }
+            link.isOffline = true
+            try a.save(Save(level: 2), as: key("offline-edit"))
+            let statuses = a.statusUpdates()
+            // Automatic sync says when it tries again.
+            let offline = try await first(of: statuses) { status in
+                if case .offline(_, let next) = status { next != nil } else { false }
+            }
+            #expect(offline.isOffline)
+            #expect(try a.pendingChangeCount() == 1, "nothing is lost while offline")
+            link.isOffline = false
+            try await eventually("the offline edit reached b") {
+                try b.record(key("offline-edit"))?.decode(Save.self).level == 2
+            }
+            try await eventually("a is settled again") { a.status.isSettled }
+        }
+    }
+
+    @Test func serverFailuresBackOffAndRecover() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let link = SwitchableService(harness.remote)
+        let failing = FailingService(link)
+        let a = try harness.device("a", service: failing)
+        let b = try harness.device("b")
+        try await running(a.automaticSync(Self.quick), b.automaticSync(Self.quick)) {
+            try await eventually("a synced once") { a.status.isSettled }
+            failing.failuresLeft = 4
+            try a.save(Save(level: 5), as: key("after-503s"))
+            let statuses = a.statusUpdates()
+            let failed = try await first(of: statuses) { status in
+                if case .failing(_, let next) = status { next != nil } else { false }
+            }
+            guard case .failing(let error, _) = failed else { return }
+            #expect(error.serviceCode == .server)
+            try await eventually("the edit went through after the failures") {
+                try b.record(key("after-503s"))?.decode(Save.self).level == 5
+            }
+            #expect(failing.failuresLeft == 0)
+        }
+    }
+
+    @Test func stoppingInTheMiddleOfARunLosesNothing() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let a = try harness.device("a")
+        for index in 0..<40 {
+            try a.save(Save(level: index), as: key("record-\(index)"), files: ["f": harness.file("f", "file \(index)")])
+        }
+        let automatic = a.automaticSync(Self.quick)
+        let statuses = a.statusUpdates()
+        let task = Task { try await automatic.run() }
+        _ = try await first(of: statuses) { $0.isSyncing }
+        task.cancel()
+        try await task.value
+        // Whatever the cancelled run did stays done; the next sync finishes the rest.
+        try await a.sync()
+        let b = try harness.device("b")
+        try await b.sync()
+        #expect(try b.records(ofType: "save").count == 40)
+        #expect(try a.pendingChangeCount() == 0)
+    }
+
+    @Test func aRunningInstanceRefusesASecondRun() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let a = try harness.device("a")
+        let automatic = a.automaticSync(Self.quick)
+        let task = Task { try await automatic.run() }
+        try await eventually("it ran its first sync") { a.status.isSettled }
+        await #expect(throws: SyncError.self) { try await automatic.run() }
+        task.cancel()
+        try await task.value
+    }
+}
+
+/// Fails a number of calls with a 503-like server error, then passes them on.
+final class FailingService: Service {
+    private let base: any Service
+    private let left = Mutex(0)
+    init(_ base: any Service) { self.base = base }
+
+    var failuresLeft: Int {
+        get { left.withLock { $0 } }
+        set { left.withLock { $0 = newValue } }
+    }
+
+    private func reach() throws {
+        let fail = left.withLock { left -> Bool in
+            guard left > 0 else { return false }
+            left -= 1
+            return true
+        }
+        if fail { throw ServiceError(.server, "503 Service Unavailable (test).") }
+    }
+
+    var capabilities: ServiceCapabilities { base.capabilities }
+    func metadata(of path: RemotePath) async throws -> RemoteFile {
+        try reach()
+        return try await base.metadata(of: path)
+    }
+    func list(_ folder: RemotePath) async throws -> [RemoteFile] {
+        try reach()
+        return try await base.list(folder)
+    }
+    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
+        try reach()
+        return try await base.upload(from: source, to: path, options: options)
+    }
+    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
+        -> RemoteFile
+    {
+        try reach()
+        return try await base.download(path, version: version, to: destination, options: options)
+    }
+    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
+        try reach()
+        try await base.delete(path, precondition: precondition)
+    }
+    func latestChangeToken() async throws -> ChangeToken {
+        try reach()
+        return try await base.latestChangeToken()
+    }
+    func changes(since token: ChangeToken) async throws -> ChangePage {
+        try reach()
+        return try await base.changes(since: token)
+    }
+    func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
+        try await base.waitForChanges(after: token, timeout: timeout)
+    }
+    func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
+    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
+        try await base.restore(path, to: version)
+    }
+}
+
+extension SyncStatus {
+    /// Idle or waiting for the app: the last sync finished.
+    var isSettled: Bool {
+        switch self {
+        case .idle(let last): last != nil
+        case .needsAttention: true
+        case .syncing, .offline, .failing: false
+        }
+    }
+}
+
+/// Runs two automatic syncs around `body`, then cancels them and waits for them to end.
+func running(_ first: AutomaticSync, _ second: AutomaticSync, _ body: () async throws -> Void) async throws {
+    let tasks = [Task { try await first.run() }, Task { try await second.run() }]
+    do {
+        try await body()
+    } catch {
+        for task in tasks { task.cancel() }
+        throw error
+    }
+    for task in tasks {
+        task.cancel()
+        try await task.value
+    }
+}
+
+/// Waits until `condition` holds, checking every 20 ms, for at most a minute (a limit meant
+/// for a loaded machine, not a measure of speed).
+func eventually(
+    _ what: String, within limit: Duration = .seconds(60), _ condition: () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + limit
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("Not within \(limit): \(what)")
+            throw CancellationError()
+        }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
+
+/// The first element of a sequence that matches, waiting at most a minute.
+func first<Element: Sendable>(
+    of sequence: AsyncStream<Element>, within limit: Duration = .seconds(60),
+    where matches: @escaping @Sendable (Element) -> Bool
+) async throws -> Element {
+    try await withThrowingTaskGroup(of: Element?.self) { group in
+        group.addTask {
+            for await element in sequence where matches(element) { return element }
+            return nil
+        }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let found = try await group.next(), let element = found else {
+            Issue.record("No matching element within \(limit).")
+            throw CancellationError()
+        }
+        return element
+    }
+}
