@@ -43,7 +43,10 @@ extension SyncStore {
             // A record with local changes is pushed again as new, not removed.
             if !row.dirty, row.baseVersion != nil, keys.contains(row.key) { removed += 1 }
         }
-        guard removed > minimum, Double(removed) > configuration.massDeletionLimit * Double(live) else { return }
+        guard
+            SafetyRailDecisions.isMassDeletion(
+                removed: removed, live: live, limit: configuration.massDeletionLimit, minimum: minimum)
+        else { return }
         throw SyncError(
             .massDeletion,
             "The documents of \(removed) of this device's \(live) records are gone from the remote folder \(layout.folder) without a tombstone (removed by hand or by another tool, not deleted by a device). Applying that would remove them here; nothing was applied. If they were removed on purpose, call acceptRemoteDeletions() and sync again (the records go to the archive). Otherwise put the documents back, or seed the remote again from this device (reseedRemote()).",

@@ -26,25 +26,31 @@ extension SyncStore {
         // Two rounds: a first write that loses a race with another device's reads theirs.
         for _ in 0..<2 {
             try Task.checkCancellation()
-            guard let file = try await markerMetadata() else {
-                if let remembered { throw remoteReplaced(remembered: remembered, found: nil) }
+            let file = try await markerMetadata()
+            if let file, remembered != nil, seen == Self.fingerprint(of: file) { return }
+            var read: (RemoteMarker, RemoteFile)?
+            if file != nil {
+                // `nil`: gone since the metadata request; look again.
+                guard let marker = try await readMarker() else { continue }
+                read = marker
+            }
+            switch SafetyRailDecisions.identity(remembered: remembered, found: read?.0.store) {
+            case .proceed:
+                if let (marker, file) = read { try await remember(marker.store, file) }
+                return
+            case .adopt(let store):
+                logger.notice("This device now syncs with the store \(store) in \(layout.folder).")
+                if let (marker, file) = read { try await remember(marker.store, file) }
+                return
+            case .writeMarker:
                 let marker = RemoteMarker.new()
                 if let written = try await writeMarker(marker, over: nil) {
                     try await remember(marker.store, written)
                     return
                 }
-                continue
+            case .stop(let remembered, let found):
+                throw remoteReplaced(remembered: remembered, found: found)
             }
-            if remembered != nil, seen == Self.fingerprint(of: file) { return }
-            guard let (marker, read) = try await readMarker() else { continue }
-            if let remembered, remembered != marker.store {
-                throw remoteReplaced(remembered: remembered, found: marker.store)
-            }
-            if remembered == nil {
-                logger.notice("This device now syncs with the store \(marker.store) in \(layout.folder).")
-            }
-            try await remember(marker.store, read)
-            return
         }
         throw SyncError(
             .service,

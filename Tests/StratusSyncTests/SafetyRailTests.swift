@@ -1,7 +1,8 @@
 import Foundation
 import Stratus
-import StratusSync
 import Testing
+
+@testable import StratusSync
 
 /// The safety rails of issue 25: a remote folder that was deleted, emptied or swapped stops a
 /// device instead of deleting its data; documents that vanish in bulk stop a pull; a device back
@@ -41,6 +42,44 @@ import Testing
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = try await service.download(RemotePath(Self.marker), to: url)
         return String(decoding: try Data(contentsOf: url), as: UTF8.self)
+    }
+
+    @Test(
+        arguments: [
+            (nil, nil, SafetyRailDecisions.Identity.writeMarker),
+            (nil, "s1", .adopt("s1")),
+            ("s1", "s1", .proceed),
+            ("s1", nil, .stop(remembered: "s1", found: nil)),
+            ("s1", "s2", .stop(remembered: "s1", found: "s2")),
+        ] as [(String?, String?, SafetyRailDecisions.Identity)])
+    func theIdentityDecision(_ remembered: String?, _ found: String?, _ expected: SafetyRailDecisions.Identity) {
+        #expect(SafetyRailDecisions.identity(remembered: remembered, found: found) == expected)
+    }
+
+    @Test(arguments: [
+        (0, 0, false), (5, 5, false), (6, 6, true), (6, 12, false), (7, 12, true), (18, 20, true),
+        (100, 1_000, false), (501, 1_000, true),
+    ])
+    func theMassDeletionDecision(_ removed: Int, _ live: Int, _ expected: Bool) {
+        #expect(SafetyRailDecisions.isMassDeletion(removed: removed, live: live, limit: 0.5, minimum: 5) == expected)
+        #expect(!SafetyRailDecisions.isMassDeletion(removed: removed, live: live, limit: 1, minimum: 5))
+    }
+
+    @Test func twoFirstSyncsAtOnceAgreeOnOneMarker() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let a = try harness.device("a")
+        let b = try harness.device("b")
+        try seed(a, harness, count: 3, prefix: "a")
+        try seed(b, harness, count: 3, prefix: "b")
+        async let first = a.sync()
+        async let second = b.sync()
+        _ = try await (first, second)
+        try await a.sync()
+        try await b.sync()
+        try await a.sync()
+        #expect(try levels(a).count == 6)
+        #expect(try contents(a) == contents(b))
     }
 
     @Test func theFirstSyncWritesTheMarkerAndLaterSyncsCheckItWithOneRequest() async throws {
