@@ -39,15 +39,35 @@ struct Device {
     /// Plays a level: the save keeps the best result, the highest level and the coins go up.
     @discardableResult
     func play(level: String, stars: Int, score: Int) throws -> GameSave {
+        try play([(level, stars, score)])
+    }
+
+    /// Plays several levels in one session, saved once at its end.
+    @discardableResult
+    func play(_ results: [(level: String, stars: Int, score: Int)]) throws -> GameSave {
         var save = try save()
-        save.record(level: level, stars: stars, score: score)
+        for result in results { save.record(level: result.level, stars: result.stars, score: result.score) }
         let thumbnail = FileManager.default.temporaryDirectory.appending(path: "thumbnail-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: thumbnail) }
-        try Data("[\(name) finished \(level) with \(GameSave.stars(stars))]\n".utf8).write(to: thumbnail)
+        let last = results.last.map { "\($0.level) with \(GameSave.stars($0.stars))" } ?? "nothing"
+        try Data("[\(name) finished \(last)]\n".utf8).write(to: thumbnail)
         try saves.save(save, as: slot, files: ["thumbnail": thumbnail])
         try progress.set(.integer(Int64(save.levels.count)), forKey: "highestLevel")
-        try progress.increment("coins", by: Int64(stars))
+        try progress.increment("coins", by: Int64(results.reduce(0) { $0 + $1.stars }))
         return save
+    }
+
+    /// Starts automatic sync of the save and the progress; cancel the task to stop it.
+    func startAutomaticSync() -> Task<Void, Never> {
+        let configuration = AutomaticSyncConfiguration(debounce: .milliseconds(300))
+        let saveSync = saves.automaticSync(configuration)
+        let progressSync = progress.automaticSync(configuration)
+        return Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await saveSync.run() }
+                group.addTask { try? await progressSync.run() }
+            }
+        }
     }
 
     /// Syncs the save and the progress.

@@ -9,13 +9,15 @@ struct SaveSyncCommand: AsyncParsableCommand {
         abstract:
             "Sync a game's save and progress between devices through any Stratus remote, without ever losing progress.",
         discussion: """
-            `demo` plays the whole story on two devices. By hand: `play` records a level on a \
-            device, `sync` syncs it, `status` shows where it stands. Each device is a folder \
+            `demo` plays the whole story on two devices that sync automatically. `live` runs one \
+            device with automatic sync, played from the keyboard: run two, in two terminals, to \
+            watch it happen. By hand: `play` records a level on a device, `sync` syncs it, \
+            `status` shows where it stands. Each device is a folder \
             (--device DIR). The remote is a local folder unless --remote NAME (from the \
             Stratus configuration) or --type TYPE --option key=value chooses another, so \
             `--type dropbox --option ...` is all it takes to use Dropbox instead.
             """,
-        subcommands: [DemoCommand.self, SyncCommand.self, StatusCommand.self, PlayCommand.self],
+        subcommands: [DemoCommand.self, LiveCommand.self, SyncCommand.self, StatusCommand.self, PlayCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 }

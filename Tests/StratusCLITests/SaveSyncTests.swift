@@ -9,7 +9,8 @@ import Testing
         try await CLISandbox.with { sandbox in
             let result = try await sandbox.saveSync(["demo", "--work", sandbox.path("demo").path])
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout.contains("— A syncs: 1 pushed, 0 pulled, 1 conflicts merged"))
+            #expect(result.stdout.contains("Both sync automatically: nothing in this story calls sync()."))
+            #expect(result.stdout.contains("both devices changed the save since they last agreed: merged by its rule"))
             #expect(result.stdout.contains("conflict detected: yes"))
             #expect(
                 result.stdout.contains("merged result: \(Self.mergedSummary) — 11 stars; highest level 4, 14 coins"))
