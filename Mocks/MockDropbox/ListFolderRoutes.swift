@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MockSupport
 
 /// `list_folder`, `list_folder/continue`, `list_folder/get_latest_cursor` and
 /// `list_folder/longpoll`.
@@ -74,19 +75,27 @@ extension MockDropboxServer {
         return Self.ok(page.json)
     }
 
-    /// No `Authorization` header: the cursor is the credential.
+    /// No `Authorization` header: the cursor is the credential (one sent anyway is ignored, as
+    /// Dropbox ignores it on its no-auth routes). The answer carries
+    /// ``MockDropboxServer/Options/longpollBackoff`` when it is set.
     func longpoll(_ request: inout Request) async throws -> Response {
         let arguments = try await rpcArguments(&request, route: "files/list_folder/longpoll")
         let cursor = try storedCursor(arguments)
         let timeout = try arguments.integer("timeout", default: 30, range: 30...480) ?? 30
         let deadline = ContinuousClock.now + min(.seconds(timeout), options.maxLongpollWait)
-        while ContinuousClock.now < deadline {
+        var changes = false
+        // A held request lets go when the server shuts down, so that the shutdown never waits
+        // for the rest of the hold.
+        while ContinuousClock.now < deadline, !ServerLifetime.isStopping {
             if namespace.epoch != cursor.epoch { throw DropboxFailure.route(FilesError.tag("reset")) }
             if cursor.offset != nil || namespace.withState({ $0.hasChanges(after: cursor) }) {
-                return Self.ok(["changes": true])
+                changes = true
+                break
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        return Self.ok(["changes": false])
+        var answer: [String: Any] = ["changes": changes]
+        if let backoff = options.longpollBackoff { answer["backoff"] = backoff }
+        return Self.ok(answer)
     }
 }

@@ -27,14 +27,23 @@ public final class MockDropboxServer: Sendable {
         public var maxUploadBytes: Int64
         /// The longest a `list_folder/longpoll` waits, whatever the client asks (for tests).
         public var maxLongpollWait: Duration
+        /// The `backoff` (seconds) every `list_folder/longpoll` answer carries, as Dropbox adds
+        /// one when it wants fewer long polls; `nil` (the default) for none. The mock answers
+        /// whatever comes next either way: honouring the backoff is the client's part.
+        public var longpollBackoff: Int?
 
         /// Creates options.
         /// - Parameters:
         ///   - maxUploadBytes: The largest body of one upload call.
         ///   - maxLongpollWait: The longest a longpoll waits.
-        public init(maxUploadBytes: Int64 = 150 * 1024 * 1024, maxLongpollWait: Duration = .seconds(480)) {
+        ///   - longpollBackoff: The `backoff` in every longpoll answer, in seconds.
+        public init(
+            maxUploadBytes: Int64 = 150 * 1024 * 1024, maxLongpollWait: Duration = .seconds(480),
+            longpollBackoff: Int? = nil
+        ) {
             self.maxUploadBytes = maxUploadBytes
             self.maxLongpollWait = maxLongpollWait
+            self.longpollBackoff = longpollBackoff
         }
     }
 

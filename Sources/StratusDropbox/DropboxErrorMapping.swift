@@ -7,7 +7,7 @@ import StratusHTTP
 ///
 /// | HTTP | body | code |
 /// |---|---|---|
-/// | 400 | plain text | `invalidResponse` (a request Stratus built was refused: a Stratus bug) |
+/// | 400 | plain text | `invalidResponse` (a request Stratus built was refused: a Stratus bug); `invalidChangeToken` for a refused cursor of `list_folder/continue` or `list_folder/longpoll` |
 /// | 401 | `AuthError` | `unauthorized` (expired/invalid tokens are refreshed once before this) |
 /// | 403 | `AccessError` | `permissionDenied` |
 /// | 409 | route union | by tag, see ``code(for:)`` |
@@ -31,6 +31,14 @@ enum DropboxErrorMapping {
         switch status {
         case 400:
             let text = Redaction.serverText(String(decoding: body.prefix(500), as: UTF8.self), secrets: secrets)
+            if cursorRoutes.contains(route), text.lowercased().contains("cursor") {
+                return ServiceError(
+                    .invalidChangeToken,
+                    "Dropbox does not accept the cursor of this change token (\(route)); resync from a full listing.",
+                    httpStatus: status,
+                    providerError: text
+                )
+            }
             return ServiceError(
                 .invalidResponse,
                 "Dropbox refused the request to \(route) as bad input; this is a bug in Stratus, please report it: \(text)",
@@ -89,6 +97,10 @@ enum DropboxErrorMapping {
                 providerError: summary)
         }
     }
+
+    /// The routes that take a change token's cursor: a 400 about the cursor there means the
+    /// token is not one Dropbox accepts (`invalidChangeToken`), not a bug in a request.
+    static let cursorRoutes: Set<String> = ["files/list_folder/continue", "files/list_folder/longpoll"]
 
     /// The code for an endpoint error (HTTP 409), from its tag chain.
     ///

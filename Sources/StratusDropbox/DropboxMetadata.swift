@@ -56,6 +56,13 @@ struct DropboxCursorResult: Decodable, Sendable {
     var cursor: String
 }
 
+/// The result of `list_folder/longpoll`: whether the cursor has changes, and how long Dropbox
+/// asks to wait before the next long poll.
+struct DropboxLongpollResult: Decodable, Sendable {
+    var changes: Bool
+    var backoff: Int64?
+}
+
 /// The result of `list_revisions`.
 struct DropboxRevisionsResult: Decodable, Sendable {
     var isDeleted: Bool

@@ -4,6 +4,7 @@ import Stratus
 import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
+import Synchronization
 
 /// A ``Stratus/Service`` over the Dropbox API v2, rooted at a folder of the account.
 ///
@@ -26,6 +27,8 @@ public final class DropboxService: Service {
     let logger: Logger
     /// The property templates that carry custom metadata.
     let templates: PropertyTemplateRegistry
+    /// Until when Dropbox asked this instance not to long-poll again (its `backoff`).
+    let longpollBackoff = Mutex<ContinuousClock.Instant?>(nil)
 
     /// Creates a service.
     /// - Parameters:
@@ -50,8 +53,9 @@ public final class DropboxService: Service {
     }
 
     /// Content hash `dropboxContentHash`, atomic conditional writes (`mode update` with
-    /// `strict_conflict`), versions, a native change feed, case-insensitive paths, and custom
-    /// metadata in file properties (see ``upload(from:to:options:)``).
+    /// `strict_conflict`), versions, a native change feed waited on with
+    /// `list_folder/longpoll` (see ``waitForChanges(after:timeout:)``), case-insensitive paths,
+    /// and custom metadata in file properties (see ``upload(from:to:options:)``).
     public var capabilities: ServiceCapabilities {
         ServiceCapabilities(
             hashAlgorithm: .dropboxContentHash,
@@ -61,7 +65,8 @@ public final class DropboxService: Service {
             supportsVersions: true,
             changeFeed: .native,
             supportsCustomMetadata: true,
-            pathRules: DropboxPathMapper.rules
+            pathRules: DropboxPathMapper.rules,
+            changeWaiting: DropboxService.changeWaiting
         )
     }
 

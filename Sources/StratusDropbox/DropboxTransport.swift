@@ -9,7 +9,12 @@ import StratusOAuth
 /// `Dropbox-API-Arg`), with authorization, retries and error mapping.
 struct DropboxTransport: Sendable {
     /// Which Dropbox host a route lives on.
-    enum Host: Sendable { case api, content }
+    enum Host: Sendable {
+        case api, content
+        /// The long-poll host, whose route takes no `Authorization` (the cursor is the
+        /// credential), so no token is ever sent there.
+        case notify
+    }
 
     let http: StratusHTTPClient
     let credentials: DropboxCredentials
@@ -17,14 +22,22 @@ struct DropboxTransport: Sendable {
 
     /// The URL of a route, such as `files/upload` on the content host.
     func url(_ host: Host, _ route: String) -> URL {
-        let base = host == .api ? configuration.apiURL : configuration.contentURL
+        let base =
+            switch host {
+            case .api: configuration.apiURL
+            case .content: configuration.contentURL
+            case .notify: configuration.notifyURL
+            }
         return base.appending(path: "2/" + route)
     }
 
     /// Sends a request and returns a 2xx or 409 answer; every other status, and transport
     /// failures, are thrown as ``Stratus/ServiceError`` after the retries `repetition` allows
     /// (`Repetition.never` inside a caller's own loop, such as
-    /// ``DropboxService/writeOnce(done:_:)``).
+    /// ``DropboxService/writeOnce(done:_:)``). Requests to the notify host go without
+    /// credentials.
+    /// - Parameter hold: For a request the server holds on purpose (a long poll), how long it
+    ///   may take, which replaces the client's stall timeout for it.
     func send(
         route: String,
         host: Host,
@@ -34,11 +47,16 @@ struct DropboxTransport: Sendable {
         destination: HTTPResponseDestination = .memory(limit: 16 * 1_048_576),
         responseDigests: Set<HashAlgorithm> = [],
         repetition: Repetition,
+        hold: Duration? = nil,
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
     ) async throws -> StratusHTTPResponse {
         var request = StratusHTTPRequest(method: .post, url: url(host, route), responseDigests: responseDigests)
         // Dropbox reads through POST too; only those may be resent by libcurl on a stale connection.
         request.isIdempotent = repetition == .safe
+        if let hold {
+            request.stallTimeout = hold
+            request.totalTimeout = hold
+        }
         if let headerArgument {
             request.headers.set("Dropbox-API-Arg", headerArgument.json(asciiOnly: true))
         }
@@ -53,9 +71,18 @@ struct DropboxTransport: Sendable {
         let origins = [configuration.apiURL, configuration.contentURL]
         return try await configuration.retryPolicy.run(repetition) { [request] _ in
             try Task.checkCancellation()
-            let response = try await credentials.send(
-                { request }, origins: origins, http: http, into: destination, action: "The request to \(route)",
-                progress: progress)
+            let response: StratusHTTPResponse
+            if host == .notify {
+                do {
+                    response = try await http.execute(request, into: destination, progress: progress)
+                } catch {
+                    throw ServiceError.transportFailure(error, action: "The request to \(route)")
+                }
+            } else {
+                response = try await credentials.send(
+                    { request }, origins: origins, http: http, into: destination, action: "The request to \(route)",
+                    progress: progress)
+            }
             if response.isSuccess { return response }
             let error = DropboxErrorMapping.error(
                 status: response.status, headers: response.headers, body: response.body, route: route,
@@ -83,10 +110,13 @@ struct DropboxTransport: Sendable {
         _ route: String,
         _ argument: StoneValue,
         as type: Result.Type,
-        repetition: Repetition = .safe
+        repetition: Repetition = .safe,
+        host: Host = .api,
+        hold: Duration? = nil
     ) async throws -> (result: Result, response: StratusHTTPResponse) {
         try await configuration.retryPolicy.run(repetition) { _ in
-            let response = try await send(route: route, host: .api, jsonArgument: argument, repetition: .never)
+            let response = try await send(
+                route: route, host: host, jsonArgument: argument, repetition: .never, hold: hold)
             try await check(response, route: route)
             return response
         } read: { response in

@@ -189,9 +189,11 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private func failStalledTransfers() {
-        guard let stall = configuration.timeouts.stall else { return }
         let now = ContinuousClock.now
-        for (easy, transfer) in active where !transfer.isPausedForCaller && now - transfer.lastActivity > stall {
+        for (easy, transfer) in active where !transfer.isPausedForCaller {
+            guard let stall = transfer.request.stallTimeout ?? configuration.timeouts.stall,
+                now - transfer.lastActivity > stall
+            else { continue }
             finish(
                 transfer, easy: easy,
                 error: StratusHTTPClientError(.stalled, "No data moved for \(stall); the transfer was stopped."))

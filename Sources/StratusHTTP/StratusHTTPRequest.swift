@@ -19,6 +19,10 @@ public struct StratusHTTPRequest: Sendable, CustomStringConvertible {
     /// A limit on the whole request, overriding the client's
     /// ``StratusHTTPClient/Configuration/Timeouts-swift.struct/total``.
     public var totalTimeout: Duration?
+    /// How long no byte may move before the request counts as stalled, overriding the client's
+    /// ``StratusHTTPClient/Configuration/Timeouts-swift.struct/stall``: for a request the server
+    /// holds on purpose until something happens (a long poll), set it longer than the hold.
+    public var stallTimeout: Duration?
     /// Whether sending the request twice does no more than sending it once.
     ///
     /// libcurl sends a request again, on its own, when a reused connection closes before any

@@ -76,4 +76,29 @@ struct ListFolderTests {
             #expect(try DropboxHarness.object(response)["changes"] as? Bool == true)
         }
     }
+
+    @Test("Longpoll answers carry the backoff the server is configured with, and none by default")
+    func longpollBackoff() async throws {
+        try await DropboxHarness.with(options: .init(maxLongpollWait: .milliseconds(100), longpollBackoff: 7)) {
+            harness in
+            let latest = try DropboxHarness.object(try await harness.rpc("list_folder/get_latest_cursor", ["path": ""]))
+            let cursor = try #require(latest["cursor"] as? String)
+            let quiet = try DropboxHarness.object(
+                try await harness.rpc("list_folder/longpoll", ["cursor": cursor, "timeout": 30], token: .some(nil)))
+            #expect(quiet["changes"] as? Bool == false)
+            #expect(quiet["backoff"] as? Int == 7)
+            try await harness.upload("/poke.txt", "poke")
+            let changed = try DropboxHarness.object(
+                try await harness.rpc("list_folder/longpoll", ["cursor": cursor, "timeout": 30], token: .some(nil)))
+            #expect(changed["changes"] as? Bool == true)
+            #expect(changed["backoff"] as? Int == 7)
+        }
+        try await DropboxHarness.with(options: .init(maxLongpollWait: .milliseconds(100))) { harness in
+            let latest = try DropboxHarness.object(try await harness.rpc("list_folder/get_latest_cursor", ["path": ""]))
+            let cursor = try #require(latest["cursor"] as? String)
+            let answer = try DropboxHarness.object(
+                try await harness.rpc("list_folder/longpoll", ["cursor": cursor, "timeout": 30], token: .some(nil)))
+            #expect(answer["backoff"] == nil)
+        }
+    }
 }

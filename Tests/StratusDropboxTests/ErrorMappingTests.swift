@@ -53,6 +53,25 @@ import Testing
         #expect(error.message.contains("bug in Stratus"))
     }
 
+    @Test func badInputAboutTheCursorOfAFeedRouteIsARefusedToken() {
+        for route in ["files/list_folder/continue", "files/list_folder/longpoll"] {
+            let body = "Error in call to API function \"\(route)\": request body: cursor: Invalid cursor"
+            let error = DropboxErrorMapping.error(
+                status: 400, headers: [:], body: Data(body.utf8), route: route, secrets: [])
+            #expect(error.code == .invalidChangeToken, "\(route)")
+        }
+        // The same words on another route, and other bad input on a feed route, stay bugs.
+        let elsewhere = DropboxErrorMapping.error(
+            status: 400, headers: [:], body: Data("cursor: Invalid cursor".utf8),
+            route: "files/upload_session/append_v2",
+            secrets: [])
+        #expect(elsewhere.code == .invalidResponse)
+        let other = DropboxErrorMapping.error(
+            status: 400, headers: [:], body: Data("request body: timeout: expected integer".utf8),
+            route: "files/list_folder/longpoll", secrets: [])
+        #expect(other.code == .invalidResponse)
+    }
+
     @Test func authErrors() {
         #expect(
             map(

@@ -16,11 +16,15 @@ struct MockFixture: Sendable {
     var baseURL: URL { mock.baseURL }
     var accessToken: String { mock.accessToken }
 
+    /// The mock's options for adapter tests: long polls held at most 2 seconds, since a mock
+    /// finishes a held long poll before it stops, even when its client went away.
+    static let options = MockDropboxServer.Options(maxLongpollWait: .seconds(2))
+
     /// Runs `body` while a fresh mock server runs.
     static func withRunning<Result: Sendable>(_ body: @Sendable (MockFixture) async throws -> Result) async throws
         -> Result
     {
-        try await RunningMock.dropbox { mock in
+        try await RunningMock.dropbox(options: options) { mock in
             try await body(MockFixture(mock: mock))
         }
     }
