@@ -381,6 +381,31 @@ import Testing
         }
     }
 
+    @Test func aServiceWithoutAFeedStopsTheSameWayOnAFullListing() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let listed = ScriptedService(harness.remote, withoutFeed: true)
+        let a = try harness.device("a", service: listed)
+        let b = try harness.device("b", service: listed)
+        try seed(a, harness, count: 10)
+        try await a.sync()
+        try await b.sync()
+        let removed = try await harness.removeRemoteFiles(below: "stratus-sync/records") {
+            !$0.name.hasPrefix("slot-0")
+        }
+        #expect(removed == 9)
+        let error = await expectSyncError(.massDeletion) { try await b.sync() }
+        #expect(error?.recordCount == 9)
+        #expect(try levels(b).count == 10)
+        try b.acceptRemoteDeletions()
+        #expect(try await b.sync().usedFullListing)
+        #expect(try levels(b) == ["slot-0": 0])
+        // The whole folder gone, marker included, is the remote-identity error instead.
+        try await harness.removeRemoteFiles(below: "stratus-sync")
+        await expectSyncError(.remoteReplaced) { try await a.sync() }
+        #expect(try levels(a).count == 10)
+    }
+
     @Test func deletesByDevicesAndSmallRemovalsByHandGoThrough() async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }
