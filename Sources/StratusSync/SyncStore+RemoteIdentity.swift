@@ -117,14 +117,13 @@ extension SyncStore {
                 }
                 continue
             }
+            guard let (data, file) = try await downloadMarker() else { continue }
             do {
-                guard let read = try await readMarker() else { continue }
-                joined = read
+                joined = (try decodeMarker(data), file)
                 break
             } catch let error as SyncError where error.code == .invalidDocument {
                 // A marker that cannot be read is replaced, on the condition that it is still
                 // the one that was read.
-                guard let file = try await markerMetadata() else { continue }
                 let marker = RemoteMarker.new()
                 if let written = try await writeMarker(marker, over: file.version) {
                     joined = (marker, written)
@@ -209,6 +208,13 @@ extension SyncStore {
 
     /// Downloads and reads the marker; `nil` when it disappeared meanwhile.
     private func readMarker() async throws -> (RemoteMarker, RemoteFile)? {
+        guard let (data, file) = try await downloadMarker() else { return nil }
+        return (try decodeMarker(data), file)
+    }
+
+    /// Downloads the marker's bytes (`nil` bytes for a marker too large to read); `nil` when
+    /// it disappeared meanwhile.
+    private func downloadMarker() async throws -> (Data?, RemoteFile)? {
         let staged = blobs.stagingFile()
         defer { try? FileManager.default.removeItem(at: staged) }
         let file: RemoteFile
@@ -217,20 +223,22 @@ extension SyncStore {
         } catch let error as ServiceError where error.code == .notFound {
             return nil
         }
-        guard file.size <= RemoteMarker.maximumSize else {
-            throw SyncError(
-                .invalidDocument,
-                "The store marker \(layout.marker) is \(file.size) bytes; at most \(RemoteMarker.maximumSize) are accepted. Seed the remote again (reseedRemote()) to replace it."
-            )
-        }
-        let data: Data
+        guard file.size <= RemoteMarker.maximumSize else { return (nil, file) }
         do {
-            data = try Data(contentsOf: staged)
+            return (try Data(contentsOf: staged), file)
         } catch {
             throw SyncError(.localFile, "Cannot read the downloaded store marker: \(error)")
         }
+    }
+
+    private func decodeMarker(_ data: Data?) throws -> RemoteMarker {
         do {
-            return (try RemoteMarker.decode(data, path: layout.marker.string), file)
+            guard let data else {
+                throw SyncError(
+                    .invalidDocument,
+                    "The store marker \(layout.marker) is larger than \(RemoteMarker.maximumSize) bytes.")
+            }
+            return try RemoteMarker.decode(data, path: layout.marker.string)
         } catch let error as SyncError where error.code == .invalidDocument {
             throw SyncError(
                 .invalidDocument,
