@@ -310,7 +310,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SyncBenchmark",
-            dependencies: ["Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "SyncSimulation"],
+            dependencies: ["Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive", "SyncSimulation"],
             path: "Benchmarks/SyncBenchmark",
             swiftSettings: strict
         ),

@@ -1,10 +1,11 @@
 import Foundation
 import Stratus
+import StratusDrive
 import StratusDropbox
 import StratusLocal
 
 /// The command line: `--records N --files N --file-kib N --changes N --concurrency N
-/// --remote local|dropbox (repeatable) --mock PATH`.
+/// --remote local|dropbox|drive (repeatable) --mock PATH --propagation-changes N --idle-seconds N`.
 struct BenchmarkOptions {
     var records = 10_000
     var files = 1_000
@@ -13,6 +14,10 @@ struct BenchmarkOptions {
     var concurrency = 8
     var remotes: [String] = []
     var mockExecutable: String?
+    /// Saves whose propagation to a second device is timed, per remote.
+    var propagationChanges = 200
+    /// How long both devices are watched while nothing changes.
+    var idleSeconds = 60
 
     init(_ arguments: ArraySlice<String>) throws {
         var iterator = arguments.makeIterator()
@@ -26,6 +31,8 @@ struct BenchmarkOptions {
             case "--concurrency": concurrency = try Self.number(value, argument)
             case "--remote": remotes.append(value)
             case "--mock": mockExecutable = value
+            case "--propagation-changes": propagationChanges = try Self.number(value, argument)
+            case "--idle-seconds": idleSeconds = try Self.number(value, argument)
             default: throw BenchmarkFailure("unknown option \(argument)")
             }
         }
@@ -158,15 +165,15 @@ final class RemoteEndpoint {
         switch name {
         case "local":
             return RemoteEndpoint(name: name, folder: folder, process: nil, baseURL: nil, token: nil)
-        case "dropbox":
-            guard let mock else { throw BenchmarkFailure("--remote dropbox needs --mock PATH-TO-stratus-mock") }
+        case "dropbox", "drive":
+            guard let mock else { throw BenchmarkFailure("--remote \(name) needs --mock PATH-TO-stratus-mock") }
             let log = folder.appending(path: "mock.log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let handle = try FileHandle(forWritingTo: log)
             let process = Process()
             process.executableURL = URL(filePath: mock)
             process.arguments = [
-                "dropbox", "--port", "0", "--token-ttl", "86400", "--data-dir",
+                name, "--port", "0", "--token-ttl", "86400", "--data-dir",
                 folder.appending(path: "mock-data").path,
             ]
             process.standardOutput = handle
@@ -194,11 +201,17 @@ final class RemoteEndpoint {
             }
             return RemoteEndpoint(name: name, folder: folder, process: process, baseURL: base, token: token)
         default:
-            throw BenchmarkFailure("unknown remote \(name): use local or dropbox")
+            throw BenchmarkFailure("unknown remote \(name): use local, dropbox or drive")
         }
     }
 
     func makeService(root: String) throws -> any Service {
+        if name == "drive", let baseURL, let token {
+            return try DriveService(
+                configuration: DriveConfiguration(apiURL: baseURL, uploadURL: baseURL, root: .folder(root)),
+                credentials: .accessToken(token)
+            )
+        }
         if let baseURL, let token {
             return try DropboxService(
                 configuration: DropboxConfiguration(

@@ -25,11 +25,15 @@ print("| remote | phase | time | records/s | items/s | MB/s | requests | CPU s (
 print("|---|---|--:|--:|--:|--:|--:|--:|")
 let inputs = try InputFiles(count: options.files, kib: options.fileKiB, folder: work.appending(path: "inputs"))
 var ratios: [String] = []
+var propagation: [String] = []
 for remote in options.remotes {
     let folder = work.appending(path: remote)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let endpoint = try await RemoteEndpoint.start(remote, folder: folder, mock: options.mockExecutable)
     defer { endpoint.stop() }
+    propagation += try await PropagationBenchmark(
+        options: options, endpoint: endpoint, folder: folder, remote: remote
+    ).run()
     let service = ObservedService(try endpoint.makeService(root: "sync"))
     let result = try await SyncBenchmark(
         options: options, inputs: inputs, service: service, folder: folder, remote: remote
@@ -45,6 +49,18 @@ for remote in options.remotes {
 }
 print("")
 for line in ratios { print("- " + line) }
+print("")
+print("## Automatic sync")
+print("")
+print(
+    "Two devices with automatic sync (default settings: 0.5 s debounce) and no sync() call; A saves \(options.propagationChanges) times, one after another, and each save is timed until B's changes() delivers it (minus the debounce). Then, after a warm-up (twice the longest interval of a polling schedule, else 5 s), \(options.idleSeconds) s with nothing to do: requests per device per minute and the CPU of both devices (the benchmark process)."
+)
+print("")
+print(
+    "| remote | waiting | changes | p50 | p95 | max | propagation goal | idle requests/min per device | idle CPU (share of a core) | CPU while changing |"
+)
+print("|---|---|--:|--:|--:|--:|---|--:|--:|--:|")
+for line in propagation { print(line) }
 let peak = PeakMemory.mebibytes()
 print(
     "- peak RSS of the benchmark process (all remotes, Stratus and its SQLite): \(String(format: "%.1f", peak)) MiB (goal ≤ 128 MiB: \(peak <= 128 ? "met" : "not met"))"

@@ -6,7 +6,7 @@ import Synchronization
 /// test step in before an upload, for request counts in benchmarks and faults in tests.
 public final class ObservedService: Service {
     /// The calls counted, by name: `metadata`, `list`, `upload`, `download`, `delete`,
-    /// `latestChangeToken`, `changes`, `versions`, `restore`.
+    /// `latestChangeToken`, `changes`, `waitForChanges`, `versions`, `restore`.
     public var counts: [String: Int] { calls.withLock { $0 } }
     /// All calls counted.
     public var totalCalls: Int { counts.values.reduce(0, +) }
@@ -88,6 +88,18 @@ public final class ObservedService: Service {
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         count("changes")
         return try await base.changes(since: token)
+    }
+
+    /// Counts a `waitForChanges` call and passes it to the base service, so the base's own way
+    /// of waiting (a long poll, a notification) is kept; a base that polls is polled through
+    /// this service instead, so that each poll counts as the `changes` request it is.
+    public func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
+        count("waitForChanges")
+        let waiting = capabilities.changeWaiting
+        if waiting.mechanism == .polling {
+            return try await pollForChanges(after: token, timeout: timeout, schedule: waiting.polling)
+        }
+        return try await base.waitForChanges(after: token, timeout: timeout)
     }
 
     /// Counts a `versions` call and passes it to the base service.

@@ -1,0 +1,116 @@
+import Foundation
+import Stratus
+import StratusSync
+import SyncSimulation
+
+/// Automatic sync on one remote: how long a save on device A takes to reach device B's
+/// `changes()` with nobody calling `sync()`, over a number of changes, then what both devices
+/// cost while nothing happens (requests and CPU).
+struct PropagationBenchmark {
+    let options: BenchmarkOptions
+    let endpoint: RemoteEndpoint
+    let folder: URL
+    let remote: String
+
+    struct Value: Codable, Equatable {
+        var round: Int
+    }
+
+    func run() async throws -> [String] {
+        let serviceA = ObservedService(try endpoint.makeService(root: "automatic"))
+        let serviceB = ObservedService(try endpoint.makeService(root: "automatic"))
+        let a = try SyncStore(folder: folder.appending(path: "automatic-a"), service: serviceA)
+        let b = try SyncStore(folder: folder.appending(path: "automatic-b"), service: serviceB)
+        let configuration = AutomaticSyncConfiguration()
+        let tasks = [a, b].map { store in Task { try await store.automaticSync(configuration).run() } }
+        defer { for task in tasks { task.cancel() } }
+        try await settle(a, b)
+
+        let clock = ContinuousClock()
+        let changes = b.changes()
+        var iterator = changes.makeAsyncIterator()
+        var latencies: [Duration] = []
+        let cpuBefore = CPUTime.now()
+        let started = clock.now
+        for round in 0..<options.propagationChanges {
+            let key = try RecordKey(type: "save", id: "slot-\(round % 20)")
+            let saved = clock.now
+            try a.save(Value(round: round), as: key)
+            while true {
+                guard let change = await iterator.next() else { throw BenchmarkFailure("b's changes ended") }
+                guard change.key == key, change.origin == .remote,
+                    try b.record(key)?.decode(Value.self).round == round
+                else { continue }
+                break
+            }
+            latencies.append(clock.now - saved - configuration.debounce)
+        }
+        let activeSeconds = Self.seconds(clock.now - started)
+        let activeCPU = CPUTime.now() - cpuBefore
+
+        // Idle: nothing changes; count what the two devices ask the service for, once a
+        // polling schedule has stretched to its longest interval (its first polls after the
+        // last change are short on purpose).
+        try await settle(a, b)
+        let waiting = serviceA.capabilities.changeWaiting
+        let warmUp = waiting.mechanism == .polling ? waiting.polling.maximum * 2 : .seconds(5)
+        try await Task.sleep(for: warmUp)
+        serviceA.resetCounts()
+        serviceB.resetCounts()
+        let idleCPUBefore = CPUTime.now()
+        try await Task.sleep(for: .seconds(options.idleSeconds))
+        let idleCPU = CPUTime.now() - idleCPUBefore
+        let idleRequests = serviceA.totalCalls + serviceB.totalCalls
+        for task in tasks { task.cancel() }
+        for task in tasks { _ = try? await task.value }
+
+        let sorted = latencies.sorted()
+        let p50 = Self.seconds(sorted[sorted.count / 2])
+        let p95 = Self.seconds(sorted[min(sorted.count - 1, sorted.count * 95 / 100)])
+        let worst = Self.seconds(sorted[sorted.count - 1])
+        let goal: Double
+        let goalText: String
+        let idleGoal: Double
+        switch waiting.mechanism {
+        case .notification:
+            goal = 0.5
+            goalText = "p95 ≤ 0.5 s"
+            idleGoal = 0
+        case .longPoll:
+            goal = 1
+            goalText = "p95 ≤ 1 s"
+            idleGoal = 2
+        case .polling, .unavailable:
+            goal = Self.seconds(waiting.polling.maximum) + 1
+            goalText = "p95 ≤ \(String(format: "%.0f", goal)) s (the longest interval + 1 s)"
+            idleGoal = 60 / max(1, Self.seconds(waiting.polling.maximum))
+        }
+        let minutes = Double(options.idleSeconds) / 60
+        let perDevicePerMinute = Double(idleRequests) / 2 / minutes
+        let idleCorePercent = idleCPU / Double(options.idleSeconds) * 100
+        return [
+            "| \(remote) | \(waiting.mechanism.rawValue) | \(options.propagationChanges) | \(String(format: "%.3f", p50)) s | \(String(format: "%.3f", p95)) s | \(String(format: "%.3f", worst)) s | \(goalText): \(p95 <= goal ? "met" : "not met") | \(String(format: "%.1f", perDevicePerMinute)) (goal ≤ \(String(format: "%.0f", idleGoal)): \(perDevicePerMinute <= idleGoal ? "met" : "not met")) | \(String(format: "%.3f", idleCorePercent))% (goal < 0.1%: \(idleCorePercent < 0.1 ? "met" : "not met")) | \(String(format: "%.2f", activeCPU)) s over \(String(format: "%.1f", activeSeconds)) s |"
+        ]
+    }
+
+    /// Waits until both devices finished a sync and have nothing to push.
+    private func settle(_ a: SyncStore, _ b: SyncStore) async throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while true {
+            let settled = try [a, b].allSatisfy { store in
+                guard try store.pendingChangeCount() == 0 else { return false }
+                if case .idle(let last) = store.status { return last != nil }
+                return false
+            }
+            if settled { return }
+            guard ContinuousClock.now < deadline else {
+                throw BenchmarkFailure("the devices did not settle: \(a.status); \(b.status)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
