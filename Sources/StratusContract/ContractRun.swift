@@ -41,6 +41,18 @@ struct ContractRun: Sendable {
         }
     }
 
+    /// Skips the check when the service has no change feed or declares no way to wait on it.
+    /// - Returns: How the service declares it waits.
+    @discardableResult
+    func requireChangeWaiting() throws -> ChangeWaiting {
+        try requireChangeFeed()
+        let waiting = capabilities.changeWaiting
+        if waiting.mechanism == .unavailable {
+            throw skip("capabilities.changeWaiting.mechanism is .unavailable")
+        }
+        return waiting
+    }
+
     /// The largest content the service accepts in one upload: `Int64.max` when it sends large
     /// uploads in chunks, ``ServiceCapabilities/largestSingleUpload`` when it has no chunked
     /// upload.

@@ -108,7 +108,7 @@ public struct ContractSuite: Sendable {
         let definitions: [ContractCheck.Definition] =
             Self.roundTripChecks + Self.nameChecks + Self.folderChecks + Self.metadataChecks
             + Self.notFoundChecks + Self.preconditionChecks + Self.versionChecks
-            + Self.changeFeedChecks + Self.concurrencyChecks + Self.cancellationChecks
+            + Self.changeFeedChecks + Self.changeWaitingChecks + Self.concurrencyChecks + Self.cancellationChecks
             + Self.transferChecks
         return definitions.map { ContractCheck(definition: $0, makeService: makeService, options: options) }
     }

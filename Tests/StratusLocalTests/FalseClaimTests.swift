@@ -19,6 +19,9 @@ import Testing
     static let createdAndDeleted =
         "change feed: a file created and deleted between two polls, as the feed's kind promises"
     static let aboveSingleUpload = "round trip: largestSingleUpload+1 bytes"
+    static let wakesWithinBound =
+        "waiting for changes: another client's change wakes a waiter within the declared bound"
+    static let cancelledWait = "waiting for changes: cancelling the task ends the wait promptly with cancelled"
     /// The checks whose sizes follow the upload limits.
     static let sized = ["round trip:", "cancellation:", "progress:", "concurrency:", "preconditions: racing"]
     static let chunkBoundaries = [
@@ -133,6 +136,28 @@ import Testing
     @Test func aCoalescedFeedDeclaredEmulatedPasses() async {
         let report = await Self.run(.coalescesFeed(claiming: .emulated), families: ["change feed:"])
         Self.expectFailures(report, exactly: [], "coalesced feed declared emulated")
+    }
+
+    @Test func aSlowPollerClaimingNotificationIsCaught() async {
+        let interval = Duration.seconds(15)
+        let report = await Self.run(
+            .pollsEvery(interval, claiming: .notification(wakeBound: .seconds(1))), families: ["waiting for changes:"])
+        Self.expectFailures(report, exactly: [Self.wakesWithinBound], "a 15 s poller claiming a 1 s notification")
+        #expect(report.failures[Self.wakesWithinBound]?.contains("wakeBound") == true)
+    }
+
+    @Test func aSlowPollerDeclaredHonestlyPasses() async {
+        let interval = Duration.seconds(15)
+        let schedule = PollingSchedule(minimum: interval, maximum: interval, growth: 1, jitter: 0)
+        let report = await Self.run(
+            .pollsEvery(interval, claiming: .polling(schedule)), families: ["waiting for changes:"])
+        Self.expectFailures(report, exactly: [], "a 15 s poller declared as polling every 15 s")
+    }
+
+    @Test func aWaitThatIgnoresCancellationIsCaught() async {
+        let report = await Self.run(.ignoresCancellation, families: ["waiting for changes:"])
+        Self.expectFailures(report, exactly: [Self.cancelledWait], "waiting that ignores cancellation")
+        #expect(report.failures[Self.cancelledWait]?.contains("promptly") == true)
     }
 
     @Test func noChunkedUploadClaimedAsChunkedIsCaught() async {

@@ -15,7 +15,8 @@ struct LyingService: Service {
         case checksAtHeadWritesAfterBody
         /// Keeps the content but drops the custom metadata of names longer than this many bytes.
         case dropsMetadataOfNamesLongerThan(Int)
-        /// Runs transfers in a task of their own, so cancelling the caller does not stop them.
+        /// Runs transfers and waits for changes in a task of their own, so cancelling the caller
+        /// does not stop them.
         case ignoresCancellation
         /// Reports transfer progress only when a transfer ends (0, then everything), so a
         /// cancellation can never land midway where the suite sees it.
@@ -26,6 +27,9 @@ struct LyingService: Service {
         /// Sends every upload in one request and refuses anything above this many bytes with
         /// `payloadTooLarge`; the capabilities claim `supportsChunkedUpload` as given.
         case refusesUploadsAbove(Int64, claimingChunkedUpload: Bool)
+        /// Waits for changes by polling at this fixed interval while the capabilities declare
+        /// the given way of waiting.
+        case pollsEvery(Duration, claiming: ChangeWaiting)
     }
 
     let inner: LocalService
@@ -41,6 +45,8 @@ struct LyingService: Service {
         case .refusesUploadsAbove(let limit, let chunked):
             capabilities.largestSingleUpload = limit
             capabilities.supportsChunkedUpload = chunked
+        case .pollsEvery(_, let claimed):
+            capabilities.changeWaiting = claimed
         default:
             break
         }
@@ -128,6 +134,20 @@ struct LyingService: Service {
             kept.append(change)
         }
         return ChangePage(changes: kept, nextToken: page.nextToken, hasMore: page.hasMore)
+    }
+
+    func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
+        switch lie {
+        case .ignoresCancellation:
+            let inner = inner
+            return try await Task.detached { try await inner.waitForChanges(after: token, timeout: timeout) }.value
+        case .pollsEvery(let interval, _):
+            return try await pollForChanges(
+                after: token, timeout: timeout,
+                schedule: PollingSchedule(minimum: interval, maximum: interval, growth: 1, jitter: 0))
+        default:
+            return try await inner.waitForChanges(after: token, timeout: timeout)
+        }
     }
 
     func versions(of path: RemotePath) async throws -> [FileVersion] {
