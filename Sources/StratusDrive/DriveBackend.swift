@@ -46,6 +46,7 @@ public enum DriveBackend: ServiceBackend {
             summary: "trash (the default for a My Drive folder) or permanent (the default for appDataFolder)."),
         BackendOption(
             "page_size", summary: "Entries per page of listings, changes and revisions, 1 to 1000 (default 100)."),
+        .pollInterval,
         StratusHTTPClient.caFileOption,
     ]
 
@@ -77,7 +78,8 @@ public enum DriveBackend: ServiceBackend {
             chunkSize: try options.integer("chunk_size") ?? defaults.chunkSize,
             singleUploadLimit: try options.integer("single_upload_limit") ?? defaults.singleUploadLimit,
             pageSize: try options.integer("page_size").map { Int(clamping: $0) } ?? defaults.pageSize,
-            deleteMode: try deleteMode(options)
+            deleteMode: try deleteMode(options),
+            pollingSchedule: try options.pollingSchedule()
         )
         let http = try context.sharedHTTPClient(for: options)
         let oauthBase = try options.url("oauth_url") ?? apiURL

@@ -23,6 +23,9 @@ public struct DriveConfiguration: Sendable {
     public var deleteMode: DeleteMode
     /// How requests that are safe to repeat are retried.
     public var retryPolicy: RetryPolicy
+    /// How ``DriveService/waitForChanges(after:timeout:)`` polls `changes.list`; 2 to 30
+    /// seconds by default.
+    public var pollingSchedule: PollingSchedule
 
     /// What a delete does to a file.
     public enum DeleteMode: String, Hashable, Sendable {
@@ -52,6 +55,7 @@ public struct DriveConfiguration: Sendable {
     ///   - deleteMode: What a delete does; `nil` picks `.permanent` for the application data
     ///     folder and `.trash` for a My Drive folder.
     ///   - retryPolicy: How safe-to-repeat requests are retried.
+    ///   - pollingSchedule: How waiting for changes polls (the `poll_interval` option).
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` for out-of-range values or a
     ///   root folder path that is not valid.
     public init(
@@ -62,7 +66,8 @@ public struct DriveConfiguration: Sendable {
         singleUploadLimit: Int64 = 5 * 1_048_576,
         pageSize: Int = 100,
         deleteMode: DeleteMode? = nil,
-        retryPolicy: RetryPolicy = .standard
+        retryPolicy: RetryPolicy = .standard,
+        pollingSchedule: PollingSchedule = PollingSchedule()
     ) throws {
         guard chunkSize > 0, chunkSize % DriveConfiguration.chunkUnit == 0 else {
             throw ServiceError(
@@ -89,6 +94,7 @@ public struct DriveConfiguration: Sendable {
         self.pageSize = pageSize
         self.deleteMode = deleteMode ?? (root == .appDataFolder ? .permanent : .trash)
         self.retryPolicy = retryPolicy
+        self.pollingSchedule = pollingSchedule
     }
 
     /// `https://www.googleapis.com`, Google's API and upload host.

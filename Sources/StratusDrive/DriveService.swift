@@ -84,7 +84,9 @@ public final class DriveService: Service {
     /// delete moves the file to the trash and the feed can name it; `emulated` (the net change
     /// between polls) in the application data folder, where a delete is permanent and Drive
     /// reports each file once, at its newest change, so a file created and deleted between two
-    /// polls may not appear.
+    /// polls may not appear. Waiting for changes polls `changes.list` on
+    /// ``DriveConfiguration/pollingSchedule``: Drive's push notifications (`changes.watch`) need
+    /// a public HTTPS endpoint to call back, which a device does not have.
     public var capabilities: ServiceCapabilities {
         ServiceCapabilities(
             hashAlgorithm: .md5,
@@ -94,7 +96,8 @@ public final class DriveService: Service {
             supportsVersions: true,
             changeFeed: configuration.root == .appDataFolder ? .emulated : .native,
             supportsCustomMetadata: true,
-            pathRules: DriveService.pathRules
+            pathRules: DriveService.pathRules,
+            changeWaiting: .polling(configuration.pollingSchedule)
         )
     }
 

@@ -56,6 +56,7 @@ public enum S3Backend: ServiceBackend {
         BackendOption(
             "change_lookback_seconds",
             summary: "How far back the emulated change feed looks for late-listed versions (default 3600)."),
+        .pollInterval,
         StratusHTTPClient.caFileOption,
     ]
 
@@ -102,6 +103,7 @@ public enum S3Backend: ServiceBackend {
             )
         }
         let defaults = (partSize: Int64(8 * 1_048_576), single: Int64(8 * 1_048_576))
+        let pollingSchedule = try options.pollingSchedule()
         let configuration: S3Configuration
         do {
             configuration = try S3Configuration(
@@ -116,7 +118,8 @@ public enum S3Backend: ServiceBackend {
                 partSize: try options.integer("part_size") ?? defaults.partSize,
                 minimumPartSize: try options.integer("minimum_part_size") ?? S3Configuration.s3MinimumPartSize,
                 changePageSize: Int(clamping: try options.integer("page_size") ?? 1000),
-                changeLookback: .seconds(try options.integer("change_lookback_seconds") ?? 3600)
+                changeLookback: .seconds(try options.integer("change_lookback_seconds") ?? 3600),
+                pollingSchedule: pollingSchedule
             )
         } catch let error as ServiceError where error.code == .invalidConfiguration {
             throw ServiceError(.invalidConfiguration, "Remote '\(options.remoteName)': \(error.message)")

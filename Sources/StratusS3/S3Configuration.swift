@@ -57,6 +57,9 @@ public struct S3Configuration: Sendable {
     public var abandonedUploadAge: Duration
     /// How requests are retried.
     public var retryPolicy: RetryPolicy
+    /// How ``S3Service/waitForChanges(after:timeout:)`` polls the emulated feed (each poll lists
+    /// the root's versions); 2 to 30 seconds by default.
+    public var pollingSchedule: PollingSchedule
 
     /// Creates a configuration.
     /// - Parameters:
@@ -75,6 +78,7 @@ public struct S3Configuration: Sendable {
     ///   - changeLookback: The change feed's look-back window (default one hour).
     ///   - abandonedUploadAge: When an unfinished upload counts as abandoned (default one day).
     ///   - retryPolicy: How requests are retried.
+    ///   - pollingSchedule: How waiting for changes polls (the `poll_interval` option).
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` for a bad value.
     public init(
         endpoint: URL? = nil,
@@ -89,7 +93,8 @@ public struct S3Configuration: Sendable {
         changePageSize: Int = 1000,
         changeLookback: Duration = .seconds(3600),
         abandonedUploadAge: Duration = .seconds(86_400),
-        retryPolicy: RetryPolicy = .standard
+        retryPolicy: RetryPolicy = .standard,
+        pollingSchedule: PollingSchedule = PollingSchedule()
     ) throws {
         guard !region.isEmpty, region.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) else {
             throw ServiceError(
@@ -141,6 +146,7 @@ public struct S3Configuration: Sendable {
         self.changeLookback = changeLookback
         self.abandonedUploadAge = abandonedUploadAge
         self.retryPolicy = retryPolicy
+        self.pollingSchedule = pollingSchedule
     }
 
     /// Whether a name follows S3's bucket naming rules.

@@ -57,7 +57,8 @@ public final class S3Service: Service {
 
     /// SHA-256 content hashes, atomic conditional writes (`If-None-Match`/`If-Match`), custom
     /// metadata, case-sensitive keys of up to 1024 bytes; versions and an emulated change feed
-    /// when the bucket keeps versions.
+    /// when the bucket keeps versions, waited on by polling it on
+    /// ``S3Configuration/pollingSchedule`` (S3 has no change notification a client can hold).
     public var capabilities: ServiceCapabilities {
         let versioned = configuration.versioning != .off
         let prefixLength = configuration.root.isEmpty ? 0 : configuration.root.utf8.count + 1
@@ -69,7 +70,8 @@ public final class S3Service: Service {
             supportsVersions: versioned,
             changeFeed: versioned ? .emulated : .unavailable,
             supportsCustomMetadata: true,
-            pathRules: PathRules(isCaseSensitive: true, maximumPathLength: 1024 - prefixLength)
+            pathRules: PathRules(isCaseSensitive: true, maximumPathLength: 1024 - prefixLength),
+            changeWaiting: versioned ? .polling(configuration.pollingSchedule) : .unavailable
         )
     }
 

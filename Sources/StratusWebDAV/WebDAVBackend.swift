@@ -63,6 +63,7 @@ public enum WebDAVBackend: ServiceBackend {
             summary:
                 "Days the change feed's journal and snapshots are kept in .stratus/ (default 30); an older change token is refused and the files are listed again."
         ),
+        .pollInterval,
         .allowInsecureHTTP,
         StratusHTTPClient.caFileOption,
     ]
@@ -123,7 +124,8 @@ public enum WebDAVBackend: ServiceBackend {
                 etagIsMD5: etagIsMD5,
                 maximumNameLength: try options.integer("max_name_length").map { Int(clamping: $0) },
                 changePageSize: Int(clamping: try options.integer("page_size") ?? 500),
-                feedRetention: .seconds(min(max(try options.integer("feed_retention_days") ?? 30, 0), 36_500) * 86_400)
+                feedRetention: .seconds(min(max(try options.integer("feed_retention_days") ?? 30, 0), 36_500) * 86_400),
+                pollingSchedule: try options.pollingSchedule()
             )
         }
         return try WebDAVService(configuration: configuration, http: StratusHTTPClient.forRemote(options))

@@ -64,6 +64,9 @@ public struct WebDAVConfiguration: Sendable {
     public var lockWait: Duration
     /// How failed requests are repeated.
     public var retryPolicy: RetryPolicy
+    /// How ``WebDAVService/waitForChanges(after:timeout:)`` polls the emulated feed; 2 to 30
+    /// seconds by default.
+    public var pollingSchedule: PollingSchedule
 
     /// Creates a configuration.
     /// - Parameters:
@@ -84,6 +87,7 @@ public struct WebDAVConfiguration: Sendable {
     ///     by default.
     ///   - lockWait: How long a write waits for a busy path; 30 seconds by default.
     ///   - retryPolicy: How failed requests are repeated.
+    ///   - pollingSchedule: How waiting for changes polls (the `poll_interval` option).
     /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when the URL has no host or
     ///   is not `http`/`https`, or names no Nextcloud files collection for `.nextcloud`.
     public init(
@@ -99,7 +103,8 @@ public struct WebDAVConfiguration: Sendable {
         changePageSize: Int = 500,
         feedRetention: Duration = .seconds(30 * 24 * 3600),
         lockWait: Duration = .seconds(30),
-        retryPolicy: RetryPolicy = .standard
+        retryPolicy: RetryPolicy = .standard,
+        pollingSchedule: PollingSchedule = PollingSchedule()
     ) throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host(percentEncoded: false), !host.isEmpty
@@ -125,6 +130,7 @@ public struct WebDAVConfiguration: Sendable {
         self.feedRetention = max(.zero, feedRetention)
         self.lockWait = lockWait
         self.retryPolicy = retryPolicy
+        self.pollingSchedule = pollingSchedule
         if vendor == .nextcloud, nextcloudLayout == nil {
             throw ServiceError(
                 .invalidConfiguration,

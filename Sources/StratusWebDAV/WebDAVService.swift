@@ -57,8 +57,9 @@ public final class WebDAVService: Service {
     /// SHA-256 hashes (MD5 where the ETag is the content's MD5), conditional writes that are
     /// atomic where writes take locks the server keeps exclusive (see
     /// ``WebDAVConfiguration/locksAreExclusive``) and best effort otherwise, custom metadata
-    /// where the server keeps dead properties, an emulated change feed, and versions on
-    /// Nextcloud.
+    /// where the server keeps dead properties, an emulated change feed (waited on by polling it
+    /// on ``WebDAVConfiguration/pollingSchedule``: WebDAV has no change notification), and
+    /// versions on Nextcloud.
     public var capabilities: ServiceCapabilities {
         ServiceCapabilities(
             hashAlgorithm: configuration.etagIsMD5 && !configuration.keepsDeadProperties ? .md5 : .sha256,
@@ -70,7 +71,8 @@ public final class WebDAVService: Service {
             changeFeed: .emulated,
             supportsCustomMetadata: configuration.keepsDeadProperties,
             pathRules: PathRules(isCaseSensitive: true, maximumComponentLength: configuration.maximumNameLength),
-            supportsChunkedUpload: false
+            supportsChunkedUpload: false,
+            changeWaiting: .polling(configuration.pollingSchedule)
         )
     }
 

@@ -101,4 +101,19 @@ import Testing
     @Test func credentialsNeverShowTheToken() {
         #expect(!"\(DriveCredentials.accessToken("ya29.secret-token"))".contains("secret"))
     }
+
+    @Test func waitingPollsOnThePollIntervalOption() throws {
+        func waiting(_ extra: [String: String]) throws -> ChangeWaiting {
+            let values = ["access_token": "t"].merging(extra) { $1 }
+            let options = RemoteOptions(remoteName: "gd", typeName: "drive", values: values)
+            return try DriveBackend.makeService(options: options).capabilities.changeWaiting
+        }
+        #expect(DriveBackend.options.contains { $0.name == "poll_interval" })
+        #expect(try waiting([:]) == .polling(PollingSchedule()))
+        let configured = try waiting(["poll_interval": "5-60"])
+        #expect(configured.mechanism == .polling)
+        #expect(configured.polling.minimum == .seconds(5) && configured.polling.maximum == .seconds(60))
+        let error = #expect(throws: ServiceError.self) { _ = try waiting(["poll_interval": "often"]) }
+        #expect(error?.message.contains("'poll_interval'") == true)
+    }
 }

@@ -7,6 +7,7 @@ import Stratus
 import StratusDrive
 import StratusHTTP
 import StratusMockTestSupport
+import StratusTestSupport
 
 /// A mock Drive (with its Google-flavoured authorization server) on one base URL, and services
 /// pointed at it.
@@ -52,7 +53,8 @@ struct MockFixture: Sendable {
                 singleUploadLimit: singleUploadLimit,
                 pageSize: pageSize,
                 deleteMode: deleteMode,
-                retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10))
+                retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10)),
+                pollingSchedule: PollingSchedule.quickForTests
             ),
             credentials: .accessToken(accessToken)
         )

@@ -3,6 +3,7 @@ import Logging
 import MotoSupport
 import Stratus
 import StratusHTTP
+import StratusTestSupport
 import Testing
 
 @testable import StratusS3
@@ -63,7 +64,8 @@ enum MotoServer {
             endpoint: endpoint, region: "us-east-1", bucket: bucket, root: root, addressing: .path,
             versioning: .enable, singleUploadLimit: singleUploadLimit, partSize: partSize,
             minimumPartSize: minimumPartSize, changePageSize: pageSize, abandonedUploadAge: abandonedUploadAge,
-            retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50))
+            retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50)),
+            pollingSchedule: PollingSchedule.quickForTests
         )
     }
 

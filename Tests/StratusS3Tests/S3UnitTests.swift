@@ -237,4 +237,23 @@ struct S3UnitTests {
         #expect(S3MetadataCoding.isValidName("device-name_2"))
         #expect(!S3MetadataCoding.isValidName("Device"))
     }
+
+    @Test("waiting polls on the poll_interval option, and is unavailable without versions")
+    func waitingPollsOnThePollIntervalOption() throws {
+        func waiting(_ extra: [String: String]) throws -> ChangeWaiting {
+            let values = [
+                "bucket": "my-saves", "endpoint": "http://127.0.0.1:9000", "access_key_id": "AKID",
+                "secret_access_key": "shh",
+            ].merging(extra) { $1 }
+            let options = RemoteOptions(remoteName: "saves", typeName: "s3", values: values)
+            return try S3Backend.makeService(options: options).capabilities.changeWaiting
+        }
+        #expect(S3Backend.options.contains { $0.name == "poll_interval" })
+        #expect(try waiting([:]) == .polling(PollingSchedule()))
+        let configured = try waiting(["poll_interval": "0.5-10"])
+        #expect(configured.polling.minimum == .milliseconds(500) && configured.polling.maximum == .seconds(10))
+        #expect(try waiting(["versioning": "off"]) == .unavailable)
+        let error = #expect(throws: ServiceError.self) { _ = try waiting(["poll_interval": "10-1"]) }
+        #expect(error?.message.contains("'poll_interval'") == true)
+    }
 }

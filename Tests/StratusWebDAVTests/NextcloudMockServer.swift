@@ -3,6 +3,7 @@ import Hummingbird
 import MockNextcloud
 import MockSupport
 import Stratus
+import StratusTestSupport
 
 @testable import StratusWebDAV
 
@@ -54,7 +55,8 @@ enum NextcloudMockServer {
                 credentials: WebDAVCredentials(user: user, password: password),
                 vendor: .nextcloud,
                 changePageSize: pageSize,
-                retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50))
+                retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50)),
+                pollingSchedule: PollingSchedule.quickForTests
             ))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusTestSupport
 import Testing
 import WebDAVServers
 
@@ -78,7 +79,8 @@ enum WebDAVTestServers {
             maximumNameLength: kind == .apache ? nil : 255,
             changePageSize: pageSize,
             lockWait: .seconds(30),
-            retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50))
+            retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50)),
+            pollingSchedule: PollingSchedule.quickForTests
         )
     }
 

@@ -146,4 +146,16 @@ import Testing
         #expect(decoded == metadata)
         #expect(WebDAVProperties.decode(nil) == [:])
     }
+
+    @Test func waitingPollsOnThePollIntervalOption() throws {
+        func waiting(_ extra: [String: String]) throws -> ChangeWaiting {
+            let values = ["url": "https://dav.example.com/saves", "user": "a", "password": "b"].merging(extra) { $1 }
+            return try WebDAVBackend.makeService(options: options(values)).capabilities.changeWaiting
+        }
+        #expect(WebDAVBackend.options.contains { $0.name == "poll_interval" })
+        #expect(try waiting([:]) == .polling(PollingSchedule()))
+        #expect(try waiting(["poll_interval": "45"]).polling.maximum == .seconds(45))
+        let error = #expect(throws: ServiceError.self) { _ = try waiting(["poll_interval": "0"]) }
+        #expect(error?.message.contains("'poll_interval'") == true)
+    }
 }
