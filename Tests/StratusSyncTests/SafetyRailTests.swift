@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import SyncSimulation
 import Testing
 
 @testable import StratusSync
@@ -180,6 +181,32 @@ import Testing
         try await a.sync()
         #expect(try levels(a)["slot-3"] == 3)
         #expect(try contents(a) == contents(b))
+    }
+
+    /// The same rail on every backend the tests can reach: their file ids and versions differ,
+    /// and Drive's conditional writes are best-effort.
+    @Test(arguments: SimulationRemote.available)
+    func aDeletedRemoteFolderStopsOnEveryBackend(_ kind: SimulationRemote) async throws {
+        try await SyncHarness.with(kind) { harness in
+            let a = try harness.device("a")
+            let b = try harness.device("b")
+            try seed(a, harness, count: 6)
+            try await a.sync()
+            try await b.sync()
+            let before = try contents(b)
+            harness.remote.resetCounts()
+            try await b.sync()
+            #expect(harness.remote.counts["download", default: 0] == 0, "an unchanged marker is not downloaded")
+            try await harness.removeRemoteFiles(below: "stratus-sync")
+            await expectSyncError(.remoteReplaced) { try await b.sync() }
+            #expect(try contents(b) == before)
+            try await a.reseedRemote()
+            #expect(try await a.sync().isClean)
+            await expectSyncError(.remoteReplaced) { try await b.sync() }
+            try await b.adoptRemote()
+            #expect(try await b.sync().isClean)
+            #expect(try contents(b) == before)
+        }
     }
 
     @Test func aRemoteSwitchedToAnotherEmptyFolderStopsAndWritesNothing() async throws {
