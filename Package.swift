@@ -465,7 +465,8 @@ let package = Package(
         .testTarget(
             name: "StratusSyncTests",
             dependencies: [
-                "StratusTestSupport", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation",
+                "StratusTestSupport", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation", "StratusWebDAV",
+                "WebDAVServers",
             ],
             swiftSettings: strict
         ),

@@ -93,6 +93,7 @@ struct CrashChild: AsyncParsableCommand {
     @Option(help: "The local remote's root.") var remote: String
     @Option(help: "The device name.") var device: String
     @Option(help: "The checkpoint: \(SyncCheckpoint.allCases.map(\.rawValue).joined(separator: ", ")).") var at: String
+    @Flag(help: "Sync with a running automatic sync instead of one sync() call.") var automatic = false
 
     mutating func run() async throws {
         guard let point = SyncCheckpoint(rawValue: at) else { throw ValidationError("Unknown checkpoint \(at).") }
@@ -103,6 +104,14 @@ struct CrashChild: AsyncParsableCommand {
         let syncStore = try SyncStore(
             folder: URL(filePath: store), service: LocalService(root: URL(filePath: remote)),
             configuration: configuration)
+        if automatic {
+            // Runs until the checkpoint kills the process; a minute without it is a failure.
+            let running = Task { try await syncStore.automaticSync().run() }
+            try await Task.sleep(for: .seconds(60))
+            running.cancel()
+            print("checkpoint \(at) was not reached within a minute of automatic sync")
+            throw ExitCode(3)
+        }
         let report = try await syncStore.sync()
         print(
             "checkpoint \(at) was not reached; sync finished: \(report.pushed.count) pushed, \(report.pulled.count) pulled"

@@ -18,15 +18,18 @@ import Testing
         return slot
     }
 
-    private func runChild(_ harness: SyncHarness, device: String, at point: String) async throws -> (
-        reason: Process.TerminationReason, status: Int32, output: String
-    ) {
+    private func runChild(_ harness: SyncHarness, device: String, at point: String, automatic: Bool = false)
+        async throws -> (
+            reason: Process.TerminationReason, status: Int32, output: String
+        )
+    {
         let process = Process()
         process.executableURL = try Executables.url(of: "stratus-sync-sim")
-        process.arguments = [
-            "crash-child", "--store", harness.folder.appending(path: "devices/\(device)").path,
-            "--remote", harness.folder.appending(path: "remote").path, "--device", device, "--at", point,
-        ]
+        process.arguments =
+            [
+                "crash-child", "--store", harness.folder.appending(path: "devices/\(device)").path,
+                "--remote", harness.folder.appending(path: "remote").path, "--device", device, "--at", point,
+            ] + (automatic ? ["--automatic"] : [])
         let log = harness.folder.appending(path: "child-\(point).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
@@ -42,8 +45,9 @@ import Testing
         )
     }
 
-    @Test(arguments: ["blobs-uploaded", "document-committed"])
-    func aPushKilledAtAnyPointConverges(_ point: String) async throws {
+    /// Each point, killed inside one `sync()` call and inside a running automatic sync.
+    @Test(arguments: ["blobs-uploaded", "document-committed"], [false, true])
+    func aPushKilledAtAnyPointConverges(_ point: String, automatic: Bool) async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }
         let slot: RecordKey
@@ -51,7 +55,7 @@ import Testing
             let a = try harness.device("a")
             slot = try saveRecord(a, harness)
         }
-        let child = try await runChild(harness, device: "a", at: point)
+        let child = try await runChild(harness, device: "a", at: point, automatic: automatic)
         #expect(
             child.reason == .uncaughtSignal && child.status == SIGKILL,
             "the child was to die at \(point): \(child.output)")
@@ -71,15 +75,15 @@ import Testing
         #expect(try text(of: record, "notes") == "NOTES")
     }
 
-    @Test(arguments: ["blob-downloading", "document-fetched", "local-commit"])
-    func aPullKilledAtAnyPointConverges(_ point: String) async throws {
+    @Test(arguments: ["blob-downloading", "document-fetched", "local-commit"], [false, true])
+    func aPullKilledAtAnyPointConverges(_ point: String, automatic: Bool) async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }
         let a = try harness.device("a")
         let slot = try saveRecord(a, harness)
         try await a.sync()
 
-        let child = try await runChild(harness, device: "b", at: point)
+        let child = try await runChild(harness, device: "b", at: point, automatic: automatic)
         #expect(
             child.reason == .uncaughtSignal && child.status == SIGKILL,
             "the child was to die at \(point): \(child.output)")

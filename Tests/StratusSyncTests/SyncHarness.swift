@@ -19,6 +19,11 @@ struct SyncHarness: Sendable {
         remote = ObservedService(try LocalService(root: folder.appending(path: "remote", directoryHint: .isDirectory)))
     }
 
+    /// A harness on a service of the test's, with a per-test folder for the devices.
+    init(service: any Service) throws {
+        self.init(folder: try TemporaryFolder(prefix: "stratus-sync-tests").url, service: service)
+    }
+
     private init(folder: URL, service: any Service) {
         self.folder = folder
         remote = ObservedService(service)
