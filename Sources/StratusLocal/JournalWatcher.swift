@@ -61,6 +61,12 @@ final class JournalWatcher: Sendable {
         self.journalName = Array(StoreLayout.journalFileName.utf8)
     }
 
+    deinit {
+        // The shared watcher lives as long as the process; one of a test's own closes its
+        // inotify descriptor (through the read source's cancel handler) when it goes.
+        state.withLock { $0.source?.cancel() }
+    }
+
     /// Registers a waiter for writes to the journal in a state folder.
     /// - Parameters:
     ///   - folder: The store's state folder (`.stratus`).
@@ -79,6 +85,7 @@ final class JournalWatcher: Sendable {
                     }
                     let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
                     source.setEventHandler { [weak self] in self?.readEvents(from: descriptor) }
+                    source.setCancelHandler { _ = close(descriptor) }
                     source.resume()
                     state.descriptor = descriptor
                     state.source = source

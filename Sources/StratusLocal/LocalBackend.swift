@@ -3,9 +3,8 @@ import Stratus
 
 /// The `local` backend: builds a ``LocalService`` from a remote's options.
 ///
-/// A local service needs nothing from a registry's ``Stratus/BackendContext``: it has no HTTP
-/// client to share and logs nothing, so the protocol's default
-/// ``Stratus/ServiceBackend/makeService(options:context:)`` (which ignores the context) serves.
+/// A local service takes only the logger from a registry's ``Stratus/BackendContext``: it has
+/// no HTTP client to share, and logs only that waiting for changes fell back to polling.
 ///
 /// ```json
 /// { "remotes": { "saves": { "type": "local", "options": { "root": "~/GameSaves", "max_versions": "20" } } } }
@@ -38,9 +37,19 @@ public enum LocalBackend: ServiceBackend {
     ///   optionally `max_versions` (at least 1) and `chunk_size` (at least 1).
     /// - Returns: A ``LocalService``.
     /// - Throws: ``ServiceError`` (`invalidConfiguration`) naming a missing `root` or a bad
-    ///   value, or what ``LocalService/init(root:maximumVersions:chunkSize:changePageSize:)``
+    ///   value, or what ``LocalService/init(root:maximumVersions:chunkSize:changePageSize:logger:)``
     ///   throws.
     public static func makeService(options: RemoteOptions) throws -> any Service {
+        try makeService(options: options, context: BackendContext())
+    }
+
+    /// Builds a local service that logs to the context's logger.
+    /// - Parameters:
+    ///   - options: The remote's options; see ``makeService(options:)``.
+    ///   - context: The registry's context.
+    /// - Returns: A ``LocalService``.
+    /// - Throws: What ``makeService(options:)`` throws.
+    public static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service {
         let root = try options.requiredString("root")
         let maximumVersions = try options.integer("max_versions") ?? Int64(LocalService.defaultMaximumVersions)
         guard maximumVersions >= 1, maximumVersions <= Int64(Int32.max) else {
@@ -58,6 +67,7 @@ public enum LocalBackend: ServiceBackend {
         }
         let expanded = NSString(string: root).expandingTildeInPath
         return try LocalService(
-            root: URL(filePath: expanded), maximumVersions: Int(maximumVersions), chunkSize: chunkSize)
+            root: URL(filePath: expanded), maximumVersions: Int(maximumVersions), chunkSize: chunkSize,
+            logger: context.logger)
     }
 }
