@@ -86,6 +86,10 @@ public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
                 group.addTask {
                     for await _ in edits { sink.yield(.localWrite) }
                 }
+                let wayOuts = store.wayOutTaken.stream()
+                group.addTask {
+                    for await _ in wayOuts { sink.yield(.asked) }
+                }
                 group.addTask { [self] in
                     await watchRemote(sink)
                 }
@@ -148,6 +152,12 @@ public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
             plan.syncSucceeded()
             return
         }
+        if Self.needsApp(failure) {
+            plan.syncNeedsApp()
+            store.statusBoard.failed(failure, nextAttempt: nil)
+            store.logger.warning("Automatic sync waits for the app: \(failure)")
+            return
+        }
         let offline = StatusBoard.isOffline(failure)
         plan.syncFailed(offline: offline, at: clock.now, random: Double.random(in: 0...1))
         let next = plan.retryAt.map { Date().addingTimeInterval(Self.seconds($0 - clock.now)) }
@@ -202,6 +212,12 @@ public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
             sink.yield(.remoteChange)
             for await _ in next { break }
         }
+    }
+
+    /// Whether only the app can settle a failure: the remote was replaced, many records
+    /// vanished, or the remote is of a newer format.
+    static func needsApp(_ error: SyncError) -> Bool {
+        [.remoteReplaced, .massDeletion, .unsupportedFormat].contains(error.code)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -17,6 +17,9 @@ struct AutomaticSyncPlan: Sendable {
     private(set) var failures = 0
     /// When a failed sync is tried again.
     private(set) var retryAt: Instant?
+    /// The last sync failed in a way only the app can settle (a replaced remote, a mass
+    /// deletion, a newer format): nothing runs until it asks.
+    private(set) var waitsForApp = false
 
     init(configuration: AutomaticSyncConfiguration) {
         self.configuration = configuration
@@ -33,9 +36,11 @@ struct AutomaticSyncPlan: Sendable {
         remoteChanged = true
     }
 
-    /// Run as soon as possible, backoff or not (the app asked; the network is back).
+    /// Run as soon as possible, backoff or not (the app asked, took a way out of an error, or
+    /// the network is back).
     mutating func ask() {
         asked = true
+        waitsForApp = false
     }
 
     /// A sync starts: it covers every write and change reported so far.
@@ -50,6 +55,15 @@ struct AutomaticSyncPlan: Sendable {
     mutating func syncSucceeded() {
         failures = 0
         retryAt = nil
+        waitsForApp = false
+    }
+
+    /// A sync failed in a way that only the app can settle: no retry until it asks (retrying
+    /// would only ask the service the same question again).
+    mutating func syncNeedsApp() {
+        failures = 0
+        retryAt = nil
+        waitsForApp = true
     }
 
     /// A sync failed; it is tried again after a pause that doubles with each failure in a row,
@@ -79,9 +93,11 @@ struct AutomaticSyncPlan: Sendable {
     /// When the next sync should start; `nil` when nothing is waiting (wait for an event).
     /// A request starts one at once; otherwise pending work waits for its debounce and for the
     /// retry time after a failure, and a failure alone is retried at its retry time (so a
-    /// device that could not finish tries again, and an offline one notices the network).
+    /// device that could not finish tries again, and an offline one notices the network); a
+    /// failure only the app can settle waits for a request.
     func nextSync(now: Instant) -> Instant? {
         if asked { return now }
+        if waitsForApp { return nil }
         var due: Instant?
         if remoteChanged { due = now }
         if let lastWrite, let firstWrite {

@@ -11,14 +11,16 @@ extension SyncStore {
         throws -> [RecordChange]
     {
         let existing = try RecordRow.fetch(db, key)
-        guard let remote, let version else {
-            // The document is gone from the remote (not a tombstone: removed by hand or by
-            // another tool). Local edits are pushed again as new; otherwise the record goes.
-            guard var row = existing, row.baseVersion != nil else { return [] }
+        let outcome = RemoteOutcome.decide(local: existing, version: version, remote: remote)
+        switch outcome {
+        case .nothing:
+            return []
+        case .pushAgainAsNew, .removeVanished:
+            guard var row = existing else { return [] }
             row.baseVersion = nil
             row.baseDocument = nil
             row.pushedEdit = nil
-            if row.dirty || row.document.isDeleted {
+            if outcome == .pushAgainAsNew {
                 try row.save(db)
                 return []
             }
@@ -29,15 +31,14 @@ extension SyncStore {
             row.revision += 1
             try row.save(db)
             return [RecordChange(key: key, kind: .deleted, origin: .remote)]
-        }
-        guard var row = existing else {
+        case .insert:
+            guard let remote, let version else { return [] }
             try RecordRow(document: remote, revision: 1, dirty: false, baseVersion: version, baseDocument: remote).save(
                 db)
             run?.update { $0.pulled.append(key) }
             return remote.isDeleted ? [] : [RecordChange(key: key, kind: .updated, origin: .remote)]
-        }
-        if row.baseVersion == version { return [] }
-        guard row.dirty else {
+        case .fastForward:
+            guard var row = existing, let remote, let version else { return [] }
             row.document = remote
             row.baseVersion = version
             row.baseDocument = remote
@@ -47,20 +48,19 @@ extension SyncStore {
             try db.execute(sql: "DELETE FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
             run?.update { $0.pulled.append(key) }
             return [RecordChange(key: key, kind: remote.isDeleted ? .deleted : .updated, origin: .remote)]
-        }
-        // This device's own write, committed before its answer was lost (a crash, a dropped
-        // connection): adopt the version; the local side is clean if nothing changed since.
-        if remote.edit == row.document.edit || remote.edit == row.pushedEdit || row.document.hasSameContent(as: remote)
-        {
-            if remote.edit == row.document.edit || row.document.hasSameContent(as: remote) { row.dirty = false }
+        case .adoptOwnWrite(let clean):
+            guard var row = existing, let remote, let version else { return [] }
+            if clean { row.dirty = false }
             row.baseVersion = version
             row.baseDocument = remote
             row.pushedEdit = nil
             try row.save(db)
             try db.execute(sql: "DELETE FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
             return []
+        case .conflict:
+            guard var row = existing, let remote, let version else { return [] }
+            return try settle(db, &row, remoteVersion: version, remote: remote, run: run)
         }
-        return try settle(db, &row, remoteVersion: version, remote: remote, run: run)
     }
 
     /// Both sides changed: the record type's policy decides.
@@ -71,31 +71,16 @@ extension SyncStore {
         _ db: Database, _ row: inout RecordRow, remoteVersion: String, remote: RecordDocument,
         remoteIsCurrent: Bool = true, run: SyncRun?
     ) throws -> [RecordChange] {
-        let decision: MergeDecision
-        switch configuration.policy(for: row.key.type).rule {
-        case .manual:
-            decision = .manual
-        case .keepLocal:
-            decision = .keepLocal
-        case .keepRemote:
-            decision = .keepRemote
-        case .newest:
-            decision = row.document.modified > remote.modified ? .keepLocal : .keepRemote
-        case .merge(let merge):
-            let input = MergeInput(
-                key: row.key,
-                base: row.baseDocument.map(makeRecord),
-                local: makeRecord(row.document),
-                remote: makeRecord(remote)
-            )
-            do {
-                decision = try merge(input)
-            } catch {
-                logger.warning(
-                    "The merge rule for \(row.key.type) failed on \(row.key); the conflict is left to the app: \(error)"
-                )
-                decision = .manual
-            }
+        let input = MergeInput(
+            key: row.key,
+            base: row.baseDocument.map(makeRecord),
+            local: makeRecord(row.document),
+            remote: makeRecord(remote)
+        )
+        let (decision, failure) = configuration.policy(for: row.key.type).rule.decide(input)
+        if let failure {
+            logger.warning(
+                "The merge rule for \(row.key.type) failed on \(row.key); the conflict is left to the app: \(failure)")
         }
         return try apply(
             decision, db, &row, remoteVersion: remoteVersion, remote: remote, remoteIsCurrent: remoteIsCurrent, run: run

@@ -17,6 +17,7 @@ extension SyncStore {
     /// - Throws: ``SyncError`` (`database`) when the local state cannot be written.
     public func acceptRemoteDeletions() throws {
         try state.write { db in try db.setSetting(Self.acceptDeletionsSetting, "1") }
+        wayOutTaken.send([()])
     }
 
     /// Refuses a set of pending entries that would remove too many records. Runs inside the

@@ -77,6 +77,7 @@ extension SyncStore {
         try await scheduler.exclusive { [self] in
             do {
                 try await reseedNow()
+                wayOutTaken.send([()])
             } catch {
                 throw SyncError.wrapping(error, "Seeding the remote again", otherwise: .database)
             }
@@ -100,6 +101,7 @@ extension SyncStore {
         try await scheduler.exclusive { [self] in
             do {
                 try await adoptNow()
+                wayOutTaken.send([()])
             } catch {
                 throw SyncError.wrapping(error, "Adopting the remote", otherwise: .database)
             }

@@ -41,6 +41,9 @@ public final class SyncStore: Sendable {
     let localEdits = Broadcaster<Void>(buffer: 1)
     /// Told when a sync run ends, however it ended.
     let runsEnded = Broadcaster<Void>(buffer: 1)
+    /// Told when the app took a way out of an error that stops every sync (``reseedRemote()``,
+    /// ``adoptRemote()``, ``acceptRemoteDeletions()``), so automatic sync resumes.
+    let wayOutTaken = Broadcaster<Void>(buffer: 1)
     let scheduler = SyncScheduler()
     let statusBoard = StatusBoard(.idle(lastSynced: nil))
     var logger: Logger { configuration.logger }

@@ -65,4 +65,16 @@ import Testing
         #expect(plan.nextSync(now: start) == nil)
         #expect(plan.failures == 0)
     }
+
+    @Test func aFailureOnlyTheAppCanSettleWaitsForARequest() {
+        var plan = AutomaticSyncPlan(configuration: configuration)
+        plan.syncStarted()
+        plan.syncNeedsApp()
+        #expect(plan.nextSync(now: start) == nil, "no retry")
+        plan.localWrite(at: start)
+        plan.remoteChange()
+        #expect(plan.nextSync(now: start + .seconds(10)) == nil, "new work waits too")
+        plan.ask()
+        #expect(plan.nextSync(now: start) == start, "until the app asks (or takes a way out)")
+    }
 }

@@ -110,6 +110,41 @@ import Testing
         #expect(try a.pendingChangeCount() == 0)
     }
 
+    @Test func aReplacedRemoteStopsAutomaticSyncUntilTheAppTakesAWayOut() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let a = try harness.device("a")
+        try a.save(Save(level: 4), as: key("kept"))
+        try await a.sync()
+        let statuses = a.statusUpdates()
+        let automatic = a.automaticSync(Self.quick)
+        let task = Task { try await automatic.run() }
+        try await eventually("a settled") { a.status.isSettled }
+        // The remote folder is emptied by hand (no tombstones), its marker first, so that a
+        // sync that runs meanwhile meets the missing marker rather than a vanished record.
+        try await harness.remote.delete(RemotePath("stratus-sync/store.json"))
+        try await harness.removeRemoteFiles(below: "stratus-sync")
+        let stopped = try await first(of: statuses) { status in
+            if case .failing(let error, let next) = status {
+                error.code == .remoteReplaced && next == nil
+            } else {
+                false
+            }
+        }
+        #expect(!stopped.isSettled)
+        #expect(try a.record(key("kept"))?.decode(Save.self).level == 4, "nothing was deleted on the device")
+        // The app seeds the remote again from this device; automatic sync resumes by itself.
+        try await a.reseedRemote()
+        try await eventually("a pushed its data again") {
+            a.status.isSettled && (try? a.pendingChangeCount()) == 0
+        }
+        let b = try harness.device("b")
+        try await b.sync()
+        #expect(try b.record(key("kept"))?.decode(Save.self).level == 4)
+        task.cancel()
+        try await task.value
+    }
+
     @Test func aRunningInstanceRefusesASecondRun() async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }

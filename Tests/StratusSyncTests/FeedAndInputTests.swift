@@ -231,6 +231,9 @@ import Testing
         let racy = ScriptedService(harness.remote, checkThenWrite: true)
         let a = try harness.device("a", service: racy)
         let b = try harness.device("b", service: racy)
+        // The store marker is written (a conditional write) before the race is set up.
+        try await a.sync()
+        try await b.sync()
         let slot = try key("slot-1")
         try a.save(Save(level: 13, note: "a"), as: slot)
         try b.save(Save(level: 2, note: "b"), as: slot)

@@ -39,6 +39,7 @@ import Testing
     func filesAreUploadedBeforeTheDocumentAndUnchangedFilesOnlyOnce(_ kind: SimulationRemote) async throws {
         try await SyncHarness.with(kind) { harness in
             let a = try harness.device("a")
+            try await a.sync()  // the first sync writes the store marker
             let order = UploadLog()
             harness.remote.beforeUpload { path, _ in order.append(path.string) }
             let slot = try key("slot-1")
