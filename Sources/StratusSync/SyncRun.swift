@@ -25,6 +25,15 @@ final class SyncRun: Sendable {
         counters.withLock { change(&$0.report) }
     }
 
+    /// Reports what a committed transaction did to a record.
+    func record(_ applied: Applied, for key: RecordKey) {
+        guard applied.pulled || applied.resolved else { return }
+        update { report in
+            if applied.pulled { report.pulled.append(key) }
+            if applied.resolved { report.resolved.append(key) }
+        }
+    }
+
     func fail(_ key: RecordKey, path: String, _ error: SyncError) {
         update { $0.failures.append(RecordFailure(key: key, path: path, error: error)) }
     }

@@ -2,27 +2,30 @@ import Foundation
 import GRDB
 
 /// Applying a remote document to the local state, and settling conflicts: the one place that
-/// decides what a record becomes. Every function here runs inside a write transaction.
+/// carries out what ``RemoteOutcome`` and the record type's policy decide. Every function here
+/// runs inside a write transaction and returns what it did, which the caller reports once the
+/// transaction has committed (a rollback reports nothing).
 extension SyncStore {
     /// Applies what the remote holds for a record at a version: a document, or nothing (the
     /// provider deleted the file).
-    /// - Returns: The changes to announce.
-    func applyRemote(_ db: Database, key: RecordKey, version: String?, document remote: RecordDocument?, run: SyncRun?)
-        throws -> [RecordChange]
+    /// - Returns: What was done: the changes to announce, and whether the record was pulled or
+    ///   a conflict settled.
+    func applyRemote(_ db: Database, key: RecordKey, version: String?, document remote: RecordDocument?) throws
+        -> Applied
     {
         let existing = try RecordRow.fetch(db, key)
         let outcome = RemoteOutcome.decide(local: existing, version: version, remote: remote)
         switch outcome {
         case .nothing:
-            return []
+            return Applied()
         case .pushAgainAsNew, .removeVanished:
-            guard var row = existing else { return [] }
+            guard var row = existing else { return Applied() }
             row.baseVersion = nil
             row.baseDocument = nil
             row.pushedEdit = nil
             if outcome == .pushAgainAsNew {
                 try row.save(db)
-                return []
+                return Applied()
             }
             try db.archive(row.document, reason: "The record's document was removed from the remote.")
             row.document.isDeleted = true
@@ -30,15 +33,16 @@ extension SyncStore {
             row.document.files = [:]
             row.revision += 1
             try row.save(db)
-            return [RecordChange(key: key, kind: .deleted, origin: .remote)]
+            return Applied(changes: [RecordChange(key: key, kind: .deleted, origin: .remote)])
         case .insert:
-            guard let remote, let version else { return [] }
+            guard let remote, let version else { return Applied() }
             try RecordRow(document: remote, revision: 1, dirty: false, baseVersion: version, baseDocument: remote).save(
                 db)
-            run?.update { $0.pulled.append(key) }
-            return remote.isDeleted ? [] : [RecordChange(key: key, kind: .updated, origin: .remote)]
+            return Applied(
+                changes: remote.isDeleted ? [] : [RecordChange(key: key, kind: .updated, origin: .remote)], pulled: true
+            )
         case .fastForward:
-            guard var row = existing, let remote, let version else { return [] }
+            guard var row = existing, let remote, let version else { return Applied() }
             row.document = remote
             row.baseVersion = version
             row.baseDocument = remote
@@ -46,20 +50,21 @@ extension SyncStore {
             row.revision += 1
             try row.save(db)
             try db.execute(sql: "DELETE FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
-            run?.update { $0.pulled.append(key) }
-            return [RecordChange(key: key, kind: remote.isDeleted ? .deleted : .updated, origin: .remote)]
+            return Applied(
+                changes: [RecordChange(key: key, kind: remote.isDeleted ? .deleted : .updated, origin: .remote)],
+                pulled: true)
         case .adoptOwnWrite(let clean):
-            guard var row = existing, let remote, let version else { return [] }
+            guard var row = existing, let remote, let version else { return Applied() }
             if clean { row.dirty = false }
             row.baseVersion = version
             row.baseDocument = remote
             row.pushedEdit = nil
             try row.save(db)
             try db.execute(sql: "DELETE FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
-            return []
+            return Applied()
         case .conflict:
-            guard var row = existing, let remote, let version else { return [] }
-            return try settle(db, &row, remoteVersion: version, remote: remote, run: run)
+            guard var row = existing, let remote, let version else { return Applied() }
+            return try settle(db, &row, remoteVersion: version, remote: remote)
         }
     }
 
@@ -69,8 +74,8 @@ extension SyncStore {
     ///   decision for it must be pushed.
     func settle(
         _ db: Database, _ row: inout RecordRow, remoteVersion: String, remote: RecordDocument,
-        remoteIsCurrent: Bool = true, run: SyncRun?
-    ) throws -> [RecordChange] {
+        remoteIsCurrent: Bool = true
+    ) throws -> Applied {
         let input = MergeInput(
             key: row.key,
             base: row.baseDocument.map(makeRecord),
@@ -83,8 +88,7 @@ extension SyncStore {
                 "The merge rule for \(row.key.type) failed on \(row.key); the conflict is left to the app: \(failure)")
         }
         return try apply(
-            decision, db, &row, remoteVersion: remoteVersion, remote: remote, remoteIsCurrent: remoteIsCurrent, run: run
-        )
+            decision, db, &row, remoteVersion: remoteVersion, remote: remote, remoteIsCurrent: remoteIsCurrent)
     }
 
     /// Carries out a decision about a conflict. The side that loses is never destroyed: the
@@ -95,9 +99,8 @@ extension SyncStore {
         _ row: inout RecordRow,
         remoteVersion: String,
         remote: RecordDocument,
-        remoteIsCurrent: Bool = true,
-        run: SyncRun?
-    ) throws -> [RecordChange] {
+        remoteIsCurrent: Bool = true
+    ) throws -> Applied {
         let key = row.key
         var changes: [RecordChange] = []
         switch decision {
@@ -114,7 +117,7 @@ extension SyncStore {
             row.dirty = true
             try row.save(db)
             if known != remoteVersion { changes.append(RecordChange(key: key, kind: .conflict, origin: .remote)) }
-            return changes
+            return Applied(changes: changes)
         case .keepLocal:
             row.baseVersion = remoteVersion
             if remoteIsCurrent { row.baseDocument = remote }
@@ -154,9 +157,19 @@ extension SyncStore {
         row.pushedEdit = nil
         try row.save(db)
         try db.execute(sql: "DELETE FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
-        run?.update { $0.resolved.append(key) }
-        return changes
+        return Applied(changes: changes, resolved: true)
     }
+}
+
+/// What applying a remote document or settling a conflict did, reported once its transaction
+/// committed.
+struct Applied: Sendable {
+    /// The changes to announce.
+    var changes: [RecordChange] = []
+    /// Whether the remote side was taken.
+    var pulled = false
+    /// Whether a conflict was settled.
+    var resolved = false
 }
 
 extension RecordDocument {

@@ -175,14 +175,15 @@ extension SyncStore {
                 }
             }
             reach(.documentFetched)
-            let changes = try await state.write { [self, version, document] db in
+            let applied = try await state.write { [self, version, document] db in
                 reach(.localCommit)
-                let changes = try applyRemote(db, key: key, version: version, document: document, run: run)
+                let applied = try applyRemote(db, key: key, version: version, document: document)
                 try db.execute(sql: "DELETE FROM pendingPull WHERE path = ?", arguments: [pathText])
                 try db.execute(sql: "DELETE FROM quarantine WHERE type = ? AND id = ?", arguments: [key.type, key.id])
-                return changes
+                return applied
             }
-            broadcaster.send(changes)
+            run.record(applied, for: key)
+            broadcaster.send(applied.changes)
         } catch let error as SyncError where [.missingBlob, .blobMismatch].contains(error.code) {
             try await quarantine(key, path: pathText, version: hint, error, run: run)
         } catch {

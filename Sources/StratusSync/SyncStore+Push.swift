@@ -231,13 +231,13 @@ extension SyncStore {
             case .success(let theirs) = fetched.document
         else { return }
         try await fetchFiles(of: theirs, run: run)
-        let changes = try await state.write { [self] db in
-            guard var row = try RecordRow.fetch(db, key) else { return [RecordChange]() }
+        let applied = try await state.write { [self] db in
+            guard var row = try RecordRow.fetch(db, key) else { return Applied() }
             row.dirty = true
-            return try settle(
-                db, &row, remoteVersion: written.rawValue, remote: theirs, remoteIsCurrent: false, run: run)
+            return try settle(db, &row, remoteVersion: written.rawValue, remote: theirs, remoteIsCurrent: false)
         }
-        broadcaster.send(changes)
+        run.record(applied, for: key)
+        broadcaster.send(applied.changes)
     }
 }
 

@@ -307,8 +307,8 @@ public final class SyncStore: Sendable {
             if case .keepLocal = decision { row.dirty = true }
             return try apply(
                 decision, db, &row, remoteVersion: conflict["remoteVersion"], remote: remote,
-                remoteIsCurrent: conflict["remoteIsCurrent"], run: nil
-            )
+                remoteIsCurrent: conflict["remoteIsCurrent"]
+            ).changes
         }
         broadcaster.send(changes)
         localEdits.send([()])
