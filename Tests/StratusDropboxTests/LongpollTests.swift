@@ -71,7 +71,8 @@ import Testing
             #expect(!polls.isEmpty)
             for poll in polls {
                 #expect(poll.header("Authorization") == nil, "a long poll carried credentials: \(poll)")
-                #expect(try Self.timeoutArgument(poll) == 120)
+                // The time left of the 120 s wait, rounded up, within Dropbox's 30 to 480.
+                #expect(try Self.timeoutArgument(poll).map { (30...120).contains($0) } == true)
             }
             // The other routes do carry them, so the log would show one.
             let continued = fixture.server.requestLog.entries(path: "/2/files/list_folder/continue")
@@ -80,15 +81,16 @@ import Testing
     }
 
     @Test func aTimeoutUnderThirtySecondsAsksForThirtyAndStopsAtTheCallersDeadline() async throws {
-        try await Self.withMock(.init(maxLongpollWait: .seconds(3))) { fixture in
+        try await Self.withMock(.init(maxLongpollWait: .seconds(10))) { fixture in
             let service = try fixture.makeService()
             let token = try await service.latestChangeToken()
             let started = ContinuousClock.now
             #expect(try await service.waitForChanges(after: token, timeout: .seconds(1)) == .timedOut)
-            // A test of a timeout: not before it, and well before the 3 s the mock holds.
+            // A test of a timeout: not before it, and well before the 10 s the mock holds (a
+            // loaded machine's margin apart).
             let elapsed = ContinuousClock.now - started
             #expect(elapsed >= .seconds(1))
-            #expect(elapsed < .milliseconds(2900))
+            #expect(elapsed < .seconds(8))
             let polls = try await Self.waitForLoggedLongpolls(fixture, count: 1)
             #expect(polls.count == 1)
             #expect(try polls.first.map(Self.timeoutArgument) == 30)
@@ -111,18 +113,20 @@ import Testing
         try await Self.withMock(.init(maxLongpollWait: .milliseconds(200), longpollBackoff: 3600)) { fixture in
             let service = try fixture.makeService()
             let token = try await service.latestChangeToken()
+            _ = try await service.upload(from: .bytes(Data("x".utf8)), to: try RemotePath("x.txt"))
+            // The first long poll finds the change, and its answer asks for an hour's backoff.
+            #expect(try await service.waitForChanges(after: token, timeout: .seconds(60)) == .changesAvailable)
+            #expect(Self.longpolls(fixture).count == 1)
+            // The next call of the same instance waits the backoff out instead of asking, even
+            // though the change is still there to report.
             #expect(try await service.waitForChanges(after: token, timeout: .seconds(1)) == .timedOut)
-            #expect(try await service.waitForChanges(after: token, timeout: .seconds(1)) == .timedOut)
-            // The first call's long poll brought the backoff; the rest of that call and all of
-            // the next waited instead of asking again.
-            #expect(try await Self.waitForLoggedLongpolls(fixture, count: 1).count == 1)
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .milliseconds(300))
             #expect(Self.longpolls(fixture).count == 1)
 
             // The backoff belongs to the instance that was given it.
             let other = try fixture.makeService()
-            #expect(try await other.waitForChanges(after: token, timeout: .seconds(1)) == .timedOut)
-            #expect(try await Self.waitForLoggedLongpolls(fixture, count: 2).count == 2)
+            #expect(try await other.waitForChanges(after: token, timeout: .seconds(60)) == .changesAvailable)
+            #expect(Self.longpolls(fixture).count == 2)
         }
     }
 
@@ -130,13 +134,13 @@ import Testing
         try await Self.withMock(.init(maxLongpollWait: .milliseconds(100), longpollBackoff: 1)) { fixture in
             let service = try fixture.makeService()
             let token = try await service.latestChangeToken()
-            let window = Duration.seconds(5)
+            let window = Duration.seconds(10)
             #expect(try await service.waitForChanges(after: token, timeout: window) == .timedOut)
             // One long poll per backoff at most (a busy machine sends fewer); without the backoff
             // it would be one per 100 ms hold.
             let count = Self.longpolls(fixture).count
             #expect(count >= 2, "the long polls stopped after the first backoff")
-            #expect(count <= 6, "\(count) long polls in \(window) with a 1 s backoff")
+            #expect(count <= 11, "\(count) long polls in \(window) with a 1 s backoff")
         }
     }
 

@@ -60,6 +60,7 @@ import Testing
             try await Self.startWaiting(on: first, after: token),
             try await Self.startWaiting(on: second, after: token),
         ]
+        try await Self.waitUntil { watcher.watchCount == 1 }
         #expect(watcher.watchCount == 1)
         _ = try await first.upload(from: .bytes(Data("x".utf8)), to: try RemotePath("x.txt"))
         for wait in waits {
@@ -134,15 +135,21 @@ import Testing
 
     @Test func aJournalReplacedDuringTheWaitMakesTheTokenInvalid() async throws {
         let folder = try TemporaryFolder(prefix: "stratus-local-tests")
-        defer { folder.remove() }
-        let service = try folder.service()
+        let elsewhere = try TemporaryFolder(prefix: "stratus-local-tests")
+        defer {
+            folder.remove()
+            elsewhere.remove()
+        }
+        let watcher = JournalWatcher()
+        let service = try Self.service(folder, watcher: watcher)
         let token = try await service.latestChangeToken()
         let wait = try await Self.startWaiting(on: service, after: token)
-        // The journal is moved aside, as its damage message advises; the next service opened on
-        // the root starts a new one.
-        let journal = folder.root.appending(path: ".stratus/changes.jsonl")
-        try FileManager.default.moveItem(at: journal, to: folder.file("old-journal.jsonl"))
-        _ = try folder.service()
+        try await Self.waitUntil { watcher.watchCount == 1 }
+        // Another journal (of another store) is renamed over this one, as a new journal is put
+        // in place: the journal is always there, first the old one, then the new.
+        _ = try elsewhere.service()
+        let journal = ".stratus/" + StoreLayout.journalFileName
+        #expect(rename(elsewhere.root.appending(path: journal).path, folder.root.appending(path: journal).path) == 0)
         await expectServiceError(.invalidChangeToken) { try await wait.value }
     }
 
@@ -162,6 +169,15 @@ import Testing
         let quiet = try await waiter.latestChangeToken()
         #expect(try await waiter.waitForChanges(after: quiet, timeout: .milliseconds(300)) == .timedOut)
         #expect(log.entries.filter { $0.level == .warning }.count == 1, "the fallback is a warning once")
+    }
+
+    /// Waits until a condition holds, checking every 20 ms for up to 10 seconds (it then fails
+    /// at the expectation that follows).
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        let giveUp = ContinuousClock.now + .seconds(10)
+        while !condition(), ContinuousClock.now < giveUp {
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// A service on a folder's root with a watcher of the test's own.
