@@ -25,6 +25,11 @@ enum EchoRoutes {
                     try await writer.finish(nil)
                 })
         }
+        // Holds the answer for a second before sending any of it, as a long poll does.
+        router.get("/held") { _, _ -> String in
+            try await Task.sleep(for: .seconds(1))
+            return "done"
+        }
         router.get("/missing") { _, _ -> Response in
             Response(status: .notFound, body: ResponseBody(byteBuffer: ByteBuffer(string: "no such thing")))
         }

@@ -99,6 +99,24 @@ import Testing
         }
     }
 
+    @Test func aRequestsOwnStallTimeoutReplacesTheClients() async throws {
+        try await TestServer.with(EchoRoutes.router()) { base in
+            let client = try StratusHTTPClient(configuration: .init(timeouts: .init(stall: .milliseconds(300))))
+            // The route holds its answer for a second: a stall for the client's 300 ms...
+            let error = await #expect(throws: StratusHTTPClientError.self) {
+                try await client.execute(StratusHTTPRequest(url: base.appending(path: "held")))
+            }
+            #expect(error?.code == .stalled)
+            // ...but not for a request that expects the hold.
+            var held = StratusHTTPRequest(url: base.appending(path: "held"))
+            held.stallTimeout = .seconds(30)
+            let response = try await client.execute(held)
+            await client.shutdown()
+            #expect(response.status == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == "done")
+        }
+    }
+
     @Test func totalTimeout() async throws {
         try await TestServer.with(EchoRoutes.router()) { base in
             let client = try StratusHTTPClient(
