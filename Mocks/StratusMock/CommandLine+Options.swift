@@ -16,6 +16,8 @@ struct MockOptions {
     var port = 0
     var dataDirectory: URL?
     var tokenLifetime: Duration?
+    /// The `backoff` every Dropbox long-poll answer carries, in seconds.
+    var longpollBackoff: Int?
     /// Whether to serve HTTPS.
     var tls = false
     /// A certificate chain and key to serve HTTPS with, instead of made ones.
@@ -45,6 +47,8 @@ struct MockOptions {
           --host H             Address to listen on (default 127.0.0.1)
           --data-dir DIR       Where file contents are stored (default: a new temporary folder)
           --token-ttl SECONDS  Access token lifetime (default: the provider's: 14400 Dropbox, 3599 Google)
+          --longpoll-backoff SECONDS
+                               Dropbox: every list_folder/longpoll answer asks for this backoff
           --tls                Serve HTTPS with a certificate the mock makes, signed by a CA of its own
                                whose certificate is written to DATA-DIR/tls/ca.pem (or --ca-out)
           --ca-out FILE        Where --tls writes the CA certificate clients should trust
@@ -92,6 +96,13 @@ struct MockOptions {
                     throw UsageError(description: "--token-ttl must be a positive number of seconds, not '\(text)'")
                 }
                 options.tokenLifetime = .seconds(seconds)
+            case "--longpoll-backoff":
+                let text = try next()
+                guard let seconds = Int(text), seconds >= 0 else {
+                    throw UsageError(
+                        description: "--longpoll-backoff must be a whole number of seconds, not '\(text)'")
+                }
+                options.longpollBackoff = seconds
             case "--tls":
                 options.tls = true
             case "--ca-out":

@@ -30,12 +30,18 @@ extension MockOptions.Mode {
     }
 
     /// Builds the mode's mock over a data directory.
-    /// - Parameter secure: Whether it is served over TLS (the URLs it hands out say `https`).
-    func makeMock(dataDirectory: URL, authorization: MockAuthorizationServer, secure: Bool) throws -> ServedMock {
+    /// - Parameters:
+    ///   - secure: Whether it is served over TLS (the URLs it hands out say `https`).
+    ///   - longpollBackoff: The `backoff` of every Dropbox long-poll answer, if any.
+    func makeMock(
+        dataDirectory: URL, authorization: MockAuthorizationServer, secure: Bool, longpollBackoff: Int? = nil
+    ) throws -> ServedMock {
         let router = Router()
         switch self {
         case .dropbox:
-            let dropbox = try MockDropboxServer(storageDirectory: dataDirectory, authorization: authorization)
+            let dropbox = try MockDropboxServer(
+                storageDirectory: dataDirectory, authorization: authorization,
+                options: MockDropboxServer.Options(longpollBackoff: longpollBackoff))
             dropbox.addRoutes(to: router)
             return ServedMock(router: router, authorization: authorization, controlToken: dropbox.faults.controlToken) {
                 base in
@@ -85,7 +91,8 @@ enum MockMode {
         )
         let (tls, trust) = try options.makeTLS(dataDirectory: dataDirectory)
         let mock = try options.mode.makeMock(
-            dataDirectory: dataDirectory, authorization: authorization, secure: tls != nil)
+            dataDirectory: dataDirectory, authorization: authorization, secure: tls != nil,
+            longpollBackoff: options.longpollBackoff)
         let tokens = authorization.issueTokens()
         let configuration = authorization.configuration
         let mode = options.mode.rawValue
