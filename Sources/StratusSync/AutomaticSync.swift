@@ -181,7 +181,7 @@ public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
         var failures = 0
         while !Task.isCancelled {
             let ended = store.runsEnded.stream()
-            guard let token = try? store.savedChangeToken() else {
+            guard let token = try? await store.savedChangeToken() else {
                 // No sync has read the feed yet: the first one is on its way.
                 for await _ in ended { break }
                 continue
@@ -207,7 +207,7 @@ public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
                 }
             }
             // A sync that ran meanwhile read the feed past `token`: wait again from there.
-            if (try? store.savedChangeToken()) != token { continue }
+            if (try? await store.savedChangeToken()) != token { continue }
             let next = store.runsEnded.stream()
             sink.yield(.remoteChange)
             for await _ in next { break }
@@ -236,7 +236,7 @@ extension SyncStore {
     }
 
     /// The change token the last sync saved, or `nil` before the first.
-    func savedChangeToken() throws -> ChangeToken? {
-        try state.read { try $0.setting(Self.tokenSetting) }.map(ChangeToken.init(rawValue:))
+    func savedChangeToken() async throws -> ChangeToken? {
+        try await state.read { try $0.setting(Self.tokenSetting) }.map(ChangeToken.init(rawValue:))
     }
 }

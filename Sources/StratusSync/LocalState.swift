@@ -97,17 +97,37 @@ struct LocalState: Sendable {
     /// Runs a write transaction that is on the disk when it returns, for the app's own writes.
     func writeDurably<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
         do {
-            return try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-                defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
-                var result: T?
-                try db.inTransaction {
-                    result = try body(db)
-                    return .commit
-                }
-                guard let result else { throw SyncError(.database, "The transaction produced no result.") }
-                return result
-            }
+            return try queue.writeWithoutTransaction { db in try Self.durably(db, body) }
+        } catch {
+            throw SyncError.wrapping(error, "Writing the sync state", otherwise: .database)
+        }
+    }
+
+    /// The async form of ``read(_:)``: the read runs on the database's own queue while the
+    /// calling task is suspended, so the cooperative thread pool is never blocked.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await queue.read(body) } catch {
+            throw SyncError.wrapping(error, "Reading the sync state", otherwise: .database)
+        }
+    }
+
+    /// Runs `body` in a transaction flushed to the disk at its commit (`synchronous = FULL`).
+    private static func durably<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+        defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        var result: T?
+        try db.inTransaction {
+            result = try body(db)
+            return .commit
+        }
+        guard let result else { throw SyncError(.database, "The transaction produced no result.") }
+        return result
+    }
+
+    /// The async form of ``writeDurably(_:)``, off the caller's thread.
+    func writeDurably<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await queue.writeWithoutTransaction { db in try Self.durably(db, body) }
         } catch {
             throw SyncError.wrapping(error, "Writing the sync state", otherwise: .database)
         }

@@ -41,7 +41,7 @@ extension SyncStore {
 
     private func compactNow(minimumAge: Duration) async throws -> CompactionReport {
         var report = CompactionReport()
-        var referenced = try state.read { db in
+        var referenced = try await state.read { db in
             var hashes = Set<String>()
             let documents = try Data.fetchAll(
                 db,

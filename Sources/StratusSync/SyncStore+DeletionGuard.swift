@@ -57,7 +57,7 @@ extension SyncStore {
     /// Ends a permission given by ``acceptRemoteDeletions()`` once a pull has applied what it
     /// allowed.
     func endAcceptedDeletions() async throws {
-        guard try state.read({ try $0.setting(Self.acceptDeletionsSetting) }) != nil else { return }
+        guard try await state.read({ try $0.setting(Self.acceptDeletionsSetting) }) != nil else { return }
         try await state.write { db in try db.setSetting(Self.acceptDeletionsSetting, nil) }
     }
 }

@@ -17,11 +17,11 @@ extension SyncStore {
             try await collectFullListing(run, token: nil)
             return
         }
-        if var token = try state.read({ try $0.setting(Self.tokenSetting) }).map(ChangeToken.init(rawValue:)) {
+        if var token = try await state.read({ try $0.setting(Self.tokenSetting) }).map(ChangeToken.init(rawValue:)) {
             do {
                 // A change that reports the version this device already has (its own push, or
                 // one it already pulled) needs nothing: it is left out before it is noted.
-                let known = try knownBaseVersions()
+                let known = try await knownBaseVersions()
                 while true {
                     try Task.checkCancellation()
                     let page = try await service.changes(since: token)
@@ -71,7 +71,7 @@ extension SyncStore {
             }
         }
         if !deletedFolders.isEmpty {
-            for key in try knownBaseVersions().keys {
+            for key in try await knownBaseVersions().keys {
                 let path = try layout.documentPath(of: key)
                 if deletedFolders.contains(where: { $0.contains(path) }) { entries.append((path.string, nil)) }
             }
@@ -80,8 +80,8 @@ extension SyncStore {
     }
 
     /// The remote version each record was last synced at.
-    private func knownBaseVersions() throws -> [RecordKey: String] {
-        try state.read { db in
+    private func knownBaseVersions() async throws -> [RecordKey: String] {
+        try await state.read { db in
             var result: [RecordKey: String] = [:]
             for row in try Row.fetchAll(
                 db, sql: "SELECT type, id, baseVersion FROM record WHERE baseVersion IS NOT NULL")
@@ -102,7 +102,7 @@ extension SyncStore {
         } catch let error as ServiceError where error.code == .notFound {
             files = []
         }
-        var known = try knownBaseVersions()
+        var known = try await knownBaseVersions()
         var entries: [(String, String?)] = []
         for file in files {
             guard let key = layout.key(ofDocument: file.path) else {
@@ -131,7 +131,7 @@ extension SyncStore {
 
     /// Fetches and applies every pending record document.
     func pullPending(_ run: SyncRun) async throws {
-        let pending = try state.read { db in
+        let pending = try await state.read { db in
             try Row.fetchAll(db, sql: "SELECT path, version FROM pendingPull ORDER BY path").map {
                 ($0["path"] as String, $0["version"] as String?)
             }
@@ -152,7 +152,7 @@ extension SyncStore {
             return
         }
         do {
-            let base = try state.read { db in
+            let base = try await state.read { db in
                 try String.fetchOne(
                     db, sql: "SELECT baseVersion FROM record WHERE type = ? AND id = ?", arguments: [key.type, key.id])
             }

@@ -10,9 +10,9 @@ import Synchronization
 extension SyncStore {
     /// The records with local changes that a push would send now (`ready`: not in conflict or
     /// quarantine, and not failed already in this run), and those held by a quarantine.
-    func pushableKeys(_ run: SyncRun) throws -> (ready: [RecordKey], quarantined: [RecordKey]) {
+    func pushableKeys(_ run: SyncRun) async throws -> (ready: [RecordKey], quarantined: [RecordKey]) {
         let failed = Set(run.report.failures.map(\.key))
-        return try state.read { db in
+        return try await state.read { db in
             let keys = try Row.fetchAll(
                 db,
                 sql: """
@@ -32,7 +32,7 @@ extension SyncStore {
     /// Pushes every record with local changes that is not in conflict or quarantine and has not
     /// failed in this run already.
     func pushDirty(_ run: SyncRun) async throws {
-        let (ready, quarantined) = try pushableKeys(run)
+        let (ready, quarantined) = try await pushableKeys(run)
         for key in quarantined {
             let path = (try? layout.documentPath(of: key).string) ?? key.description
             run.fail(
@@ -93,7 +93,7 @@ extension SyncStore {
     /// a side that then needs pushing goes in the sync's next round.
     private func push(_ key: RecordKey, run: SyncRun, commits: PushCommits) async throws {
         // The stored document's bytes are what goes up (and become the base): no re-encoding.
-        let pending = try state.read { db -> (bytes: Data, revision: Int64, baseVersion: String?)? in
+        let pending = try await state.read { db -> (bytes: Data, revision: Int64, baseVersion: String?)? in
             try Row.fetchOne(
                 db, sql: "SELECT document, revision, baseVersion FROM record WHERE type = ? AND id = ? AND dirty",
                 arguments: [key.type, key.id]
@@ -152,7 +152,7 @@ extension SyncStore {
         for entry in document.files.values { entries[entry.sha256] = entry }
         guard !entries.isEmpty else { return }
         let hashes = Array(entries.keys)
-        let confirmed = try state.read { db in
+        let confirmed = try await state.read { db in
             var result: [String: Date] = [:]
             let marks = hashes.map { _ in "?" }.joined(separator: ",")
             for row in try Row.fetchAll(

@@ -20,7 +20,7 @@ extension SyncStore {
     ///   `unsupportedFormat` for a folder of a newer format, `invalidDocument` for a marker
     ///   that cannot be read, `service` when the remote cannot be reached.
     func checkRemoteIdentity(_ run: SyncRun) async throws {
-        let (remembered, seen) = try state.read { db in
+        let (remembered, seen) = try await state.read { db in
             (try db.setting(Self.remoteStoreSetting), try db.setting(Self.remoteMarkerSetting))
         }
         // Two rounds: a first write that loses a race with another device's reads theirs.

@@ -57,9 +57,9 @@ extension SyncStore {
                     try await collectChanges(run)
                     try await pullPending(run)
                 }
-                guard try !pushableKeys(run).ready.isEmpty else { break }
+                guard try await !pushableKeys(run).ready.isEmpty else { break }
             }
-            let (conflicts, quarantined) = try state.read { db in
+            let (conflicts, quarantined) = try await state.read { db in
                 (
                     try Row.fetchAll(db, sql: "SELECT type, id FROM conflict ORDER BY type, id").map {
                         try RecordKey(type: $0["type"], id: $0["id"])

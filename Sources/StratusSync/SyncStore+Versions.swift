@@ -58,7 +58,7 @@ extension SyncStore {
             throw SyncError.wrapping(error, "Restoring \(key) to version \(version)")
         }
         let device = deviceName
-        let restored = try state.writeDurably { db in
+        let restored = try await state.writeDurably { db in
             let existing = try RecordRow.fetch(db, key)
             if let existing, existing.dirty, try !db.hasConflict(key), !existing.document.hasSameContent(as: old) {
                 try db.archive(existing.document, reason: "Replaced by a restore of version \(version).")
