@@ -466,7 +466,8 @@ let package = Package(
             name: "StratusSyncTests",
             dependencies: [
                 "StratusTestSupport", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation", "StratusWebDAV",
-                "WebDAVServers",
+                "WebDAVServers", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import ServiceLifecycle
 import Stratus
 import StratusSync
 import SyncSimulation
@@ -145,6 +147,27 @@ import Testing
         try await task.value
     }
 
+    @Test func aGracefulShutdownOfItsServiceGroupPushesWhatIsWaiting() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let a = try harness.device("a")
+        // A debounce far longer than the test: only the shutdown can push the write.
+        let automatic = a.automaticSync(
+            AutomaticSyncConfiguration(debounce: .seconds(3600), maximumDelay: .seconds(3600)))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [automatic], logger: Logger(label: "test")))
+        let running = Task { try await group.run() }
+        try await eventually("the first sync ran") { a.status.isSettled }
+        try a.save(Save(level: 21), as: key("before-shutdown"))
+        #expect(try a.pendingChangeCount() == 1)
+        await group.triggerGracefulShutdown()
+        try await running.value
+        #expect(try a.pendingChangeCount() == 0, "the shutdown pushed the waiting write")
+        let b = try harness.device("b")
+        try await b.sync()
+        #expect(try b.record(key("before-shutdown"))?.decode(Save.self).level == 21)
+    }
+
     @Test func aRunningInstanceRefusesASecondRun() async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }
@@ -159,10 +182,10 @@ import Testing
 }
 
 /// Fails a number of calls with a 503-like server error, then passes them on.
-final class FailingService: Service {
-    private let base: any Service
+final class FailingService: Stratus.Service {
+    private let base: any Stratus.Service
     private let left = Mutex(0)
-    init(_ base: any Service) { self.base = base }
+    init(_ base: any Stratus.Service) { self.base = base }
 
     var failuresLeft: Int {
         get { left.withLock { $0 } }
