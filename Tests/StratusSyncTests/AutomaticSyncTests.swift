@@ -70,8 +70,7 @@ import Testing
     @Test func serverFailuresBackOffAndRecover() async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }
-        let link = SwitchableService(harness.remote)
-        let failing = FailingService(link)
+        let failing = SwitchableService(harness.remote)
         let a = try harness.device("a", service: failing)
         let b = try harness.device("b")
         try await running(a.automaticSync(Self.quick), b.automaticSync(Self.quick)) {
@@ -178,66 +177,6 @@ import Testing
         await #expect(throws: SyncError.self) { try await automatic.run() }
         task.cancel()
         try await task.value
-    }
-}
-
-/// Fails a number of calls with a 503-like server error, then passes them on.
-final class FailingService: Stratus.Service {
-    private let base: any Stratus.Service
-    private let left = Mutex(0)
-    init(_ base: any Stratus.Service) { self.base = base }
-
-    var failuresLeft: Int {
-        get { left.withLock { $0 } }
-        set { left.withLock { $0 = newValue } }
-    }
-
-    private func reach() throws {
-        let fail = left.withLock { left -> Bool in
-            guard left > 0 else { return false }
-            left -= 1
-            return true
-        }
-        if fail { throw ServiceError(.server, "503 Service Unavailable (test).") }
-    }
-
-    var capabilities: ServiceCapabilities { base.capabilities }
-    func metadata(of path: RemotePath) async throws -> RemoteFile {
-        try reach()
-        return try await base.metadata(of: path)
-    }
-    func list(_ folder: RemotePath) async throws -> [RemoteFile] {
-        try reach()
-        return try await base.list(folder)
-    }
-    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
-        try reach()
-        return try await base.upload(from: source, to: path, options: options)
-    }
-    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
-        -> RemoteFile
-    {
-        try reach()
-        return try await base.download(path, version: version, to: destination, options: options)
-    }
-    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
-        try reach()
-        try await base.delete(path, precondition: precondition)
-    }
-    func latestChangeToken() async throws -> ChangeToken {
-        try reach()
-        return try await base.latestChangeToken()
-    }
-    func changes(since token: ChangeToken) async throws -> ChangePage {
-        try reach()
-        return try await base.changes(since: token)
-    }
-    func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
-        try await base.waitForChanges(after: token, timeout: timeout)
-    }
-    func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
-    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
-        try await base.restore(path, to: version)
     }
 }
 

@@ -112,11 +112,13 @@ final class ScriptedService: Service {
     }
 }
 
-/// A service that can be cut off: while ``isOffline`` every call fails at once with a network
-/// error, as on a device without a connection.
+/// A service whose link a test controls: while ``isOffline`` every call fails at once with a
+/// network error, as on a device without a connection; and the next ``failuresLeft`` calls
+/// (waiting aside) fail with a server error, as a provider answering 503.
 final class SwitchableService: Service {
     private let base: any Service
     private let offline = Mutex(false)
+    private let failures = Mutex(0)
 
     init(_ base: any Service) { self.base = base }
 
@@ -125,8 +127,21 @@ final class SwitchableService: Service {
         set { offline.withLock { $0 = newValue } }
     }
 
-    private func reach() throws {
+    var failuresLeft: Int {
+        get { failures.withLock { $0 } }
+        set { failures.withLock { $0 = newValue } }
+    }
+
+    private func reach(counting: Bool = true) throws {
         if isOffline { throw ServiceError(.network, "The network is down (test).") }
+        let fail =
+            counting
+            && failures.withLock { left in
+                guard left > 0 else { return false }
+                left -= 1
+                return true
+            }
+        if fail { throw ServiceError(.server, "503 Service Unavailable (test).") }
     }
 
     var capabilities: ServiceCapabilities { base.capabilities }
@@ -161,7 +176,7 @@ final class SwitchableService: Service {
         return try await base.changes(since: token)
     }
     func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
-        try reach()
+        try reach(counting: false)
         return try await base.waitForChanges(after: token, timeout: timeout)
     }
     func versions(of path: RemotePath) async throws -> [FileVersion] {
