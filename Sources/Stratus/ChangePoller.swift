@@ -10,7 +10,7 @@ struct ChangePoller: Sendable {
             throw ServiceError(.unsupported, "This service has no change feed to wait on.")
         }
         let clock = ContinuousClock()
-        let deadline = clock.now + max(.zero, timeout)
+        let deadline = clock.now + min(max(.zero, timeout), ChangeWaiting.longestTimeout)
         var position = token
         var quietPolls = 0
         while true {

@@ -70,6 +70,10 @@ public struct ChangeWaiting: Hashable, Sendable {
 
     /// No change feed to wait on.
     public static let unavailable = ChangeWaiting(mechanism: .unavailable, wakeBound: .zero)
+
+    /// The longest timeout a wait keeps, a century: a longer one is cut to it, so that a
+    /// deadline always fits the clock.
+    public static let longestTimeout = Duration.seconds(100 * 365 * 86_400)
 }
 
 /// What ``Service/waitForChanges(after:timeout:)`` found.

@@ -39,7 +39,7 @@ extension DropboxService {
     public func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
         try await guarded {
             let since = try DropboxChangeCursor(token)
-            let deadline = ContinuousClock.now + max(.zero, timeout)
+            let deadline = ContinuousClock.now + min(max(.zero, timeout), ChangeWaiting.longestTimeout)
             var first = true
             while true {
                 try Task.checkCancellation()

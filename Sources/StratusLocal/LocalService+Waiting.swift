@@ -42,7 +42,7 @@ extension LocalService {
     public func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
         _ = try JournalPosition(token: token)
         if Task.isCancelled { throw Self.waitCancelled }
-        let deadline = ContinuousClock.now + max(.zero, timeout)
+        let deadline = ContinuousClock.now + min(max(.zero, timeout), ChangeWaiting.longestTimeout)
         let signal = WakeSignal()
         let timer = Task {
             while true {

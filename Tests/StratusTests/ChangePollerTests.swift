@@ -124,6 +124,16 @@ struct ChangePollerTests {
         }
     }
 
+    @Test func anEnormousTimeoutIsCutToACentury() async throws {
+        let change = Change.deleted(try RemotePath("soon.txt"))
+        let feed = ScriptedFeed(
+            [ScriptedFeed.page("start"), ScriptedFeed.page("next", changes: [change])], schedule: Self.quick)
+        // Far beyond what a clock instant can hold once added to now, were it not cut.
+        let enormous = Duration(secondsComponent: .max, attosecondsComponent: 0) * 18
+        #expect(try await feed.waitForChanges(after: Self.start, timeout: enormous) == .changesAvailable)
+        #expect(ChangeWaiting.longestTimeout == .seconds(3_153_600_000))
+    }
+
     @Test func withoutAFeedWaitingIsUnsupported() async {
         let feed = ScriptedFeed([ScriptedFeed.page("start")], feed: .unavailable)
         await expectServiceError(.unsupported) {
