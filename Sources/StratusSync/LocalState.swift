@@ -28,6 +28,9 @@ import GRDB
 ///   unchanged files are not sent again (an entry older than an hour is checked again, since
 ///   another device's compaction may have removed the blob).
 /// - `setting`: the change token and this device's id.
+///
+/// Each table's row type and statements are in a file of their own (`LocalState+Records.swift`,
+/// `LocalState+Conflicts.swift`, ...); the sync engine holds no SQL.
 struct LocalState: Sendable {
     let queue: DatabaseQueue
 
@@ -141,78 +144,14 @@ struct LocalState: Sendable {
     }
 }
 
-/// One row of the `record` table.
-struct RecordRow: Sendable {
-    var document: RecordDocument
-    var revision: Int64
-    var dirty: Bool
-    var baseVersion: String?
-    var baseDocument: RecordDocument?
-    var pushedEdit: String?
-
-    var key: RecordKey { document.key }
-
-    static func fetch(_ db: Database, _ key: RecordKey) throws -> RecordRow? {
-        try Row.fetchOne(db, sql: "SELECT * FROM record WHERE type = ? AND id = ?", arguments: [key.type, key.id]).map(
-            RecordRow.init(row:))
-    }
-
-    init(
-        document: RecordDocument, revision: Int64, dirty: Bool, baseVersion: String?, baseDocument: RecordDocument?,
-        pushedEdit: String? = nil
-    ) {
-        self.document = document
-        self.revision = revision
-        self.dirty = dirty
-        self.baseVersion = baseVersion
-        self.baseDocument = baseDocument
-        self.pushedEdit = pushedEdit
-    }
-
-    init(row: Row) throws {
-        document = try RecordDocument.decode(row["document"], expectedKey: nil)
-        revision = row["revision"]
-        dirty = row["dirty"]
-        baseVersion = row["baseVersion"]
-        baseDocument = try (row["baseDocument"] as Data?).map { try RecordDocument.decode($0, expectedKey: nil) }
-        pushedEdit = row["pushedEdit"]
-    }
-
-    func save(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT OR REPLACE INTO record (type, id, document, revision, dirty, baseVersion, baseDocument, pushedEdit)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                key.type, key.id, document.encoded(), revision, dirty, baseVersion, baseDocument?.encoded(), pushedEdit,
-            ]
-        )
-    }
-}
-
 extension Database {
-    func setting(_ name: String) throws -> String? {
-        try String.fetchOne(self, sql: "SELECT value FROM setting WHERE name = ?", arguments: [name])
-    }
-
-    func setSetting(_ name: String, _ value: String?) throws {
-        if let value {
-            try execute(sql: "INSERT OR REPLACE INTO setting (name, value) VALUES (?, ?)", arguments: [name, value])
-        } else {
-            try execute(sql: "DELETE FROM setting WHERE name = ?", arguments: [name])
-        }
-    }
-
-    func archive(_ document: RecordDocument, reason: String) throws {
-        try execute(
-            sql: "INSERT INTO archive (type, id, document, reason, archived) VALUES (?, ?, ?, ?, ?)",
-            arguments: [document.key.type, document.key.id, document.encoded(), reason, Date()]
+    /// Every record document this device holds, across tables: each record's current document
+    /// and its base, the remote sides of conflicts and the archive (undecoded).
+    func everyStoredDocument() throws -> [Data] {
+        try Data.fetchAll(
+            self,
+            sql:
+                "SELECT document FROM record UNION ALL SELECT baseDocument FROM record WHERE baseDocument IS NOT NULL UNION ALL SELECT remoteDocument FROM conflict UNION ALL SELECT document FROM archive"
         )
-    }
-
-    func hasConflict(_ key: RecordKey) throws -> Bool {
-        try Bool.fetchOne(self, sql: "SELECT 1 FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
-            ?? false
     }
 }

@@ -49,7 +49,7 @@ extension SyncStore {
             row.pushedEdit = nil
             row.revision += 1
             try row.save(db)
-            try db.execute(sql: "DELETE FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
+            try db.deleteConflict(of: key)
             return Applied(
                 changes: [RecordChange(key: key, kind: remote.isDeleted ? .deleted : .updated, origin: .remote)],
                 pulled: true)
@@ -60,7 +60,7 @@ extension SyncStore {
             row.baseDocument = remote
             row.pushedEdit = nil
             try row.save(db)
-            try db.execute(sql: "DELETE FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
+            try db.deleteConflict(of: key)
             return Applied()
         case .conflict:
             guard var row = existing, let remote, let version else { return Applied() }
@@ -105,15 +105,11 @@ extension SyncStore {
         var changes: [RecordChange] = []
         switch decision {
         case .manual:
-            let known = try String.fetchOne(
-                db, sql: "SELECT remoteVersion FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO conflict (type, id, remoteVersion, remoteDocument, remoteIsCurrent, detected)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [key.type, key.id, remoteVersion, remote.encoded(), remoteIsCurrent, Date()]
-            )
+            let known = try db.conflictRemoteVersion(of: key)
+            try ConflictRow(
+                key: key, remoteVersion: remoteVersion, remoteDocument: remote, remoteIsCurrent: remoteIsCurrent,
+                detected: Date()
+            ).save(db)
             row.dirty = true
             try row.save(db)
             if known != remoteVersion { changes.append(RecordChange(key: key, kind: .conflict, origin: .remote)) }
@@ -156,7 +152,7 @@ extension SyncStore {
         }
         row.pushedEdit = nil
         try row.save(db)
-        try db.execute(sql: "DELETE FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
+        try db.deleteConflict(of: key)
         return Applied(changes: changes, resolved: true)
     }
 }

@@ -43,12 +43,7 @@ extension SyncStore {
         var report = CompactionReport()
         var referenced = try await state.read { db in
             var hashes = Set<String>()
-            let documents = try Data.fetchAll(
-                db,
-                sql:
-                    "SELECT document FROM record UNION ALL SELECT baseDocument FROM record WHERE baseDocument IS NOT NULL UNION ALL SELECT remoteDocument FROM conflict UNION ALL SELECT document FROM archive"
-            )
-            for data in documents {
+            for data in try db.everyStoredDocument() {
                 for entry in try RecordDocument.decode(data, expectedKey: nil).files.values {
                     hashes.insert(entry.sha256)
                 }
@@ -78,9 +73,7 @@ extension SyncStore {
             } catch let error as ServiceError where error.code == .notFound || error.code == .conflict {
                 continue
             }
-            try await state.write { db in
-                try db.execute(sql: "DELETE FROM remoteBlob WHERE hash = ?", arguments: [hash])
-            }
+            try await state.write { db in try db.deleteRemoteBlob(hash) }
             report.blobsRemoved += 1
             let (bytes, overflow) = report.bytesRemoved.addingReportingOverflow(max(0, blob.size))
             report.bytesRemoved = overflow ? .max : bytes

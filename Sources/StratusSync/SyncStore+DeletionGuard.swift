@@ -29,7 +29,7 @@ extension SyncStore {
         guard entries.contains(where: { $0.1 == nil }) else { return }
         if try db.setting(Self.acceptDeletionsSetting) != nil { return }
         // What `pendingPull` will hold: what it has, then the new entries over it.
-        var vanished = Set(try String.fetchAll(db, sql: "SELECT path FROM pendingPull WHERE version IS NULL"))
+        var vanished = Set(try db.vanishedPendingPaths())
         for (path, version) in entries {
             if version == nil { vanished.insert(path) } else { vanished.remove(path) }
         }
@@ -38,8 +38,7 @@ extension SyncStore {
         let keys = Set(vanished.compactMap { (try? RemotePath($0)).flatMap(layout.key(ofDocument:)) })
         var live = 0
         var removed = 0
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM record").map(RecordRow.init(row:))
-        where !row.document.isDeleted {
+        for row in try RecordRow.all(db) where !row.document.isDeleted {
             live += 1
             // A record with local changes is pushed again as new, not removed.
             if !row.dirty, row.baseVersion != nil, keys.contains(row.key) { removed += 1 }

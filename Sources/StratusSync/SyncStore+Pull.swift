@@ -35,9 +35,7 @@ extension SyncStore {
                     try await state.write { [self] db in
                         try checkMassDeletion(db, adding: entries)
                         for (path, version) in entries {
-                            try db.execute(
-                                sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)",
-                                arguments: [path, version])
+                            try PendingPull(path: path, version: version).save(db)
                         }
                         try db.setSetting(Self.tokenSetting, next.rawValue)
                     }
@@ -81,15 +79,7 @@ extension SyncStore {
 
     /// The remote version each record was last synced at.
     private func knownBaseVersions() async throws -> [RecordKey: String] {
-        try await state.read { db in
-            var result: [RecordKey: String] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT type, id, baseVersion FROM record WHERE baseVersion IS NOT NULL")
-            {
-                result[try RecordKey(type: row["type"], id: row["id"])] = row["baseVersion"]
-            }
-            return result
-        }
+        try await state.read { db in try db.knownBaseVersions() }
     }
 
     /// Lists every record document and marks those this device does not have at that version.
@@ -121,8 +111,7 @@ extension SyncStore {
         try await state.write { [self, entries] db in
             try checkMassDeletion(db, adding: entries)
             for (path, version) in entries {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)", arguments: [path, version])
+                try PendingPull(path: path, version: version).save(db)
             }
             if let token { try db.setSetting(Self.tokenSetting, token.rawValue) }
         }
@@ -131,14 +120,10 @@ extension SyncStore {
 
     /// Fetches and applies every pending record document.
     func pullPending(_ run: SyncRun) async throws {
-        let pending = try await state.read { db in
-            try Row.fetchAll(db, sql: "SELECT path, version FROM pendingPull ORDER BY path").map {
-                ($0["path"] as String, $0["version"] as String?)
-            }
-        }
+        let pending = try await state.read { db in try PendingPull.all(db) }
         run.begin(.pulling, total: pending.count)
-        try await forEachConcurrently(pending) { [self] path, version in
-            try await pull(path: path, version: version, run: run)
+        try await forEachConcurrently(pending) { [self] entry in
+            try await pull(path: entry.path, version: entry.version, run: run)
             run.finishedRecord()
         }
         try await endAcceptedDeletions()
@@ -152,10 +137,7 @@ extension SyncStore {
             return
         }
         do {
-            let base = try await state.read { db in
-                try String.fetchOne(
-                    db, sql: "SELECT baseVersion FROM record WHERE type = ? AND id = ?", arguments: [key.type, key.id])
-            }
+            let base = try await state.read { db in try db.baseVersion(of: key) }
             if let hint, base == hint {
                 try await forgetPending(pathText)
                 return
@@ -178,8 +160,8 @@ extension SyncStore {
             let applied = try await state.write { [self, version, document] db in
                 reach(.localCommit)
                 let applied = try applyRemote(db, key: key, version: version, document: document)
-                try db.execute(sql: "DELETE FROM pendingPull WHERE path = ?", arguments: [pathText])
-                try db.execute(sql: "DELETE FROM quarantine WHERE type = ? AND id = ?", arguments: [key.type, key.id])
+                try db.deletePendingPull(at: pathText)
+                try db.deleteQuarantine(of: key)
                 return applied
             }
             run.record(applied, for: key)
@@ -194,7 +176,7 @@ extension SyncStore {
     }
 
     private func forgetPending(_ path: String) async throws {
-        try await state.write { db in try db.execute(sql: "DELETE FROM pendingPull WHERE path = ?", arguments: [path]) }
+        try await state.write { db in try db.deletePendingPull(at: path) }
     }
 
     /// Keeps an invalid remote document out of the local data; the record is reported and not
@@ -204,12 +186,10 @@ extension SyncStore {
     {
         logger.warning("Quarantined the remote document of \(key): \(error)")
         try await state.write { db in
-            try db.execute(
-                sql:
-                    "INSERT OR REPLACE INTO quarantine (type, id, path, version, reason, detected) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [key.type, key.id, path, version, error.description, Date()]
-            )
-            try db.execute(sql: "DELETE FROM pendingPull WHERE path = ?", arguments: [path])
+            try QuarantineRow(
+                key: key, path: path, version: version, reason: error.description, detected: Date()
+            ).save(db)
+            try db.deletePendingPull(at: path)
         }
         run.fail(key, path: path, error)
     }

@@ -13,18 +13,8 @@ extension SyncStore {
     func pushableKeys(_ run: SyncRun) async throws -> (ready: [RecordKey], quarantined: [RecordKey]) {
         let failed = Set(run.report.failures.map(\.key))
         return try await state.read { db in
-            let keys = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT type, id FROM record WHERE dirty
-                    AND NOT EXISTS (SELECT 1 FROM conflict c WHERE c.type = record.type AND c.id = record.id)
-                    ORDER BY type, id
-                    """
-            ).map { try RecordKey(type: $0["type"], id: $0["id"]) }.filter { !failed.contains($0) }
-            let quarantined = try Set(
-                Row.fetchAll(db, sql: "SELECT type, id FROM quarantine").map {
-                    try RecordKey(type: $0["type"], id: $0["id"])
-                })
+            let keys = try db.dirtyKeysOutsideConflicts().filter { !failed.contains($0) }
+            let quarantined = try db.quarantinedKeySet()
             return (keys.filter { !quarantined.contains($0) }, keys.filter { quarantined.contains($0) })
         }
     }
@@ -47,11 +37,7 @@ extension SyncStore {
         // Every edit about to go up is noted first, in one transaction, so that a document
         // committed whose answer is lost is recognised as this device's own. An earlier note
         // stays until its push is confirmed.
-        try await state.write { db in
-            try db.execute(
-                sql: "UPDATE record SET pushedEdit = COALESCE(pushedEdit, json_extract(document, '$.edit')) WHERE dirty"
-            )
-        }
+        try await state.write { db in try db.notePushedEdits() }
         let commits = PushCommits()
         do {
             try await forEachConcurrently(ready) { [self] key in
@@ -77,14 +63,8 @@ extension SyncStore {
         guard !confirmed.isEmpty else { return }
         try await state.write { db in
             for commit in confirmed {
-                try db.execute(
-                    sql: """
-                        UPDATE record SET baseVersion = ?, baseDocument = ?, pushedEdit = NULL,
-                        dirty = CASE WHEN revision = ? THEN 0 ELSE dirty END
-                        WHERE type = ? AND id = ?
-                        """,
-                    arguments: [commit.version, commit.document, commit.revision, commit.key.type, commit.key.id]
-                )
+                try db.confirmPush(
+                    of: commit.key, version: commit.version, document: commit.document, revision: commit.revision)
             }
         }
     }
@@ -93,13 +73,7 @@ extension SyncStore {
     /// a side that then needs pushing goes in the sync's next round.
     private func push(_ key: RecordKey, run: SyncRun, commits: PushCommits) async throws {
         // The stored document's bytes are what goes up (and become the base): no re-encoding.
-        let pending = try await state.read { db -> (bytes: Data, revision: Int64, baseVersion: String?)? in
-            try Row.fetchOne(
-                db, sql: "SELECT document, revision, baseVersion FROM record WHERE type = ? AND id = ? AND dirty",
-                arguments: [key.type, key.id]
-            )
-            .map { ($0["document"], $0["revision"], $0["baseVersion"]) }
-        }
+        let pending = try await state.read { db in try DirtyRecord.fetch(db, key) }
         guard let pending else { return }
         let bytes = pending.bytes
         let document = try RecordDocument.decode(bytes, expectedKey: key)
@@ -154,12 +128,8 @@ extension SyncStore {
         let hashes = Array(entries.keys)
         let confirmed = try await state.read { db in
             var result: [String: Date] = [:]
-            let marks = hashes.map { _ in "?" }.joined(separator: ",")
-            for row in try Row.fetchAll(
-                db, sql: "SELECT hash, confirmed FROM remoteBlob WHERE hash IN (\(marks))",
-                arguments: StatementArguments(hashes))
-            {
-                result[row["hash"]] = row["confirmed"]
+            for row in try RemoteBlobRow.all(db, hashes: hashes) {
+                result[row.hash] = row.confirmed
             }
             return result
         }
@@ -197,10 +167,7 @@ extension SyncStore {
     }
 
     private func confirm(_ hash: String) async throws {
-        try await state.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO remoteBlob (hash, confirmed) VALUES (?, ?)", arguments: [hash, Date()])
-        }
+        try await state.write { db in try RemoteBlobRow(hash: hash, confirmed: Date()).save(db) }
     }
 
     /// On a service whose preconditions are checked just before the write (Drive), another

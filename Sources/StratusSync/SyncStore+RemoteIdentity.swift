@@ -141,14 +141,11 @@ extension SyncStore {
         try await state.write { db in
             try Self.archiveConflictRemoteSides(
                 db, reason: "The remote side of a conflict, kept when this device seeded the remote again.")
-            try db.execute(sql: "DELETE FROM conflict")
-            try db.execute(sql: "DELETE FROM quarantine")
-            try db.execute(sql: "DELETE FROM pendingPull")
-            try db.execute(sql: "DELETE FROM remoteBlob")
-            try db.execute(
-                sql:
-                    "UPDATE record SET dirty = 1, revision = revision + 1, baseVersion = NULL, baseDocument = NULL, pushedEdit = NULL"
-            )
+            try db.deleteAllConflicts()
+            try db.deleteAllQuarantine()
+            try db.deleteAllPendingPulls()
+            try db.deleteAllRemoteBlobs()
+            try db.markAllRecordsToPushAsNew()
             try db.setSetting(Self.tokenSetting, nil)
             try db.setSetting(Self.acceptDeletionsSetting, nil)
             try db.setSetting(Self.remoteStoreSetting, marker.store)
@@ -169,14 +166,15 @@ extension SyncStore {
             try Self.archiveConflictRemoteSides(
                 db, reason: "The remote side of a conflict, kept when this device adopted the remote.")
             var changes: [RecordChange] = []
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM record").map(RecordRow.init(row:))
-            where !row.document.isDeleted {
+            for row in try RecordRow.all(db) where !row.document.isDeleted {
                 try db.archive(row.document, reason: "Archived when this device adopted the remote as it is.")
                 changes.append(RecordChange(key: row.key, kind: .deleted, origin: .remote))
             }
-            for table in ["record", "conflict", "quarantine", "pendingPull", "remoteBlob"] {
-                try db.execute(sql: "DELETE FROM \(table)")
-            }
+            try db.deleteAllRecords()
+            try db.deleteAllConflicts()
+            try db.deleteAllQuarantine()
+            try db.deleteAllPendingPulls()
+            try db.deleteAllRemoteBlobs()
             try db.setSetting(Self.tokenSetting, nil)
             try db.setSetting(Self.acceptDeletionsSetting, nil)
             try db.setSetting(Self.remoteStoreSetting, found?.0.store)
@@ -191,9 +189,8 @@ extension SyncStore {
 
     /// Puts the remote side of every open conflict in the archive.
     private static func archiveConflictRemoteSides(_ db: Database, reason: String) throws {
-        for row in try Row.fetchAll(db, sql: "SELECT type, id, remoteDocument FROM conflict") {
-            let key = try RecordKey(type: row["type"], id: row["id"])
-            try db.archive(try RecordDocument.decode(row["remoteDocument"], expectedKey: key), reason: reason)
+        for conflict in try ConflictRow.all(db) {
+            try db.archive(conflict.remoteDocument, reason: reason)
         }
     }
 

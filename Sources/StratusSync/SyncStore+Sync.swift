@@ -60,14 +60,7 @@ extension SyncStore {
                 guard try await !pushableKeys(run).ready.isEmpty else { break }
             }
             let (conflicts, quarantined) = try await state.read { db in
-                (
-                    try Row.fetchAll(db, sql: "SELECT type, id FROM conflict ORDER BY type, id").map {
-                        try RecordKey(type: $0["type"], id: $0["id"])
-                    },
-                    try Row.fetchAll(db, sql: "SELECT type, id FROM quarantine ORDER BY type, id").map {
-                        try RecordKey(type: $0["type"], id: $0["id"])
-                    }
-                )
+                (try db.conflictKeys(), try db.quarantinedKeys())
             }
             run.update { $0.conflicts = conflicts }
             let report = run.report

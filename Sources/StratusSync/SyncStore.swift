@@ -99,17 +99,14 @@ public final class SyncStore: Sendable {
     /// Every record of a type that is not deleted, ordered by id.
     /// - Throws: ``SyncError`` (`database`) when the local state cannot be read.
     public func records(ofType type: String) throws -> [SyncRecord] {
-        let rows = try state.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM record WHERE type = ? ORDER BY id", arguments: [type]).map(
-                RecordRow.init(row:))
-        }
+        let rows = try state.read { db in try RecordRow.all(db, ofType: type) }
         return rows.filter { !$0.document.isDeleted }.map { makeRecord($0.document) }
     }
 
     /// How many records have local changes that the next ``sync()`` will push.
     /// - Throws: ``SyncError`` (`database`) when the local state cannot be read.
     public func pendingChangeCount() throws -> Int {
-        try state.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM record WHERE dirty") ?? 0 }
+        try state.read { try $0.dirtyRecordCount() }
     }
 
     /// The changes to records in this store, local and remote, as they happen. Each call makes a
@@ -249,12 +246,8 @@ public final class SyncStore: Sendable {
     /// - Throws: ``SyncError`` (`database`) when the local state cannot be read.
     public func conflicts() throws -> [SyncConflict] {
         let rows = try state.read { db in
-            try Row.fetchAll(db, sql: "SELECT type, id, remoteDocument FROM conflict ORDER BY type, id").map {
-                row -> (RecordRow?, RecordDocument) in
-                let key = try RecordKey(type: row["type"], id: row["id"])
-                return (
-                    try RecordRow.fetch(db, key), try RecordDocument.decode(row["remoteDocument"], expectedKey: key)
-                )
+            try ConflictRow.allByKey(db).map { conflict -> (RecordRow?, RecordDocument) in
+                (try RecordRow.fetch(db, conflict.key), conflict.remoteDocument)
             }
         }
         return rows.compactMap { local, remote in
@@ -293,21 +286,13 @@ public final class SyncStore: Sendable {
 
     private func resolve(_ key: RecordKey, decision: MergeDecision) throws {
         let changes = try state.writeDurably { [self] db in
-            guard
-                let conflict = try Row.fetchOne(
-                    db,
-                    sql:
-                        "SELECT remoteVersion, remoteDocument, remoteIsCurrent FROM conflict WHERE type = ? AND id = ?",
-                    arguments: [key.type, key.id]),
-                var row = try RecordRow.fetch(db, key)
-            else {
+            guard let conflict = try ConflictRow.fetch(db, key), var row = try RecordRow.fetch(db, key) else {
                 throw SyncError(.notFound, "The record \(key) has no conflict to resolve.")
             }
-            let remote = try RecordDocument.decode(conflict["remoteDocument"], expectedKey: key)
             if case .keepLocal = decision { row.dirty = true }
             return try apply(
-                decision, db, &row, remoteVersion: conflict["remoteVersion"], remote: remote,
-                remoteIsCurrent: conflict["remoteIsCurrent"]
+                decision, db, &row, remoteVersion: conflict.remoteVersion, remote: conflict.remoteDocument,
+                remoteIsCurrent: conflict.remoteIsCurrent
             ).changes
         }
         broadcaster.send(changes)
@@ -318,13 +303,7 @@ public final class SyncStore: Sendable {
     /// nothing a user wrote is lost even when a policy chose the other side.
     /// - Throws: ``SyncError`` (`database`) when the local state cannot be read.
     public func archived(_ key: RecordKey) throws -> [SyncRecord] {
-        let documents = try state.read { db in
-            try Data.fetchAll(
-                db, sql: "SELECT document FROM archive WHERE type = ? AND id = ? ORDER BY number DESC",
-                arguments: [key.type, key.id]
-            )
-            .map { try RecordDocument.decode($0, expectedKey: key) }
-        }
+        let documents = try state.read { db in try db.archivedDocuments(of: key) }
         return documents.map(makeRecord)
     }
 
@@ -334,10 +313,7 @@ public final class SyncStore: Sendable {
     /// - Throws: ``SyncError`` (`database`) when the local state cannot be written.
     @discardableResult
     public func discardArchive(of key: RecordKey) throws -> Int {
-        try state.write { db in
-            try db.execute(sql: "DELETE FROM archive WHERE type = ? AND id = ?", arguments: [key.type, key.id])
-            return db.changesCount
-        }
+        try state.write { db in try db.discardArchive(of: key) }
     }
 
     // MARK: Mapping
