@@ -310,7 +310,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "SyncBenchmark",
-            dependencies: ["Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive", "SyncSimulation"],
+            dependencies: [
+                "Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive", "SyncSimulation",
+            ],
             path: "Benchmarks/SyncBenchmark",
             swiftSettings: strict
         ),
