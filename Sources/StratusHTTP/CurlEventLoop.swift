@@ -119,7 +119,9 @@ final class CurlEventLoop: @unchecked Sendable {
 
             var timeout = 0
             curl_multi_timeout(multi, &timeout)
-            let limit = active.isEmpty ? 10_000 : 100
+            // Commands wake the poll at once; otherwise it waits for libcurl's next timer or the
+            // next stall deadline, so a held request (a long poll) costs no wake-ups while idle.
+            let limit = millisecondsUntilNextStall()
             let wait = timeout < 0 ? limit : min(timeout, limit)
             curl_multi_poll(multi, nil, 0, Int32(wait), nil)
         }
@@ -186,6 +188,20 @@ final class CurlEventLoop: @unchecked Sendable {
             }
             finish(transfer, easy: easy, error: error)
         }
+    }
+
+    /// How long until the first running transfer would count as stalled, in milliseconds (at
+    /// least 1, at most 10 seconds).
+    private func millisecondsUntilNextStall() -> Int {
+        let now = ContinuousClock.now
+        var earliest = 10_000
+        for transfer in active.values where !transfer.isPausedForCaller {
+            guard let stall = transfer.request.stallTimeout ?? configuration.timeouts.stall else { continue }
+            let left = transfer.lastActivity + stall - now
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+            earliest = min(earliest, Int(max(1, min(10_000, milliseconds + 1))))
+        }
+        return earliest
     }
 
     private func failStalledTransfers() {
