@@ -22,28 +22,45 @@ struct PropagationBenchmark {
         let a = try SyncStore(folder: folder.appending(path: "automatic-a"), service: serviceA)
         let b = try SyncStore(folder: folder.appending(path: "automatic-b"), service: serviceB)
         let configuration = AutomaticSyncConfiguration()
-        let tasks = [a, b].map { store in Task { try await store.automaticSync(configuration).run() } }
+        // A sets up the remote folder before B starts: on Drive, two first syncs at once can
+        // each create the root folder (Drive allows two folders of one name) and never meet.
+        var tasks = [Task { try await a.automaticSync(configuration).run() }]
         defer { for task in tasks { task.cancel() } }
+        try await settle(a, a)
+        tasks.append(Task { try await b.automaticSync(configuration).run() })
         try await settle(a, b)
 
         let clock = ContinuousClock()
-        let changes = b.changes()
-        var iterator = changes.makeAsyncIterator()
         var latencies: [Duration] = []
         let cpuBefore = CPUTime.now()
         let started = clock.now
+        Self.say("\(remote): timing \(options.propagationChanges) saves from A to B")
         for round in 0..<options.propagationChanges {
             let key = try RecordKey(type: "save", id: "slot-\(round % 20)")
+            let changes = b.changes()
             let saved = clock.now
             try a.save(Value(round: round), as: key)
-            while true {
-                guard let change = await iterator.next() else { throw BenchmarkFailure("b's changes ended") }
-                guard change.key == key, change.origin == .remote,
-                    try b.record(key)?.decode(Value.self).round == round
-                else { continue }
-                break
+            let arrived = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    for await change in changes where change.key == key && change.origin == .remote {
+                        if (try? b.record(key)?.decode(Value.self).round) == round { return true }
+                    }
+                    return false
+                }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(120))
+                    return false
+                }
+                defer { group.cancelAll() }
+                return await group.next() ?? false
+            }
+            guard arrived else {
+                throw BenchmarkFailure("save \(round) did not reach B within 2 minutes: \(a.status); \(b.status)")
             }
             latencies.append(clock.now - saved - configuration.debounce)
+            if (round + 1) % 25 == 0 {
+                Self.say("\(remote): \(round + 1) of \(options.propagationChanges) saves arrived")
+            }
         }
         let activeSeconds = Self.seconds(clock.now - started)
         let activeCPU = CPUTime.now() - cpuBefore
@@ -54,6 +71,7 @@ struct PropagationBenchmark {
         try await settle(a, b)
         let waiting = serviceA.capabilities.changeWaiting
         let warmUp = waiting.mechanism == .polling ? waiting.polling.maximum * 2 : .seconds(5)
+        Self.say("\(remote): idle for \(warmUp) of warm-up and \(options.idleSeconds) s measured")
         try await Task.sleep(for: warmUp)
         serviceA.resetCounts()
         serviceB.resetCounts()
@@ -63,6 +81,7 @@ struct PropagationBenchmark {
         let idleRequests = serviceA.totalCalls + serviceB.totalCalls
         for task in tasks { task.cancel() }
         for task in tasks { _ = try? await task.value }
+        Self.say("\(remote): automatic sync stopped")
 
         let sorted = latencies.sorted()
         let p50 = Self.seconds(sorted[sorted.count / 2])
@@ -108,6 +127,11 @@ struct PropagationBenchmark {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// Progress on standard error (the tables go to standard output).
+    private static func say(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     private static func seconds(_ duration: Duration) -> Double {
