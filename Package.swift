@@ -311,7 +311,9 @@ let package = Package(
         .executableTarget(
             name: "SyncBenchmark",
             dependencies: [
-                "Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive", "SyncSimulation",
+                "Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3",
+                "StratusWebDAV",
+                "SyncSimulation", "MotoSupport", "WebDAVServers",
             ],
             path: "Benchmarks/SyncBenchmark",
             swiftSettings: strict

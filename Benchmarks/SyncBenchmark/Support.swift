@@ -1,11 +1,16 @@
 import Foundation
+import MotoSupport
 import Stratus
 import StratusDrive
 import StratusDropbox
 import StratusLocal
+import StratusS3
+import StratusWebDAV
+import WebDAVServers
 
 /// The command line: `--records N --files N --file-kib N --changes N --concurrency N
-/// --remote local|dropbox|drive (repeatable) --mock PATH --propagation-changes N --idle-seconds N`.
+/// --remote local|dropbox|drive|s3|webdav (repeatable) --mock PATH --propagation-changes N
+/// --idle-seconds N`.
 struct BenchmarkOptions {
     var records = 10_000
     var files = 1_000
@@ -152,14 +157,22 @@ final class RemoteEndpoint {
     private let process: Process?
     private let baseURL: URL?
     private let token: String?
+    /// The S3 bucket (moto) or WebDAV collection (Apache) the services share.
+    private let container: String?
 
-    private init(name: String, folder: URL, process: Process?, baseURL: URL?, token: String?) {
+    private init(
+        name: String, folder: URL, process: Process?, baseURL: URL?, token: String?, container: String? = nil
+    ) {
         self.name = name
         self.folder = folder
         self.process = process
         self.baseURL = baseURL
         self.token = token
+        self.container = container
     }
+
+    private static let webDAVUser = "stratus"
+    private static let webDAVPassword = "sync-benchmark-password-not-secret"
 
     static func start(_ name: String, folder: URL, mock: String?) async throws -> RemoteEndpoint {
         switch name {
@@ -200,12 +213,43 @@ final class RemoteEndpoint {
                 throw BenchmarkFailure("stratus-mock did not start:\n\(banner)")
             }
             return RemoteEndpoint(name: name, folder: folder, process: process, baseURL: base, token: token)
+        case "s3":
+            // moto (PyPI's moto[server]), a child of this process on a free port.
+            let endpoint = try MotoLauncher.start(minimumPartSize: 5 * 1_048_576)
+            let bucket = "sync-bench-" + UUID().uuidString.lowercased().prefix(8)
+            try await MotoLauncher.createBucket(bucket, at: endpoint)
+            return RemoteEndpoint(
+                name: name, folder: folder, process: nil, baseURL: endpoint, token: nil, container: bucket)
+        case "webdav":
+            // Apache httpd with mod_dav (Debian's apache2), a child of this process on a free port.
+            let server = try WebDAVServerLauncher.start(
+                .apache, in: folder.appending(path: "apache"), user: webDAVUser, password: webDAVPassword)
+            return RemoteEndpoint(
+                name: name, folder: server.root, process: nil, baseURL: server.url, token: nil, container: "")
         default:
-            throw BenchmarkFailure("unknown remote \(name): use local, dropbox or drive")
+            throw BenchmarkFailure("unknown remote \(name): use local, dropbox, drive, s3 or webdav")
         }
     }
 
     func makeService(root: String) throws -> any Service {
+        if name == "s3", let baseURL, let container {
+            return try S3Service(
+                configuration: S3Configuration(
+                    endpoint: baseURL, bucket: container, root: root, addressing: .path, versioning: .enable),
+                credentials: S3Credentials(accessKeyID: "AKIDMOTOBENCH", secretAccessKey: "moto-bench-secret-not-real"))
+        }
+        if name == "webdav", let baseURL {
+            let directory = folder.appending(path: root)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            chmod(directory.path, 0o777)
+            guard let url = URL(string: root + "/", relativeTo: baseURL)?.absoluteURL else {
+                throw BenchmarkFailure("no WebDAV URL for \(root)")
+            }
+            return try WebDAVService(
+                configuration: WebDAVConfiguration(
+                    url: url,
+                    credentials: WebDAVCredentials(user: Self.webDAVUser, password: Self.webDAVPassword)))
+        }
         if name == "drive", let baseURL, let token {
             return try DriveService(
                 configuration: DriveConfiguration(apiURL: baseURL, uploadURL: baseURL, root: .folder(root)),
