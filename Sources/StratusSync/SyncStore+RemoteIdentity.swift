@@ -39,7 +39,7 @@ extension SyncStore {
                 if let (marker, file) = read { try await remember(marker.store, file) }
                 return
             case .adopt(let store):
-                logger.notice("This device now syncs with the store \(store) in \(layout.folder).")
+                logger.debug("This device now syncs with the store \(store) in \(layout.folder).")
                 if let (marker, file) = read { try await remember(marker.store, file) }
                 return
             case .writeMarker:
@@ -265,7 +265,7 @@ extension SyncStore {
         {
             return nil
         }
-        logger.notice("Wrote the store marker \(layout.marker) (store \(marker.store)).")
+        logger.debug("Wrote the store marker \(layout.marker) (store \(marker.store)).")
         return written
     }
 
