@@ -90,6 +90,32 @@ import Testing
         }
     }
 
+    /// The mocks answer half of all requests with 503 (the mock kit's fault injection, not a
+    /// wrapper): the adapters' retries and automatic sync's backoff still bring every save across.
+    @Test(arguments: [SimulationRemote.dropbox, .drive])
+    func fiveHundredThreesFromTheMockBackOffAndRecover(_ kind: SimulationRemote) async throws {
+        try await SyncHarness.withFaults(kind, chance: 0.5) { harness, faults in
+            let a = try harness.device("a")
+            let b = try harness.device("b")
+            try await running(a.automaticSync(Self.quick), b.automaticSync(Self.quick)) {
+                try await eventually("both devices finished their first sync") {
+                    a.status.isSettled && b.status.isSettled
+                }
+                try await faults(true)
+                for index in 0..<3 {
+                    try a.save(Save(level: index + 1), as: key("through-503s-\(index)"))
+                }
+                try await eventually("the saves went through the 503s") {
+                    try (0..<3).allSatisfy { index in
+                        try b.record(key("through-503s-\(index)"))?.decode(Save.self).level == index + 1
+                    }
+                }
+                try await faults(false)
+                try await eventually("a settled") { a.status.isSettled && (try? a.pendingChangeCount()) == 0 }
+            }
+        }
+    }
+
     @Test func stoppingInTheMiddleOfARunLosesNothing() async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }

@@ -41,6 +41,21 @@ struct SyncHarness: Sendable {
         }
     }
 
+    /// Runs `body` with a harness on a fresh mock of a kind whose answers are 503 with a
+    /// chance, while `body` turns the faults on with the switch it gets.
+    static func withFaults(
+        _ kind: SimulationRemote, chance: Double,
+        _ body: @escaping @Sendable (SyncHarness, SyncSimulation.FaultSwitch) async throws -> Void
+    ) async throws {
+        let temporaryFolder = try TemporaryFolder(prefix: "stratus-sync-tests")
+        defer { temporaryFolder.remove() }
+        let folder = temporaryFolder.url
+        try await kind.withService(folder: folder, faultChance: chance, seed: 7) { service, faults in
+            guard let faults else { throw SyncError(.unsupported, "\(kind) has no fault injection") }
+            try await body(SyncHarness(folder: folder, service: service), faults)
+        }
+    }
+
     /// A device's store (the same folder each time for the same name).
     func device(_ name: String, policies: [String: ConflictPolicy] = [:], service: (any Service)? = nil) throws
         -> SyncStore
