@@ -1,4 +1,5 @@
 import CCurl
+import CLinux
 import Foundation
 import Logging
 import Synchronization
@@ -43,8 +44,13 @@ final class CurlEventLoop: @unchecked Sendable {
         if let limit = configuration.maximumConnectionsPerHost {
             _ = stratus_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limit)
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "stratus.http.curl"
+        // Linux keeps 15 bytes of a thread's name, set from the thread itself.
+        let name = String(decoding: configuration.threadName.utf8.prefix(15), as: UTF8.self)
+        let thread = Thread { [self] in
+            _ = stratus_name_this_thread(name)
+            run()
+        }
+        thread.name = configuration.threadName
         thread.start()
     }
 

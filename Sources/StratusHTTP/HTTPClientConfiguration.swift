@@ -81,6 +81,10 @@ extension StratusHTTPClient {
         /// servers that ignore the field. Default: 1 second, libcurl's default. The wait is
         /// capped at half of ``Timeouts-swift.struct/stall``, so it never counts as a stall.
         public var expectContinueTimeout: Duration
+        /// The name of the client's transfer thread, as `ps` and `/proc` show it (Linux keeps
+        /// the first 15 bytes). Default `stratus.http.curl`. libcurl's own helper threads, such
+        /// as its resolver's, inherit it.
+        public var threadName = "stratus.http.curl"
 
         /// Creates a configuration; each parameter sets the field of the same name.
         public init(
