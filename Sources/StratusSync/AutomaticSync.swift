@@ -160,7 +160,7 @@ public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
         }
         let offline = StatusBoard.isOffline(failure)
         plan.syncFailed(offline: offline, at: clock.now, random: Double.random(in: 0...1))
-        let next = plan.retryAt.map { Date().addingTimeInterval(Self.seconds($0 - clock.now)) }
+        let next = plan.retryAt.map { Date().addingTimeInterval(($0 - clock.now) / .seconds(1)) }
         store.statusBoard.failed(failure, nextAttempt: next)
         store.logger.notice(
             "Automatic sync failed (\(plan.failures) in a row), next attempt in \(plan.retryAt.map { $0 - clock.now } ?? .zero): \(failure)"
@@ -220,10 +220,6 @@ public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
         [.remoteReplaced, .massDeletion, .unsupportedFormat].contains(error.code)
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
 }
 
 extension SyncStore {

@@ -1,3 +1,5 @@
+import Stratus
+
 /// When automatic sync runs next, apart from any I/O: the events that happened (local writes,
 /// a change on the service, a failure, a request) in, the time of the next sync out. Tested by
 /// tables of cases in `AutomaticSyncPlanTests`.
@@ -74,20 +76,13 @@ struct AutomaticSyncPlan: Sendable {
         retryAt = now + retryPause(offline: offline, random: random)
     }
 
-    /// The pause after the current run of failures.
+    /// The pause after the current run of failures: the core's ``Stratus/PollingSchedule``
+    /// from the first retry, doubling up to the cap, with the configured jitter.
     func retryPause(offline: Bool, random: Double) -> Duration {
         let cap = offline ? configuration.maximumOfflineRetry : configuration.maximumRetry
-        var pause = configuration.firstRetry
-        var step = 1
-        while step < failures, pause < cap {
-            pause = pause * 2
-            step += 1
-        }
-        pause = min(pause, cap)
-        let share = (min(1, max(0, random.isFinite ? random : 0.5)) * 2 - 1) * configuration.jitter
-        let (seconds, attoseconds) = pause.components
-        let milliseconds = (Double(seconds) * 1000 + Double(attoseconds) / 1e15) * (1 + share)
-        return .milliseconds(Int64(milliseconds.rounded()))
+        let schedule = PollingSchedule(
+            minimum: configuration.firstRetry, maximum: cap, growth: 2, jitter: configuration.jitter)
+        return schedule.interval(afterQuietPolls: max(0, failures - 1), random: random)
     }
 
     /// When the next sync should start; `nil` when nothing is waiting (wait for an event).
