@@ -404,7 +404,7 @@ let package = Package(
         .testTarget(
             name: "StratusLocalTests",
             dependencies: [
-                "StratusTestSupport", "Stratus", "StratusLocal", "StratusContract",
+                "StratusTestSupport", "Stratus", "StratusLocal", "StratusContract", "StratusFileSystem",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -142,9 +142,7 @@ public final class DownloadStaging: Sendable {
     public func moveIntoPlace() throws {
         try Task.checkCancellation()
         try file.withLock { file in
-            var existing = stat()
-            let mode =
-                stat(destination.path, &existing) == 0 ? mode_t(existing.st_mode) & 0o7777 : 0o666 & ~FileMode.umask()
+            let mode = FileMode.forReplacing(destination.path)
             guard let open = file else {
                 throw ServiceError(.localFile, "The download at \(temporary.path) was already discarded.")
             }

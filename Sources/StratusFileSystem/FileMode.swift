@@ -13,4 +13,15 @@ public enum FileMode {
         else { return 0o022 }
         return mask & 0o777
     }
+
+    /// The mode a file written in place of `path` should get: the mode of the file there now,
+    /// so a private file stays private, or for a new file what the umask gives (`0o666` less
+    /// the mask).
+    /// - Parameter path: The destination about to be replaced.
+    /// - Returns: The permission bits, such as `0o600`.
+    public static func forReplacing(_ path: String) -> mode_t {
+        var existing = stat()
+        guard stat(path, &existing) == 0 else { return 0o666 & ~umask() }
+        return mode_t(existing.st_mode) & 0o7777
+    }
 }

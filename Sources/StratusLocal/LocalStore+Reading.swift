@@ -61,8 +61,9 @@ extension LocalStore {
     /// Reads a version's content into a local file, atomically and only if it matches its
     /// recorded hash.
     ///
-    /// The content is copied into a new file next to the destination, checked, flushed, and
-    /// renamed over the destination; on any failure the new file is removed and the destination
+    /// The content is copied into a private new file next to the destination, checked, given
+    /// the destination's mode (or the umask's for a new file), flushed, and renamed over the
+    /// destination; on any failure the new file is removed and the destination
     /// is left as it was.
     /// - Parameters:
     ///   - path: The file.
@@ -96,7 +97,7 @@ extension LocalStore {
 
         let temporary = folder + "/.stratus-download-" + (try Self.randomIdentifier())
         do {
-            let output = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+            let output = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
             var copy = try ContentCopy(
                 into: [output], hashing: .sha256, expectedSize: kept.size, progress: progress,
                 cancellation: cancellation,
@@ -110,6 +111,7 @@ extension LocalStore {
                     "The stored content of \(path) (version \(kept.id)) does not match its record (recorded \(kept.size) bytes with SHA-256 \(kept.sha256), read \(size) bytes with \(sha256)); \(target) was left as it was. Restore an earlier version."
                 )
             }
+            try output.setMode(FileMode.forReplacing(target))
             try output.synchronize()
             try AtomicFile.moveIntoPlace(temporary, replacing: target)
         } catch {
