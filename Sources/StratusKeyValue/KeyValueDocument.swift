@@ -122,3 +122,57 @@ struct KeyValueDocument: Hashable, Sendable {
     /// How many keys hold something.
     var liveKeyCount: Int { entries.values.filter { !$0.isRemoved }.count }
 }
+
+// MARK: Writes
+
+/// A device's own writes, as pure changes of the document (the store adds the I/O around them).
+extension KeyValueDocument {
+    /// Sets a key; under a monotone rule the entry keeps the join of what it held and `value`.
+    /// - Throws: ``StratusSync/SyncError`` (`invalidDocument`) for a value that does not survive JSON.
+    mutating func set(_ value: KeyValue, forKey key: String, rule: MergeRule, device: String, at now: Date) throws {
+        let canonical = try KeyValue(json: value.json)  // dates to the millisecond, as stored
+        let stored =
+            rule.isMonotone ? KeyValueMerge.join(rule, entries[key]?.value, canonical) ?? canonical : canonical
+        entries[key] = .init(value: stored, counter: nil, modified: now, device: device)
+    }
+
+    /// Removes a key (kept as an entry with nothing in it, so the removal syncs like a write).
+    mutating func remove(_ key: String, device: String, at now: Date) {
+        guard let entry = entries[key], !entry.isRemoved else { return }
+        entries[key] = .init(value: nil, counter: nil, modified: now, device: device)
+    }
+
+    /// Adds `amount` to `device`'s tally of a counter (a negative amount spends).
+    /// - Returns: The counter's new total.
+    /// - Throws: ``StratusSync/SyncError``: `typeMismatch` when the key holds a value, `overflow`.
+    mutating func increment(_ key: String, by amount: Int64, device: String, at now: Date) throws -> Int64 {
+        var entry = entries[key] ?? .init(value: nil, counter: [:], modified: now, device: device)
+        if entry.isRemoved {
+            // A new counter (or one made again after a removal) starts a generation of its own.
+            entry.counter = [:]
+            entry.generation = UUID().uuidString.lowercased()
+        }
+        guard var counter = entry.counter else {
+            throw SyncError(
+                .typeMismatch,
+                "The key \(key.debugDescription) holds a value, not a counter; remove it first to make it a counter."
+            )
+        }
+        var tally = counter[device] ?? .init(added: 0, spent: 0)
+        let magnitude = amount == .min ? nil : abs(amount)
+        guard let magnitude else { throw SyncError(.overflow, "Cannot spend \(amount).") }
+        let (added, addOverflow) = tally.added.addingReportingOverflow(amount > 0 ? magnitude : 0)
+        let (spent, spendOverflow) = tally.spent.addingReportingOverflow(amount < 0 ? magnitude : 0)
+        guard !addOverflow, !spendOverflow else {
+            throw SyncError(.overflow, "The counter \(key.debugDescription) would pass 64 bits.")
+        }
+        tally = .init(added: added, spent: spent)
+        counter[device] = tally
+        entry.counter = counter
+        entry.value = nil
+        entry.modified = now
+        entry.device = device
+        entries[key] = entry
+        return Entry.total(counter)
+    }
+}

@@ -156,14 +156,10 @@ public final class KeyValueStore: Sendable {
     public func set(_ values: [String: KeyValue]) throws {
         let device = syncStore.deviceName
         try change { document in
+            let now = Date()
             for (key, value) in values {
                 try check(key)
-                let rule = merge.rule(for: key)
-                let canonical = try KeyValue(json: value.json)  // dates to the millisecond, as stored
-                let stored =
-                    rule.isMonotone
-                    ? KeyValueMerge.join(rule, document.entries[key]?.value, canonical) ?? canonical : canonical
-                document.entries[key] = .init(value: stored, counter: nil, modified: Date(), device: device)
+                try document.set(value, forKey: key, rule: merge.rule(for: key), device: device, at: now)
             }
         }
     }
@@ -173,8 +169,7 @@ public final class KeyValueStore: Sendable {
     public func removeValue(forKey key: String) throws {
         let device = syncStore.deviceName
         try change { document in
-            guard let entry = document.entries[key], !entry.isRemoved else { return }
-            document.entries[key] = .init(value: nil, counter: nil, modified: Date(), device: device)
+            document.remove(key, device: device, at: Date())
         }
     }
 
@@ -189,34 +184,7 @@ public final class KeyValueStore: Sendable {
         let device = syncStore.deviceName
         return try change { document in
             try check(key)
-            var entry = document.entries[key] ?? .init(value: nil, counter: [:], modified: Date(), device: device)
-            if entry.isRemoved {
-                // A new counter (or one made again after a removal) starts a generation of its own.
-                entry.counter = [:]
-                entry.generation = UUID().uuidString.lowercased()
-            }
-            guard var counter = entry.counter else {
-                throw SyncError(
-                    .typeMismatch,
-                    "The key \(key.debugDescription) holds a value, not a counter; remove it first to make it a counter."
-                )
-            }
-            var tally = counter[device] ?? .init(added: 0, spent: 0)
-            let magnitude = amount == .min ? nil : abs(amount)
-            guard let magnitude else { throw SyncError(.overflow, "Cannot spend \(amount).") }
-            let (added, addOverflow) = tally.added.addingReportingOverflow(amount > 0 ? magnitude : 0)
-            let (spent, spendOverflow) = tally.spent.addingReportingOverflow(amount < 0 ? magnitude : 0)
-            guard !addOverflow, !spendOverflow else {
-                throw SyncError(.overflow, "The counter \(key.debugDescription) would pass 64 bits.")
-            }
-            tally = .init(added: added, spent: spent)
-            counter[device] = tally
-            entry.counter = counter
-            entry.value = nil
-            entry.modified = Date()
-            entry.device = device
-            document.entries[key] = entry
-            return KeyValueDocument.Entry.total(counter)
+            return try document.increment(key, by: amount, device: device, at: Date())
         }
     }
 
