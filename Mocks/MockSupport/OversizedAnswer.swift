@@ -20,6 +20,7 @@ public final class OversizedAnswer: Sendable {
     private let pieces: Int
     private let contentType: String
     private let announcedLength: Int?
+    private let headers: HTTPFields
     private let requests = Atomic<Int>(0)
     private let written = Atomic<Int>(0)
 
@@ -31,8 +32,10 @@ public final class OversizedAnswer: Sendable {
     ///   - contentType: The `Content-Type` of the answer.
     ///   - announcedLength: A `Content-Length` to announce, or `nil` for a chunked body that only
     ///     its end would measure.
+    ///   - headers: More header fields, such as one that declares a smaller size.
     public init(
-        head: String, piece: String, total: Int, contentType: String = "application/json", announcedLength: Int? = nil
+        head: String, piece: String, total: Int, contentType: String = "application/json", announcedLength: Int? = nil,
+        headers: HTTPFields = [:]
     ) {
         let repeats = max(1, 65_536 / max(1, piece.utf8.count))
         self.head = ByteBuffer(string: head)
@@ -40,6 +43,7 @@ public final class OversizedAnswer: Sendable {
         self.pieces = max(1, total / self.piece.readableBytes)
         self.contentType = contentType
         self.announcedLength = announcedLength
+        self.headers = headers
     }
 
     /// How many times ``response()`` was called.
@@ -62,6 +66,8 @@ public final class OversizedAnswer: Sendable {
             }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: contentType], body: body)
+        var fields = headers
+        fields[.contentType] = contentType
+        return Response(status: .ok, headers: fields, body: body)
     }
 }

@@ -90,7 +90,9 @@ extension DriveService {
         let response = try await transport.send(
             action, repetition: .safe, destination: .resumableFile(staging.temporary), progress: progress.download()
         ) {
-            StratusHTTPRequest(method: .get, url: url, responseDigests: [.md5])
+            var request = StratusHTTPRequest(method: .get, url: url, responseDigests: [.md5])
+            request.contentSizeLimit = .bytes(file.size)
+            return request
         }
         try staging.commit(
             response, .md5, expected: expected, size: file.size, path: file.path, service: "Drive", digestName: "MD5")

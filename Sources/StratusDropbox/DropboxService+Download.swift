@@ -64,6 +64,12 @@ extension DropboxService {
             destination: .resumableFile(staging.temporary),
             responseDigests: [.dropboxContentHash],
             repetition: .safe,
+            // The body stops at the size Dropbox-API-Result declares.
+            contentSizeLimit: .declared { headers in
+                headers["Dropbox-API-Result"].flatMap {
+                    try? JSONDecoder().decode(DeclaredSize.self, from: Data($0.utf8)).size
+                }
+            },
             progress: progress.download()
         )
         try await transport.check(response, route: route)
@@ -81,4 +87,9 @@ extension DropboxService {
             digestName: "content_hash")
         return file
     }
+}
+
+/// The one field of `Dropbox-API-Result` a download's body is held to while it arrives.
+private struct DeclaredSize: Decodable {
+    let size: Int64
 }

@@ -36,8 +36,10 @@ struct DropboxTransport: Sendable {
     /// (`Repetition.never` inside a caller's own loop, such as
     /// ``DropboxService/writeOnce(done:_:)``). Requests to the notify host go without
     /// credentials.
-    /// - Parameter hold: For a request the server holds on purpose (a long poll), how long it
-    ///   may take, which replaces the client's stall timeout for it.
+    /// - Parameters:
+    ///   - hold: For a request the server holds on purpose (a long poll), how long it may take,
+    ///     which replaces the client's stall timeout for it.
+    ///   - contentSizeLimit: The most a download's content may hold.
     func send(
         route: String,
         host: Host,
@@ -48,9 +50,11 @@ struct DropboxTransport: Sendable {
         responseDigests: Set<HashAlgorithm> = [],
         repetition: Repetition,
         hold: Duration? = nil,
+        contentSizeLimit: ContentSizeLimit? = nil,
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
     ) async throws -> StratusHTTPResponse {
         var request = StratusHTTPRequest(method: .post, url: url(host, route), responseDigests: responseDigests)
+        request.contentSizeLimit = contentSizeLimit
         // Dropbox reads through POST too; only those may be resent by libcurl on a stale connection.
         request.isIdempotent = repetition == .safe
         if let hold {

@@ -48,6 +48,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var headersDelivered = false
     private var followsRedirects = false
     private var bodyLength: Int64 = 0
+    /// The most the content may hold (``StratusHTTPRequest/contentSizeLimit``), once the headers
+    /// arrived.
+    private var allowedContentLength: Int64?
     /// Bytes of a resumed body that were in place before this answer (added to progress).
     private var resumedLength: Int64 = 0
     private var lastProgress: HTTPProgress?
@@ -256,12 +259,32 @@ final class CurlTransfer: @unchecked Sendable {
             bodyLength = resumed.length
             resumedLength = resumed.length
         }
+        if sink.isContent, let limit = request.contentSizeLimit {
+            guard let allowed = limit.allowed(headers), allowed >= 0 else {
+                return StratusHTTPClientError(
+                    .invalidResponse, "The answer declares no size for its content; nothing of it was taken.")
+            }
+            let announced = headers["Content-Length"].flatMap { Int64($0) }.map {
+                $0.addingReportingOverflow(bodyLength)
+            }
+            if let announced, announced.overflow || announced.partialValue > allowed {
+                return Self.tooLarge(allowed)
+            }
+            allowedContentLength = allowed
+        }
         if sink.isContent, !responseDigests.isEmpty, let announced = headers["Content-Length"].flatMap({ Int64($0) }),
             announced >= Self.backgroundDigestThreshold
         {
             backgroundDigester = BackgroundDigester(responseDigests)
         }
         return nil
+    }
+
+    /// The error for a content body longer than its limit.
+    private static func tooLarge(_ allowed: Int64) -> StratusHTTPClientError {
+        StratusHTTPClientError(
+            .bodyTooLarge,
+            "The answer's content is longer than the \(allowed) bytes declared for it; the transfer was stopped there.")
     }
 
     /// The bytes without leading and trailing spaces, tabs, CR and LF.
@@ -290,6 +313,12 @@ final class CurlTransfer: @unchecked Sendable {
             // offers these bytes again on resume.
             isPausedForCaller = true
             return Int(STRATUS_CURL_WRITEFUNC_PAUSE)
+        }
+        if sink.isContent, let allowed = allowedContentLength,
+            bodyLength > allowed || Int64(bytes.count) > allowed - bodyLength
+        {
+            failure = Self.tooLarge(allowed)
+            return 0
         }
         switch sink.receive(bytes) {
         case .accepted:

@@ -23,6 +23,10 @@ public struct StratusHTTPRequest: Sendable, CustomStringConvertible {
     /// ``StratusHTTPClient/Configuration/Timeouts-swift.struct/stall``: for a request the server
     /// holds on purpose until something happens (a long poll), set it longer than the hold.
     public var stallTimeout: Duration?
+    /// The most a content (2xx) body may hold, such as the size a download's metadata declared;
+    /// `nil` leaves it to `Content-Length` (which libcurl holds the body to) and, for a body
+    /// kept in memory, the client's limit.
+    public var contentSizeLimit: ContentSizeLimit?
     /// Whether sending the request twice does no more than sending it once.
     ///
     /// libcurl sends a request again, on its own, when a reused connection closes before any

@@ -34,7 +34,9 @@ struct S3ObjectDescription: Sendable {
         } else if let length = headers["Content-Length"] {
             size = Int64(length.trimmingCharacters(in: .whitespaces))
         }
-        guard let size else { throw S3ErrorMapping.undecodable(action, "the answer has no Content-Length") }
+        guard let size, size >= 0 else {
+            throw S3ErrorMapping.undecodable(action, "the answer has no Content-Length (or a negative one)")
+        }
         guard let etag = headers["ETag"] else { throw S3ErrorMapping.undecodable(action, "the answer has no ETag") }
         guard let modifiedText = headers["Last-Modified"], let modified = HTTPDate.parse(modifiedText) else {
             throw S3ErrorMapping.undecodable(action, "the answer has no readable Last-Modified")

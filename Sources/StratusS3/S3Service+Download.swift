@@ -142,6 +142,12 @@ extension S3Service {
                     total = first.size
                 }
                 for try await chunk in response.body {
+                    if let total, Int64(chunk.count) > total - state.withLock({ $0.received }) {
+                        throw ServiceError(
+                            .invalidResponse,
+                            "S3 sent more of \(path) than the \(total) bytes it declared; the download was stopped there and the destination left as it was."
+                        )
+                    }
                     do {
                         try handle.write(contentsOf: chunk)
                     } catch {

@@ -1,10 +1,12 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import MockSupport
 import NIOCore
 import Stratus
 import StratusDropbox
 import StratusHTTP
+import StratusTestSupport
 import Testing
 
 /// A server that answers an RPC with far more JSON than a client should hold: the adapter stops
@@ -41,5 +43,38 @@ import Testing
         }
         // The client read up to its limit before it hung up.
         #expect(answer.bytesWritten >= 16 * 1_048_576 - answer.pieceSize)
+    }
+
+    @Test func aDownloadStopsAtTheSizeDropboxAPIResultDeclares() async throws {
+        // Dropbox-API-Result says 16 bytes; the body goes on for 128 MiB, chunked.
+        let declared =
+            #"{".tag": "file", "name": "save.bin", "id": "id:a", "path_lower": "/save.bin", "path_display": "/save.bin", "#
+            + #""rev": "0123456789abcdef", "size": 16, "server_modified": "2026-11-26T00:00:00Z", "#
+            + #""client_modified": "2026-11-26T00:00:00Z", "content_hash": "\#(String(repeating: "0", count: 64))"}"#
+        let name = try #require(HTTPField.Name("Dropbox-API-Result"))
+        let answer = OversizedAnswer(
+            head: "", piece: "x", total: 128 << 20, contentType: "application/octet-stream", headers: [name: declared])
+        let router = Router()
+        router.post("/2/files/download") { _, _ in answer.response() }
+        let folder = try TemporaryFolder(prefix: "stratus-dropbox-oversized")
+        defer { folder.remove() }
+        try await MockServer.withRunning(router) { url in
+            let service = try DropboxService(
+                configuration: DropboxConfiguration(apiURL: url, contentURL: url, notifyURL: url),
+                credentials: .accessToken("token-not-checked")
+            )
+            let received = ProgressLog()
+            let error = await #expect(throws: ServiceError.self) {
+                _ = try await service.download(
+                    try RemotePath("save.bin"), version: nil, to: folder.file("save.bin"),
+                    options: DownloadOptions { received.add($0.completedBytes) })
+            }
+            // Not one byte beyond the declared 16 was taken (before, 2 × 64 MiB were).
+            #expect((received.values.max() ?? 0) <= 16, "\(received.values.max() ?? 0) bytes were taken")
+            #expect(error?.code == .invalidResponse, "\(String(describing: error))")
+            #expect(
+                (error?.underlying as? StratusHTTPClientError)?.code == .bodyTooLarge, "\(String(describing: error))")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("save.bin").path(percentEncoded: false)))
     }
 }
