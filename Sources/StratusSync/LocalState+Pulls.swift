@@ -1,4 +1,5 @@
 import GRDB
+import Stratus
 
 /// One row of the `pendingPull` table: a record document the change feed named that this
 /// device has not fetched yet.
@@ -7,28 +8,40 @@ struct PendingPull: Sendable {
     var path: String
     /// The version the feed reported; `nil` for a document that is gone.
     var version: String?
+    /// The size the feed or the listing reported, so an oversized document is refused before
+    /// it is downloaded; `nil` when none was reported.
+    var size: Int64?
 
     /// Every pending document, ordered by path.
     static func all(_ db: Database) throws -> [PendingPull] {
-        try Row.fetchAll(db, sql: "SELECT path, version FROM pendingPull ORDER BY path").map(PendingPull.init(row:))
+        try Row.fetchAll(db, sql: "SELECT path, version, size FROM pendingPull ORDER BY path").map(
+            PendingPull.init(row:))
     }
 
     /// An entry to save.
-    init(path: String, version: String?) {
+    init(path: String, version: String?, size: Int64? = nil) {
         self.path = path
         self.version = version
+        self.size = size
+    }
+
+    /// The entry for a document the feed or a listing reported.
+    init(listed file: RemoteFile) {
+        self.init(path: file.path.string, version: file.version.rawValue, size: file.size)
     }
 
     /// Reads a row of the table.
     init(row: Row) {
         path = row["path"]
         version = row["version"]
+        size = row["size"]
     }
 
     /// Inserts the row, or replaces the entry for its path.
     func save(_ db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO pendingPull (path, version) VALUES (?, ?)", arguments: [path, version])
+            sql: "INSERT OR REPLACE INTO pendingPull (path, version, size) VALUES (?, ?, ?)",
+            arguments: [path, version, size])
     }
 }
 

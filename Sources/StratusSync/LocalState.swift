@@ -19,8 +19,9 @@ import GRDB
 ///   push in flight (`pushedEdit`), so a commit whose answer was lost is recognised.
 /// - `conflict`: the remote side of each conflict waiting for the app (`remoteIsCurrent` is
 ///   false for a write that lost a race on a best-effort service: it is in the history only).
-/// - `pendingPull`: remote record documents the change feed named and this device has not
-///   fetched yet, so the feed's token can be saved before the fetches finish.
+/// - `pendingPull`: remote record documents (path, version, listed size) the change feed named
+///   and this device has not fetched yet, so the feed's token can be saved before the fetches
+///   finish.
 /// - `quarantine`: remote documents that were not valid, by record.
 /// - `archive`: local sides replaced in conflicts and by restores, kept until the app discards
 ///   them (``SyncStore/discardArchive(of:)``).
@@ -41,6 +42,9 @@ struct LocalState: Sendable {
         configuration.journalMode = .wal
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         do {
+            // SQLite gives the -wal and -shm files the database file's mode: made private here
+            // (and an older store's tightened), they all are.
+            try PrivateFiles.makeFile(file)
             queue = try DatabaseQueue(path: file.path, configuration: configuration)
             try Self.migrator.migrate(queue)
         } catch {
@@ -79,6 +83,9 @@ struct LocalState: Sendable {
                     CREATE TABLE remoteBlob (hash TEXT PRIMARY KEY, confirmed DATETIME NOT NULL);
                     CREATE TABLE setting (name TEXT PRIMARY KEY, value TEXT NOT NULL);
                     """)
+        }
+        migrator.registerMigration("v2: the size the feed reported for a pending document") { db in
+            try db.execute(sql: "ALTER TABLE pendingPull ADD COLUMN size INTEGER")
         }
         return migrator
     }

@@ -22,16 +22,15 @@ extension SyncStore {
 
     /// Refuses a set of pending entries that would remove too many records. Runs inside the
     /// write transaction that saves them, before they are saved.
-    /// - Parameter entries: The entries about to be saved, in order (path, version; `nil` for
-    ///   a document that is gone).
+    /// - Parameter entries: The entries about to be saved, in order.
     /// - Throws: ``SyncError`` (`massDeletion`) with the count.
-    func checkMassDeletion(_ db: Database, adding entries: [(String, String?)]) throws {
-        guard entries.contains(where: { $0.1 == nil }) else { return }
+    func checkMassDeletion(_ db: Database, adding entries: [PendingPull]) throws {
+        guard entries.contains(where: { $0.version == nil }) else { return }
         if try db.setting(Self.acceptDeletionsSetting) != nil { return }
         // What `pendingPull` will hold: what it has, then the new entries over it.
         var vanished = Set(try db.vanishedPendingPaths())
-        for (path, version) in entries {
-            if version == nil { vanished.insert(path) } else { vanished.remove(path) }
+        for entry in entries {
+            if entry.version == nil { vanished.insert(entry.path) } else { vanished.remove(entry.path) }
         }
         let minimum = max(0, configuration.massDeletionMinimum)
         guard vanished.count > minimum else { return }

@@ -25,8 +25,8 @@ extension SyncStore {
                 while true {
                     try Task.checkCancellation()
                     let page = try await service.changes(since: token)
-                    let entries = try await pendingEntries(for: page.changes).filter { path, version in
-                        guard let version, let remotePath = try? RemotePath(path),
+                    let entries = try await pendingEntries(for: page.changes).filter { entry in
+                        guard let version = entry.version, let remotePath = try? RemotePath(entry.path),
                             let key = layout.key(ofDocument: remotePath)
                         else { return true }
                         return known[key] != version
@@ -34,9 +34,7 @@ extension SyncStore {
                     let next = page.nextToken
                     try await state.write { [self] db in
                         try checkMassDeletion(db, adding: entries)
-                        for (path, version) in entries {
-                            try PendingPull(path: path, version: version).save(db)
-                        }
+                        for entry in entries { try entry.save(db) }
                         try db.setSetting(Self.tokenSetting, next.rawValue)
                     }
                     token = next
@@ -51,18 +49,18 @@ extension SyncStore {
 
     /// The record documents a page of changes names, with the version each change reports
     /// (`nil` for a delete). A deleted folder names every known record below it.
-    private func pendingEntries(for changes: [Change]) async throws -> [(String, String?)] {
-        var entries: [(String, String?)] = []
+    private func pendingEntries(for changes: [Change]) async throws -> [PendingPull] {
+        var entries: [PendingPull] = []
         var deletedFolders: [RemotePath] = []
         for change in changes {
             switch change {
             case .upserted(let file):
                 if layout.key(ofDocument: file.path) != nil {
-                    entries.append((file.path.string, file.version.rawValue))
+                    entries.append(PendingPull(listed: file))
                 }
             case .deleted(let path):
                 if layout.key(ofDocument: path) != nil {
-                    entries.append((path.string, nil))
+                    entries.append(PendingPull(path: path.string, version: nil))
                 } else if path.contains(layout.records) || layout.records.contains(path) {
                     deletedFolders.append(path)
                 }
@@ -71,7 +69,9 @@ extension SyncStore {
         if !deletedFolders.isEmpty {
             for key in try await knownBaseVersions().keys {
                 let path = try layout.documentPath(of: key)
-                if deletedFolders.contains(where: { $0.contains(path) }) { entries.append((path.string, nil)) }
+                if deletedFolders.contains(where: { $0.contains(path) }) {
+                    entries.append(PendingPull(path: path.string, version: nil))
+                }
             }
         }
         return entries
@@ -93,26 +93,24 @@ extension SyncStore {
             files = []
         }
         var known = try await knownBaseVersions()
-        var entries: [(String, String?)] = []
+        var entries: [PendingPull] = []
         for file in files {
             guard let key = layout.key(ofDocument: file.path) else {
                 logger.info("Skipping \(file.path): not a record document of this format.")
                 continue
             }
             if known.removeValue(forKey: key) != file.version.rawValue {
-                entries.append((file.path.string, file.version.rawValue))
+                entries.append(PendingPull(listed: file))
             }
         }
         // Records synced before whose documents are gone from the remote (a folder whose store
         // marker is gone stopped the sync before this; too many stop it in checkMassDeletion).
         for key in known.keys {
-            entries.append((try layout.documentPath(of: key).string, nil))
+            entries.append(PendingPull(path: try layout.documentPath(of: key).string, version: nil))
         }
         try await state.write { [self, entries] db in
             try checkMassDeletion(db, adding: entries)
-            for (path, version) in entries {
-                try PendingPull(path: path, version: version).save(db)
-            }
+            for entry in entries { try entry.save(db) }
             if let token { try db.setSetting(Self.tokenSetting, token.rawValue) }
         }
         run.update { $0.usedFullListing = true }
@@ -123,15 +121,17 @@ extension SyncStore {
         let pending = try await state.read { db in try PendingPull.all(db) }
         run.begin(.pulling, total: pending.count)
         try await forEachConcurrently(pending) { [self] entry in
-            try await pull(path: entry.path, version: entry.version, run: run)
+            try await pull(entry, run: run)
             run.finishedRecord()
         }
         try await endAcceptedDeletions()
     }
 
     /// Fetches one record document and its files and applies it. A document that is not valid
-    /// is quarantined; a failure that may pass (the network) leaves it pending for next time.
-    func pull(path pathText: String, version hint: String?, run: SyncRun) async throws {
+    /// (also one listed larger than ``RecordDocument/maximumSize``, which is not downloaded) is
+    /// quarantined; a failure that may pass (the network) leaves it pending for next time.
+    func pull(_ entry: PendingPull, run: SyncRun) async throws {
+        let (pathText, hint) = (entry.path, entry.version)
         guard let path = try? RemotePath(pathText), let key = layout.key(ofDocument: path) else {
             try await forgetPending(pathText)
             return
@@ -140,6 +140,10 @@ extension SyncStore {
             let base = try await state.read { db in try db.baseVersion(of: key) }
             if let hint, base == hint {
                 try await forgetPending(pathText)
+                return
+            }
+            if let size = entry.size, size > Int64(RecordDocument.maximumSize) {
+                try await quarantine(key, path: pathText, version: hint, Self.documentTooLarge(size), run: run)
                 return
             }
             let fetched = try await fetchDocument(path, key: key, run: run)
@@ -166,7 +170,7 @@ extension SyncStore {
             }
             run.record(applied, for: key)
             broadcaster.send(applied.changes)
-        } catch let error as SyncError where [.missingBlob, .blobMismatch].contains(error.code) {
+        } catch let error as SyncError where [.missingBlob, .blobMismatch, .invalidDocument].contains(error.code) {
             try await quarantine(key, path: pathText, version: hint, error, run: run)
         } catch {
             let failure = SyncError.wrapping(error, "Fetching \(key)")
@@ -209,16 +213,18 @@ extension SyncStore {
         defer { try? FileManager.default.removeItem(at: staged) }
         let file: RemoteFile
         do {
-            file = try await service.download(path, version: version, to: staged)
+            // Stopped as soon as more than the largest accepted document has arrived.
+            file = try await BoundedDownload.run(limit: Int64(RecordDocument.maximumSize)) { [service] options in
+                try await service.download(path, version: version, to: staged, options: options)
+            }
         } catch let error as ServiceError where error.code == .notFound {
             return nil
+        } catch let error as BoundedDownload.Exceeded {
+            throw Self.documentTooLarge(error.received)
         }
         run?.moved(bytes: file.size)
         guard file.size <= RecordDocument.maximumSize else {
-            let error = SyncError(
-                .invalidDocument,
-                "The record document is \(file.size) bytes; at most \(RecordDocument.maximumSize) are accepted.")
-            return FetchedDocument(version: file.version.rawValue, document: .failure(error))
+            return FetchedDocument(version: file.version.rawValue, document: .failure(Self.documentTooLarge(file.size)))
         }
         let data: Data
         do {
@@ -232,6 +238,14 @@ extension SyncStore {
         } catch let error as SyncError {
             return FetchedDocument(version: file.version.rawValue, document: .failure(error))
         }
+    }
+
+    /// The error for a record document larger than any this library accepts.
+    private static func documentTooLarge(_ size: Int64) -> SyncError {
+        SyncError(
+            .invalidDocument,
+            "The record document is at least \(size) bytes; at most \(RecordDocument.maximumSize) are accepted, so it was not (or no further) downloaded."
+        )
     }
 
     /// Makes sure every file a document names is on this device, checked against its hash.

@@ -89,7 +89,7 @@ extension SyncStore {
             // Another device wrote first: take its side through the pull path, which settles
             // the conflict by the record type's policy.
             logger.debug("The push of \(key) was refused by its precondition; settling with the remote side.")
-            try await pull(path: path.string, version: nil, run: run)
+            try await pull(PendingPull(path: path.string, version: nil), run: run)
             return
         }
         reach(.documentCommitted)
@@ -101,7 +101,7 @@ extension SyncStore {
             // same record at the same time, and its file is the one readers see (Drive keeps
             // both and shows the older). Settle with that side, as a refused push would.
             logger.notice("The first write of \(key) lost a race with another device's; settling with its side.")
-            try await pull(path: path.string, version: nil, run: run)
+            try await pull(PendingPull(path: path.string, version: nil), run: run)
             return
         }
         let confirmed = PushCommits.Confirmed(

@@ -218,9 +218,15 @@ extension SyncStore {
         defer { try? FileManager.default.removeItem(at: staged) }
         let file: RemoteFile
         do {
-            file = try await service.download(layout.marker, version: nil, to: staged)
+            let (service, marker) = (service, layout.marker)
+            file = try await BoundedDownload.run(limit: Int64(RemoteMarker.maximumSize)) { options in
+                try await service.download(marker, version: nil, to: staged, options: options)
+            }
         } catch let error as ServiceError where error.code == .notFound {
             return nil
+        } catch is BoundedDownload.Exceeded {
+            // Stopped early: what is there is described without reading it again.
+            return (nil, try await service.metadata(of: layout.marker))
         }
         guard file.size <= RemoteMarker.maximumSize else { return (nil, file) }
         do {
