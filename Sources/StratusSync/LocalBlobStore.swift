@@ -5,6 +5,7 @@ import StratusFileSystem
 /// The store's file content on this device: immutable files named by their SHA-256 under
 /// `blobs/AB/ABCDEF…`, written through `staging/` and renamed into place only once complete,
 /// hashed and flushed. A crash leaves at most a staging file, removed when the store opens.
+/// Folders are 0700 and blobs 0400: a user's game data is private.
 struct LocalBlobStore: Sendable {
     let folder: URL
     let staging: URL
@@ -13,11 +14,11 @@ struct LocalBlobStore: Sendable {
         folder = root.appending(path: "blobs", directoryHint: .isDirectory)
         staging = root.appending(path: "staging", directoryHint: .isDirectory)
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try PrivateFiles.makeFolder(folder)
             if FileManager.default.fileExists(atPath: staging.path) {
                 try FileManager.default.removeItem(at: staging)
             }
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            try PrivateFiles.makeFolder(staging)
         } catch {
             throw SyncError(
                 .localFile, "The store's file folders under \(root.path) cannot be set up: \(error)",
@@ -49,7 +50,10 @@ struct LocalBlobStore: Sendable {
         do {
             let input = try FileHandle(forReadingFrom: source)
             defer { try? input.close() }
-            guard FileManager.default.createFile(atPath: staged.path, contents: nil) else {
+            guard
+                FileManager.default.createFile(
+                    atPath: staged.path, contents: nil, attributes: [.posixPermissions: PrivateFiles.fileMode])
+            else {
                 throw SyncError(.localFile, "Cannot create \(staged.path).")
             }
             let output = try FileHandle(forWritingTo: staged)
@@ -93,9 +97,9 @@ struct LocalBlobStore: Sendable {
         let destination = url(of: hash)
         if FileManager.default.fileExists(atPath: destination.path) { return }
         do {
-            try FileManager.default.createDirectory(
-                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: staged.path)
+            try PrivateFiles.makeFolder(destination.deletingLastPathComponent())
+            // Read-only, and private like everything in the store.
+            try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: staged.path)
             try AtomicFile.moveIntoPlace(staged.path, replacing: destination.path)
         } catch let error as FileSystemError {
             throw SyncError(

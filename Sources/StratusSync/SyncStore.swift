@@ -60,7 +60,7 @@ public final class SyncStore: Sendable {
         self.service = service
         self.configuration = configuration
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try PrivateFiles.makeFolder(folder)
         } catch {
             throw SyncError(
                 .localFile, "The store folder \(folder.path) cannot be created: \(error)",
