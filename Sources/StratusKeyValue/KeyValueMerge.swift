@@ -2,8 +2,12 @@ import Foundation
 import StratusSync
 
 /// The three-way merge of two key-value documents, key by key: a key only one side changed takes
-/// that side; a key both changed goes to its rule; counters add each device's own tally.
+/// that side; a key both changed goes to its rule. Counters are a join, not three-way: the later
+/// generation wins whole, and within one generation each device's tally is the larger copy.
 struct KeyValueMerge: Sendable {
+    /// A counter's tallies by device.
+    typealias Counter = [String: KeyValueDocument.Tally]
+
     let rules: [KeyRule]
     let device: String
 
@@ -31,18 +35,17 @@ struct KeyValueMerge: Sendable {
     ) -> KeyValueDocument.Entry? {
         guard let local else { return remote }
         guard let remote else { return local }
-        if local.sameContent(as: remote) { return local.modified >= remote.modified ? local : remote }
-        if let localCounter = local.counter, let remoteCounter = remote.counter, local.generation == remote.generation {
-            // A per-device tally only ever grows on its own device: the larger of each side is
-            // the latest, so the merge is exact whatever the order of syncs.
-            let counter = localCounter.merging(remoteCounter) { mine, theirs in
-                .init(added: max(mine.added, theirs.added), spent: max(mine.spent, theirs.spent))
-            }
-            return .init(value: nil, counter: counter, modified: max(local.modified, remote.modified), device: device)
+        if local.generation != remote.generation {
+            // The later generation began where a counter of the earlier one was removed or
+            // replaced: it stands whole, and what the earlier generation did since is dropped.
+            return local.generation > remote.generation ? local : remote
         }
-        if local.counter != nil, remote.counter != nil {
-            // Two generations: the counter was removed and made again; the newer one stands.
-            return isNewer(local, than: remote) ? local : remote
+        let newer = isNewer(local, than: remote) ? local : remote
+        if local.sameContent(as: remote) { return newer }
+        if let counter = Self.joinCounters(local, remote) {
+            return .init(
+                value: nil, counter: counter, generation: local.generation, modified: newer.modified,
+                device: newer.device)
         }
         if local.sameContent(as: base) { return remote }
         if remote.sameContent(as: base) { return local }
@@ -50,9 +53,26 @@ struct KeyValueMerge: Sendable {
         if rule.isMonotone, let joined = Self.join(rule, local.current, remote.current) {
             // Both changed: a monotone rule joins them (local writes are joins too, so a side
             // can only have grown, or removed the key).
-            return .init(value: joined, counter: nil, modified: max(local.modified, remote.modified), device: device)
+            return .init(
+                value: joined, counter: nil, generation: local.generation,
+                modified: max(local.modified, remote.modified),
+                device: device)
         }
         return apply(rule, base: base?.current, local: local, remote: remote)
+    }
+
+    /// The join of two entries of one generation that are each a counter or removed (at least
+    /// one a counter), or `nil` for other entries.
+    ///
+    /// A per-device tally only ever grows on its own device, so the larger of each side is the
+    /// latest; a removed entry of the same generation is a counter not yet counted in (the
+    /// removal that began the generation). So the merge is exact in any order of syncs, and
+    /// with the generation rule it is a join: commutative, associative and idempotent.
+    static func joinCounters(_ one: KeyValueDocument.Entry, _ other: KeyValueDocument.Entry) -> Counter? {
+        guard one.value == nil, other.value == nil, one.counter != nil || other.counter != nil else { return nil }
+        return (one.counter ?? [:]).merging(other.counter ?? [:]) { mine, theirs in
+            .init(added: max(mine.added, theirs.added), spent: max(mine.spent, theirs.spent))
+        }
     }
 
     /// The join of two values under a monotone rule (the larger, the union, entry by entry), or
@@ -98,7 +118,7 @@ struct KeyValueMerge: Sendable {
             let value = mergeValues(
                 rule, base: base, local: local.current, remote: remote.current,
                 localIsNewer: isNewer(local, than: remote))
-            return .init(value: value, counter: nil, modified: modified, device: device)
+            return .init(value: value, counter: nil, generation: local.generation, modified: modified, device: device)
         }
     }
 

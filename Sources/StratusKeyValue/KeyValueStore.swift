@@ -165,17 +165,23 @@ public final class KeyValueStore: Sendable {
     }
 
     /// Removes a key (the removal syncs like a write).
-    /// - Throws: ``StratusSync/SyncError`` (`database`).
+    ///
+    /// Removing a counter resets it: the next increment starts it again from zero, in the
+    /// counter's next generation, and increments other devices make to the removed counter
+    /// before they have the removal are dropped when it reaches them (see <doc:ChoosingMergeRules>).
+    /// - Throws: ``StratusSync/SyncError``: `database`; `overflow` for a counter that has been
+    ///   reset 2⁶³ − 1 times.
     public func removeValue(forKey key: String) throws {
         let device = syncStore.deviceName
         try change { document in
-            document.remove(key, device: device, at: Date())
+            try document.remove(key, device: device, at: Date())
         }
     }
 
     /// Adds to a counter (a negative amount spends). Each device keeps its own tally of what it
     /// added and spent, and devices merge tallies, so one device earning 5 and spending 2 while
-    /// another earns 3 offline ends at 6 on both.
+    /// another earns 3 offline ends at 6 on both. An increment to a counter that another device
+    /// has removed (reset), made before this device has the removal, is dropped once it has.
     /// - Returns: The counter's new total on this device.
     /// - Throws: ``StratusSync/SyncError``: `typeMismatch` when the key holds a value that is not a
     ///   counter, `overflow`, `quotaExceeded`, `database`.
@@ -239,8 +245,9 @@ public final class KeyValueStore: Sendable {
     /// and syncs the event log.
     /// - Returns: The keys that changed here because of other devices.
     /// - Throws: ``StratusSync/SyncError``: `service` when the remote cannot be reached (the local
-    ///   values stay as they were), a record's own error when it did not sync, `invalidDocument`
-    ///   when the store's record cannot be merged.
+    ///   values stay as they were), a record's own error when it did not sync,
+    ///   `unsupportedFormat` when the remote store was written by a later format,
+    ///   `invalidDocument` when the store's record cannot be merged otherwise.
     @discardableResult
     public func synchronize() async throws -> [String] {
         let before = try document()
@@ -249,6 +256,10 @@ public final class KeyValueStore: Sendable {
             throw failure.error
         }
         if report.conflicts.contains(key) {
+            // A remote document this version cannot read says why itself (a later format).
+            if let conflict = try syncStore.conflicts().first(where: { $0.key == key }), !conflict.remote.isDeleted {
+                _ = try KeyValueDocument(json: conflict.remote.value)
+            }
             throw SyncError(
                 .invalidDocument,
                 "The store's record could not be merged with the remote one (a document this version cannot read); local changes wait until it can."

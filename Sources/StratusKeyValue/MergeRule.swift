@@ -14,7 +14,8 @@ import StratusSync
 /// takes that side's value, and the rule decides only when both changed.
 ///
 /// Counters (``KeyValueStore/increment(_:by:)``) always merge by adding each device's own
-/// tally, whatever the rule.
+/// tally, whatever the rule; a removal resets a counter, and the later generation of a counter
+/// wins a merge whole.
 public struct MergeRule: Sendable {
     indirect enum Kind: Sendable {
         case highest
