@@ -142,7 +142,7 @@ struct KeyValueDocument: Hashable, Sendable {
                 }
                 entry.counter = counter
             }
-            entry.generation = try Self.generation(fields["generation"], format: format, key: key)
+            entry.generation = try Self.generation(fields["generation"], of: entry, format: format, key: key)
             entries[key] = entry
         }
     }
@@ -162,16 +162,30 @@ struct KeyValueDocument: Hashable, Sendable {
         return format
     }
 
-    /// An entry's generation: decimal text; missing is 0. In format 1 it was a random id, given
-    /// to a counter made again after a removal, which reads as generation 1.
-    private static func generation(_ field: JSONValue?, format: Int64, key: String) throws -> Int64 {
+    /// An entry's generation: decimal text; missing is 0.
+    ///
+    /// Format 1 read a generation only on a counter, and only a string: there, anything else is
+    /// ignored as it was, a random id (given to a counter made again after a removal) is
+    /// generation 1, and decimal text is that number (a format-2 document an earlier version
+    /// wrote back, which keeps a counter's generation and drops the rest).
+    private static func generation(_ field: JSONValue?, of entry: Entry, format: Int64, key: String) throws -> Int64 {
         guard let field else { return 0 }
-        if case .string(let text) = field {
-            let digits = !text.isEmpty && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-            if digits, let number = Int64(text) { return number }
-            if format == 1 { return 1 }
+        let number: Int64?
+        if case .string(let text) = field,
+            !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        {
+            number = Int64(text)
+        } else {
+            number = nil
         }
-        throw SyncError(.invalidDocument, "The entry \(key.debugDescription) has a bad \"generation\".")
+        guard format == 1 else {
+            guard let number else {
+                throw SyncError(.invalidDocument, "The entry \(key.debugDescription) has a bad \"generation\".")
+            }
+            return number
+        }
+        guard entry.counter != nil, case .string = field else { return 0 }
+        return number ?? 1
     }
 
     /// The bytes the live entries take, as the limits count them: each key and its value as JSON.

@@ -167,6 +167,14 @@ import Testing
                 ]),
                 "theme": .object(["modified": when, "device": .string("a"), "value": .string("dark")]),
                 "gone": .object(["modified": when, "device": .string("a")]),
+                // Format 1 read a generation only on a counter, and only a string.
+                "level": .object([
+                    "modified": when, "device": .string("a"), "value": .integer(3), "generation": .integer(9),
+                ]),
+                "stars": .object([
+                    "modified": when, "device": .string("a"), "counter": .object(["a": tally(2, 0)]),
+                    "generation": .string("4"),
+                ]),
             ])
         ])
         let document = try KeyValueDocument(json: legacy)
@@ -176,6 +184,8 @@ import Testing
         #expect(document.entries["gems"]?.generation == 1)
         #expect(document.entries["theme"]?.current == "dark")
         #expect(document.entries["gone"]?.isRemoved == true)
+        #expect(document.entries["level"]?.generation == 0)
+        #expect(document.entries["stars"]?.generation == 4)
 
         var written = document
         try written.remove("gems", device: "a", at: Date(timeIntervalSince1970: 1_800_000_000))
