@@ -67,8 +67,9 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
 
         // Library targets: libcurl, OpenSSL and swift-log only.
-        // File-system primitives (atomic replace, file locks, EINTR-safe calls): no dependency at all.
-        .target(name: "StratusFileSystem", swiftSettings: strict),
+        // File-system primitives (atomic replace, file locks, EINTR-safe calls, child processes):
+        // nothing but the C library and the header-only CLinux shim.
+        .target(name: "StratusFileSystem", dependencies: ["CLinux"], swiftSettings: strict),
         // The core links no OpenSSL: hash algorithms are names here, computed in StratusDigest.
         .target(
             name: "Stratus",
@@ -134,7 +135,7 @@ let package = Package(
         .target(
             name: "StratusWebDAV",
             dependencies: [
-                "Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit",
+                "Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit", "StratusFileSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -202,7 +203,9 @@ let package = Package(
             swiftSettings: strict
         ),
         // Starts the real servers tests run against as children that stop when the process ends.
-        .target(name: "ChildServers", path: "Mocks/ChildServers", swiftSettings: strict),
+        .target(
+            name: "ChildServers", dependencies: ["StratusFileSystem"], path: "Mocks/ChildServers",
+            swiftSettings: strict),
         .target(name: "MotoSupport", dependencies: ["ChildServers"], path: "Mocks/MotoSupport", swiftSettings: strict),
         // Launchers of the real WebDAV servers the tests run against (Apache, rclone, WsgiDAV).
         .target(
@@ -376,7 +379,7 @@ let package = Package(
             name: "MockDropboxTests",
             dependencies: [
                 "StratusTestSupport", "StratusMockTestSupport",
-                "MockDropbox", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
+                "MockDropbox", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest", "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
@@ -461,7 +464,7 @@ let package = Package(
             dependencies: [
                 "StratusTestSupport", "StratusMockTestSupport",
                 "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", "MockDrive", "MockOAuth",
-                "MockSupport",
+                "MockSupport", "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
@@ -470,7 +473,8 @@ let package = Package(
             name: "StratusSyncTests",
             dependencies: [
                 "StratusTestSupport", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation", "StratusWebDAV",
-                "WebDAVServers", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "WebDAVServers", "StratusFileSystem", "StratusDigest",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Stratus
+import StratusDigest
 import Synchronization
 
 /// Pushing: a record's files go up first, as blobs named by their hash (a blob already there is
@@ -152,10 +153,56 @@ extension SyncStore {
                     from: .file(source), to: path, options: UploadOptions(precondition: .mustNotExist))
                 run.moved(bytes: entry.size)
             } catch let error as ServiceError where error.code == .conflict {
-                // Content-addressed: a blob with this name holds this content already.
+                // A blob with this name is there: it must hold this content, since anyone who
+                // can write the folder could have put anything under a predictable name.
+                try await settleExistingBlob(at: path, entry, source: source)
             }
             try await confirm(hash)
         }
+    }
+
+    /// Checks that the blob already at `path` holds the content it is named by (by the hash the
+    /// service reports when this device can compute it over its own copy, otherwise by
+    /// downloading it), and replaces it with this device's copy when it does not, keeping the
+    /// wrong content in the history. The record document that names it is written only after.
+    /// - Throws: ``SyncError`` (`blobMismatch`) when the wrong content cannot be replaced.
+    private func settleExistingBlob(at path: RemotePath, _ entry: RecordDocument.FileEntry, source: URL) async throws {
+        let existing = try await service.metadata(of: path)
+        if try await blob(existing, holds: entry, source: source) { return }
+        logger.warning("The remote blob \(entry.sha256) does not hold the content it is named by; replacing it.")
+        do {
+            _ = try await service.upload(
+                from: .file(source), to: path, options: UploadOptions(precondition: .mustMatch(existing.version)))
+        } catch {
+            throw SyncError(
+                .blobMismatch,
+                "The remote blob \(entry.sha256) holds other content and could not be replaced: \(error)",
+                underlying: SendableDescription(error))
+        }
+    }
+
+    /// Whether a remote blob holds `entry`'s content.
+    private func blob(_ remote: RemoteFile, holds entry: RecordDocument.FileEntry, source: URL) async throws -> Bool {
+        guard remote.size == entry.size else { return false }
+        if let reported = remote.contentHash, reported.algorithm.isComputable {
+            let digest = try reported.algorithm.makeDigest()
+            do {
+                _ = try Digest.feed(fileAt: source, into: [digest])
+            } catch {
+                throw SyncError(.localFile, "Cannot read the blob \(source.path): \(error)")
+            }
+            return Hex.encode(digest.finalize()) == reported.value
+        }
+        let staged = blobs.stagingFile()
+        defer { try? FileManager.default.removeItem(at: staged) }
+        _ = try await service.download(remote.path, version: remote.version, to: staged)
+        let digest = SHA256Digest()
+        do {
+            _ = try Digest.feed(fileAt: staged, into: [digest])
+        } catch {
+            throw SyncError(.localFile, "Cannot read the downloaded blob \(staged.path): \(error)")
+        }
+        return digest.finalizeHex() == entry.sha256
     }
 
     private func blobIsThere(_ path: RemotePath, _ entry: RecordDocument.FileEntry) async throws -> Bool {
