@@ -11,21 +11,36 @@ import StratusHTTP
 /// its precondition until its state record is written. Stratus writers of one path therefore take
 /// turns, and a precondition is checked and the content written in one step for them. The lock
 /// resource is not the file itself: a LOCK on a missing file would create an empty one that
-/// readers could see. A lock whose writer died expires on the server after
-/// ``lockTimeoutSeconds``.
+/// readers could see.
+///
+/// Writers of one service instance first take turns on the path in the instance, first come
+/// first served (``WriterQueue``), so only one of them at a time asks the server and none is
+/// starved by the others' polling; ``WebDAVConfiguration/lockWait`` counts from the moment a
+/// writer is first in that line, and bounds its wait for writers of other instances.
+///
+/// A lock is asked for ``lockLeaseSeconds`` (half of ``WebDAVConfiguration/lockWait``, 5 to 60
+/// seconds) and refreshed every third of that while the write runs, so a lock left behind (its
+/// writer died, its LOCK's answer or its UNLOCK was lost) expires before a waiting writer gives
+/// up, and a long upload keeps its lock.
 extension WebDAVService {
-    /// How long the server keeps a lock whose writer never unlocks it.
-    static let lockTimeoutSeconds = 60
+    /// The lease asked for in each LOCK: half of ``WebDAVConfiguration/lockWait``, within 5 to
+    /// 60 seconds, so that a lock nobody releases expires while another writer still waits.
+    var lockLeaseSeconds: Int {
+        let (seconds, _) = configuration.lockWait.components
+        return Int(min(max(seconds / 2, 5), 60))
+    }
 
     /// Runs a write under the path's lock (when the configuration uses locks).
     func withPathLock<Result: Sendable>(_ path: RemotePath, _ body: () async throws -> Result) async throws -> Result {
         guard configuration.usesLocks else { return try await body() }
         let name = Hex.encode(Digest.sha256(Data(path.string.utf8)).prefix(16))
         let lockURL = try transport.url(for: [Self.reservedFolder, "locks", name])
+        try await writerQueue.enter(name)
+        defer { writerQueue.leave(name) }
         try await ensureLockResource(lockURL, name: name)
         let token = try await acquireLock(lockURL, path: path)
         do {
-            let result = try await body()
+            let result = try await whileRefreshing(lockURL, token: token, body)
             await releaseLock(lockURL, token: token)
             return result
         } catch {
@@ -59,37 +74,51 @@ extension WebDAVService {
     }
 
     /// Takes the lock, waiting while another writer holds it, up to ``WebDAVConfiguration/lockWait``.
+    ///
+    /// Every repeat waits first: after a 423 a short random pause that grows to 200-400 ms;
+    /// after a LOCK whose answer was lost (it may have been granted, and then expires after
+    /// ``lockLeaseSeconds``) or a 409 (the lock folder went away) the retry policy's backoff, at
+    /// most ``Stratus/RetryPolicy/maximumAttempts`` times in a row before that failure is thrown.
     private func acquireLock(_ url: URL, path: RemotePath) async throws -> String {
         let deadline = ContinuousClock.now + configuration.lockWait
         let action = "LOCK for a write of \(path)"
+        let policy = configuration.retryPolicy
         var wait = 10
+        var failures = 0
+        /// Counts a failure that may be repeated, throws it when the policy allows no more or
+        /// the wait is over, and otherwise waits the policy's backoff.
+        func backOff(after error: ServiceError) async throws {
+            failures += 1
+            guard failures < policy.maximumAttempts, ContinuousClock.now < deadline else { throw error }
+            do {
+                try await Task.sleep(for: policy.delay(afterAttempt: failures))
+            } catch {
+                throw ServiceError(.cancelled, "\(action) was cancelled while waiting to retry.")
+            }
+        }
         while true {
             try await ensureReservedFolder("locks")
             let request = transport.request(
                 WebDAVTransport.lock, url,
                 headers: [
-                    ("Depth", "0"), ("Timeout", "Second-\(Self.lockTimeoutSeconds)"),
+                    ("Depth", "0"), ("Timeout", "Second-\(lockLeaseSeconds)"),
                     ("Content-Type", "application/xml; charset=utf-8"),
                 ],
                 body: .bytes(WebDAVProperties.lockBody), isIdempotent: false
             )
             let response: StratusHTTPResponse
             do {
-                response = try await configuration.retryPolicy.run(.onlyWhenRefused) { _ in
+                response = try await policy.run(.onlyWhenRefused) { _ in
                     try await transport.exchange(request, action: action)
                 }
-            } catch let error as ServiceError
-                where Repetition.leavesOutcomeUnknown(error) && ContinuousClock.now < deadline
-            {
+            } catch let error as ServiceError where Repetition.leavesOutcomeUnknown(error) {
                 // The lock may have been granted to a request whose answer was lost; it then
-                // expires on its own, and this writer waits for it like for any other.
+                // expires after its lease, and this writer waits for it like for any other.
+                try await backOff(after: error)
                 continue
             }
             if response.isSuccess, response.status != 207 {
-                guard let header = response.headers["Lock-Token"] else {
-                    throw WebDAVErrorMapping.undecodable(action, "a granted lock without a Lock-Token")
-                }
-                return header.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))
+                return try Self.lockToken(response.headers["Lock-Token"], action: action)
             }
             let error =
                 response.status == 207
@@ -100,7 +129,10 @@ extension WebDAVService {
             if error.httpStatus == 409 {
                 // The lock folder went away (someone deleted .stratus); make it again.
                 knownFolders.withLock { $0.removeAll() }
-            } else if error.httpStatus != 423 {
+                try await backOff(after: error)
+                continue
+            }
+            if error.httpStatus != 423 {
                 if response.status == 405 || response.status == 501 {
                     throw ServiceError(
                         .unsupported,
@@ -109,6 +141,7 @@ extension WebDAVService {
                 }
                 throw error
             }
+            failures = 0
             guard ContinuousClock.now < deadline else {
                 throw ServiceError(
                     .timeout, "\(action): another writer held the lock for longer than \(configuration.lockWait).",
@@ -116,6 +149,52 @@ extension WebDAVService {
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: wait...(2 * wait))))
             wait = min(wait * 2, 200)
+        }
+    }
+
+    /// The token of a granted lock, from its `Lock-Token` header (`<token>`): it is sent back in
+    /// headers (`Lock-Token`, `If`), so one with a control character is refused.
+    /// - Throws: ``Stratus/ServiceError/Code/invalidResponse`` for a missing or empty token, or
+    ///   one with a control character.
+    static func lockToken(_ header: String?, action: String) throws -> String {
+        guard let header else {
+            throw WebDAVErrorMapping.undecodable(action, "a granted lock without a Lock-Token")
+        }
+        try WebDAVTransport.checkHeaderValue(header, name: "Lock-Token", action: action)
+        let token = header.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))
+        guard !token.isEmpty else {
+            throw WebDAVErrorMapping.undecodable(action, "a granted lock with an empty Lock-Token")
+        }
+        return token
+    }
+
+    /// Runs a write while a child task refreshes its lock every third of ``lockLeaseSeconds``
+    /// (LOCK with the token in `If` and no body, RFC 4918 9.10.2). A refresh that fails is
+    /// logged: the lock then lasts until its lease ends, as it would without refreshes.
+    private func whileRefreshing<Result: Sendable>(
+        _ url: URL, token: String, _ body: () async throws -> Result
+    ) async throws -> Result {
+        let lease = lockLeaseSeconds
+        let request = transport.request(
+            WebDAVTransport.lock, url, headers: [("If", "(<\(token)>)"), ("Timeout", "Second-\(lease)")])
+        let transport = self.transport
+        let logger = self.logger
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while true {
+                    do {
+                        try await Task.sleep(for: .seconds(lease) / 3)
+                        _ = try await transport.send(request, action: "LOCK refresh", repetition: .safe)
+                    } catch {
+                        if Task.isCancelled { return }
+                        logger.warning(
+                            "A write lock could not be refreshed; it expires after its lease",
+                            metadata: ["error": "\(error)"])
+                    }
+                }
+            }
+            defer { group.cancelAll() }
+            return try await body()
         }
     }
 

@@ -30,6 +30,8 @@ public final class WebDAVService: Service {
     let knownFolders = Mutex<Set<String>>([])
     /// The last journal stamp this instance used, so its entries sort in the order written.
     let lastJournalStamp = Mutex<Int64>(0)
+    /// This instance's writers in line for a path's lock.
+    let writerQueue = WriterQueue()
     /// Whether this instance pruned the change feed's records already.
     let feedPruned = Mutex<Bool>(false)
 
@@ -78,9 +80,15 @@ public final class WebDAVService: Service {
 
     // MARK: Paths
 
-    /// Checks a path against the rules and the reserved folder.
+    /// Checks a path against the rules, the reserved folder and ``maximumListingDepth``.
     func validate(_ path: RemotePath) throws {
         try capabilities.pathRules.validate(path)
+        if path.components.count > Self.maximumListingDepth {
+            throw ServiceError(
+                .invalidPath,
+                "\(path) is \(path.components.count) levels deep; the WebDAV adapter lists at most \(Self.maximumListingDepth) (WebDAVService.maximumListingDepth), so it writes no deeper."
+            )
+        }
         if path.components.first == Self.reservedFolder {
             throw ServiceError(
                 .invalidPath, "Paths below \(Self.reservedFolder)/ are reserved for the WebDAV adapter's own records.")
@@ -194,14 +202,52 @@ public final class WebDAVService: Service {
         var folders: [String: String] = [:]
     }
 
+    /// The deepest folder a walk lists, in path components below the root: a server whose
+    /// folders go deeper (such as one that answers every listing with a subfolder `a/`) gets
+    /// ``listingTooDeep(_:)`` instead of a walk without end, and paths deeper than this are not
+    /// written (see ``validate(_:)``), so the adapter never writes what it cannot list.
+    static let maximumListingDepth = 64
+
+    /// The most folders one walk lists: a server that makes up folders without end gets an
+    /// error after this many PROPFINDs.
+    static let maximumListingFolders = 100_000
+
+    /// The error of a walk that met a folder deeper than ``maximumListingDepth``. It is an
+    /// error, never a walk cut short: a change feed or a sync would take the files below the
+    /// cut for deleted.
+    static func listingTooDeep(_ folder: RemotePath) -> ServiceError {
+        ServiceError(
+            .invalidResponse,
+            "The WebDAV server lists folders nested more than \(maximumListingDepth) levels deep (the adapter's limit, WebDAVService.maximumListingDepth), below \(folder.components.prefix(3).joined(separator: "/"))/...; the listing was stopped instead of being reported incomplete."
+        )
+    }
+
+    /// The error of a walk that would list more than ``maximumListingFolders`` folders.
+    static var listingTooLarge: ServiceError {
+        ServiceError(
+            .invalidResponse,
+            "The WebDAV server lists more than \(maximumListingFolders) folders (the adapter's limit, WebDAVService.maximumListingFolders); the listing was stopped instead of being reported incomplete."
+        )
+    }
+
     /// Walks a folder with PROPFIND depth 1 per folder; `reuse` gives, for a folder whose ETag
     /// is unchanged, the files below it from an earlier walk, so that subtree is not read.
+    ///
+    /// Only the folder itself and its direct children are taken from each answer; anything else
+    /// a server names there (an ancestor, a grandchild, a path outside the root) is ignored, so
+    /// an answer that names the folder's parent cannot send the walk round in a circle. Each
+    /// folder is listed once. A folder deeper than ``maximumListingDepth``, or more folders
+    /// than ``maximumListingFolders``, ends the walk with an error: never with a partial tree,
+    /// which the change feed would report as deletions.
     /// - Returns: The tree, or `nil` when the folder does not exist (or is a file).
+    /// - Throws: ``Stratus/ServiceError/Code/invalidResponse`` past those limits; what a
+    ///   PROPFIND throws.
     func walk(_ folder: RemotePath, reuse: (@Sendable (RemotePath, String) -> [RemotePath: RemoteFile]?)? = nil)
         async throws -> Tree?
     {
         guard let first = try await listFolder(folder) else { return nil }
         var tree = Tree()
+        var visited: Set<RemotePath> = [folder]
         var pending: [(RemotePath, [WebDAVEntry])] = [(folder, first)]
         while !pending.isEmpty {
             var next: [RemotePath] = []
@@ -212,11 +258,18 @@ public final class WebDAVService: Service {
                         if let etag = entry.etag { tree.folders[path.string] = etag }
                         continue
                     }
+                    // Only direct children: an ancestor or a deeper path is not this folder's.
+                    guard path.parent == parent else { continue }
                     if entry.isCollection {
+                        guard visited.insert(path).inserted else { continue }
                         if let etag = entry.etag, let reused = reuse?(path, etag) {
                             tree.folders[path.string] = etag
                             tree.files.merge(reused) { $1 }
                         } else {
+                            guard path.components.count <= Self.maximumListingDepth else {
+                                throw Self.listingTooDeep(path)
+                            }
+                            guard visited.count <= Self.maximumListingFolders else { throw Self.listingTooLarge }
                             next.append(path)
                         }
                     } else {

@@ -41,6 +41,26 @@ struct WebDAVTransport: Sendable {
         PercentEncoding.encode(component)
     }
 
+    /// Refuses a header value that holds a control character (U+0000 to U+001F or U+007F): a
+    /// CR or LF would end the header or the request head early (a server's text, such as a lock
+    /// token or an ETag, could add headers or a request of its own), and libcurl sends a bare
+    /// CR or a NUL as it is. Every request is checked before it is sent (see
+    /// ``exchange(_:action:destination:progress:)``); values taken from server text are checked
+    /// where they arrive, too.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - name: The header's name, for the message.
+    ///   - action: What the request is for, for the message.
+    /// - Throws: ``Stratus/ServiceError/Code/invalidResponse`` naming the header and the
+    ///   character (never the value, which may be a lock token).
+    static func checkHeaderValue(_ value: String, name: String, action: String) throws {
+        guard let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return }
+        throw ServiceError(
+            .invalidResponse,
+            "\(action): the value of the \(name) header, taken from the server's answers, holds the control character U+\(String(format: "%04X", bad.value)); it was not sent."
+        )
+    }
+
     /// A request with authentication.
     func request(
         _ method: StratusHTTPMethod, _ url: URL, headers: [(String, String)] = [], body: HTTPRequestBody = .empty,
@@ -61,6 +81,9 @@ struct WebDAVTransport: Sendable {
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
     ) async throws -> StratusHTTPResponse {
         try Task.checkCancellation()
+        for field in request.headers {
+            try Self.checkHeaderValue(field.value, name: field.name, action: action)
+        }
         do {
             return try await http.execute(request, into: destination, progress: progress)
         } catch {
