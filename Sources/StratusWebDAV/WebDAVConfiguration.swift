@@ -60,7 +60,10 @@ public struct WebDAVConfiguration: Sendable {
     /// ``Stratus/ServiceError/Code/invalidChangeToken``, after which a client lists the files
     /// again.
     public var feedRetention: Duration
-    /// How long a write waits for another writer's lock on the same path before giving up.
+    /// How long a write waits for another writer's lock on the same path before giving up,
+    /// counted from the moment no earlier writer of the same service instance is in line for
+    /// the path. Locks are leased for half of it (5 to 60 seconds) and refreshed while a write
+    /// runs, so a lock nobody releases expires within the wait.
     public var lockWait: Duration
     /// How failed requests are repeated.
     public var retryPolicy: RetryPolicy
