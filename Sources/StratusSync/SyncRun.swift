@@ -34,9 +34,16 @@ final class SyncRun: Sendable {
         }
     }
 
+    /// Reports why a record did not sync: one entry per record, the latest failure.
     func fail(_ key: RecordKey, path: String, _ error: SyncError) {
-        update { $0.failures.append(RecordFailure(key: key, path: path, error: error)) }
+        update { report in
+            report.failures.removeAll { $0.key == key }
+            report.failures.append(RecordFailure(key: key, path: path, error: error))
+        }
     }
+
+    /// The document paths that already failed in this run.
+    var failedPaths: Set<String> { counters.withLock { Set($0.report.failures.map(\.path)) } }
 
     func begin(_ phase: SyncProgress.Phase, total: Int) {
         announce { counters in

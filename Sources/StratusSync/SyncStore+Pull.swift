@@ -118,7 +118,10 @@ extension SyncStore {
 
     /// Fetches and applies every pending record document.
     func pullPending(_ run: SyncRun) async throws {
-        let pending = try await state.read { db in try PendingPull.all(db) }
+        // A document that already failed in this run stays pending for the next sync instead
+        // of being fetched again in this run's later rounds.
+        let failed = run.failedPaths
+        let pending = try await state.read { db in try PendingPull.all(db) }.filter { !failed.contains($0.path) }
         run.begin(.pulling, total: pending.count)
         try await forEachConcurrently(pending) { [self] entry in
             try await pull(entry, run: run)

@@ -273,3 +273,26 @@ import Testing
         }
     }
 }
+
+/// A record whose document cannot be fetched is reported once per sync, however many pull
+/// rounds the sync makes (a push makes a second one).
+@Suite struct FailureReportTests {
+    @Test func aRecordThatFailsTwiceInOneSyncIsReportedOnce() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let a = try harness.device("a")
+        let scripted = ScriptedService(harness.remote)
+        let b = try harness.device("b", service: scripted)
+        try await b.sync()
+        try a.save(Save(level: 1), as: key("unreachable"))
+        try await a.sync()
+        scripted.failDownloads(of: try harness.documentPath("save", "unreachable"))
+        try b.save(Save(level: 2), as: key("local"))  // a push, so the sync pulls a second time
+
+        let report = try await b.sync()
+
+        #expect(report.pushed == [try key("local")])
+        #expect(report.failures.map(\.key) == [try key("unreachable")])
+        #expect(report.failures.first?.error.code == .service)
+    }
+}

@@ -6,6 +6,7 @@ import Synchronization
 /// - ``loseNextAnswer(to:)``: the next upload to a path happens but answers with a network
 ///   error, as when a connection drops after the provider committed the write;
 /// - ``rejectNextToken()``: the next ``changes(since:)`` throws `invalidChangeToken`;
+/// - ``failDownloads(of:)``: every download of a path fails with a network error;
 /// - `withoutFeed`: no change feed at all (as S3 with versioning off);
 /// - `checkThenWrite`: best-effort preconditions in the way Drive has them: the precondition is
 ///   checked, then ``setBetween(_:)``'s closure runs (where a test lets another writer in), then
@@ -16,6 +17,7 @@ final class ScriptedService: Service {
     private let checkThenWrite: Bool
     private let losing = Mutex<RemotePath?>(nil)
     private let rejectToken = Mutex(false)
+    private let failing = Mutex<Set<RemotePath>>([])
     private let between = Mutex<(@Sendable (RemotePath) async throws -> Void)?>(nil)
 
     init(_ base: any Service, withoutFeed: Bool = false, checkThenWrite: Bool = false) {
@@ -26,6 +28,7 @@ final class ScriptedService: Service {
 
     func loseNextAnswer(to path: RemotePath) { losing.withLock { $0 = path } }
     func rejectNextToken() { rejectToken.withLock { $0 = true } }
+    func failDownloads(of path: RemotePath) { _ = failing.withLock { $0.insert(path) } }
     /// Runs once, between the check and the write of the next conditional upload.
     func setBetween(_ body: (@Sendable (RemotePath) async throws -> Void)?) { between.withLock { $0 = body } }
 
@@ -101,7 +104,10 @@ final class ScriptedService: Service {
     func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
         -> RemoteFile
     {
-        try await base.download(path, version: version, to: destination, options: options)
+        if failing.withLock({ $0.contains(path) }) {
+            throw ServiceError(.network, "A scripted network failure downloading \(path).")
+        }
+        return try await base.download(path, version: version, to: destination, options: options)
     }
     func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
         try await base.delete(path, precondition: precondition)
