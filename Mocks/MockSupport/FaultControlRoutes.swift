@@ -23,7 +23,9 @@ import Hummingbird
 /// - name a loopback or literal address in `Host` (`localhost`, `127.0.0.1`, `[::1]`, any IP
 ///   address, with or without a port), so a DNS-rebound name never reaches it; else 403;
 /// - send a `POST` body as `Content-Type: application/json`, which a page cannot send to
-///   another origin without asking first; else 415.
+///   another origin without asking first; else 415 (a `POST` with neither a body nor a
+///   content type, such as a reset, is taken: the `Authorization` header already makes a
+///   browser ask first).
 public enum FaultControlRoutes {
     /// The path prefix of the control routes.
     public static let prefix = "/__stratus/"
@@ -90,7 +92,10 @@ public enum FaultControlRoutes {
             response.headers[.wwwAuthenticate] = "Bearer"
             return response
         }
-        if request.method == .post {
+        // A POST with nothing in it and no content type (a reset) is taken: the Authorization
+        // header already makes a browser ask first before it sends one from another origin.
+        let isEmpty = request.headers[.contentLength].map { $0 == "0" } ?? (request.headers[.transferEncoding] == nil)
+        if request.method == .post, !(isEmpty && request.headers[.contentType] == nil) {
             let mediaType = (request.headers[.contentType] ?? "").split(separator: ";").first.map {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
             }

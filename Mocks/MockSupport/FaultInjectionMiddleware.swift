@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -27,7 +28,9 @@ public struct FaultInjectionMiddleware<Context: RequestContext>: RouterMiddlewar
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard !request.uri.path.hasPrefix(FaultControlRoutes.prefix),
-            let fault = injector.fault(method: request.method.rawValue, path: request.uri.path)
+            let fault = injector.fault(
+                method: request.method.rawValue, path: request.uri.path,
+                header: { name in HTTPField.Name(name).flatMap { request.headers[$0] } })
         else {
             return try await next(request, context)
         }

@@ -142,17 +142,18 @@ public final class FaultInjector: Sendable {
         state.withLock { $0.entries.reduce(0) { $0 + $1.active.injected } }
     }
 
-    /// The fault for a request, if a rule injects one: every rule whose route and method match
-    /// counts the request, and the first that decides to inject wins.
+    /// The fault for a request, if a rule injects one: every rule whose route, method and
+    /// headers match counts the request, and the first that decides to inject wins.
     /// - Parameters:
     ///   - method: The request's method.
     ///   - path: The request's path.
+    ///   - header: The request's value of a header field, by name.
     /// - Returns: The fault, or `nil` to answer normally.
-    public func fault(method: String, path: String) -> Fault? {
+    public func fault(method: String, path: String, header: (String) -> String? = { _ in nil }) -> Fault? {
         state.withLock { state in
             var chosen: Fault?
             for index in state.entries.indices
-            where state.entries[index].active.rule.matches(method: method, path: path) {
+            where state.entries[index].active.rule.matches(method: method, path: path, header: header) {
                 if state.entries[index].take(), chosen == nil {
                     chosen = state.entries[index].active.rule.fault
                 }

@@ -1,11 +1,17 @@
 /// When a mock injects a ``Fault``: which requests match, and for how many of them.
 ///
-/// A rule counts the requests that match its ``route`` and ``method``. From the ``nth`` match
+/// A rule counts the requests that match its ``route``, ``method`` and ``headers``. From the ``nth`` match
 /// on, each match is injected (or, with a ``probability``, each match is injected with that
 /// chance, drawn from a generator seeded with ``seed`` so a run can be repeated) until the
 /// fault was injected ``times`` times. On the wire (`POST /__stratus/faults`):
 /// ```json
 /// {"route": "/2/files/upload", "method": "POST", "nth": 2, "times": 1,
+///  "fault": {"kind": "status", "status": 503}}
+/// ```
+/// A route alone cannot tell one Dropbox download from another (the file's path travels in the
+/// `Dropbox-API-Arg` header), so a rule may also match header values:
+/// ```json
+/// {"route": "/2/files/download", "headers": {"Dropbox-API-Arg": "*\"/saves/slot-1.json\"*"},
 ///  "fault": {"kind": "status", "status": 503}}
 /// ```
 public struct FaultRule: Sendable, Hashable, Codable {
@@ -16,6 +22,9 @@ public struct FaultRule: Sendable, Hashable, Codable {
     public var route: String
     /// The method the rule matches (any case), or `nil` for any.
     public var method: String?
+    /// Header fields the request must carry, by name (any case), each value matched like
+    /// ``route`` (`*` for any run of characters); `nil` or empty for any request.
+    public var headers: [String: String]?
     /// The first match to inject, counting from 1 (the default).
     public var nth: Int
     /// How many injections the rule makes before it retires; 0 means no limit. Default 1.
@@ -31,6 +40,7 @@ public struct FaultRule: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - route: The path to match, `*` standing for any run of characters.
     ///   - method: The method to match, or `nil` for any.
+    ///   - headers: Header values to match, by name, `*` standing for any run of characters.
     ///   - nth: The first match to inject, from 1.
     ///   - times: How many injections; 0 for no limit.
     ///   - probability: The chance of injecting each match, or `nil` for always.
@@ -39,6 +49,7 @@ public struct FaultRule: Sendable, Hashable, Codable {
     public init(
         route: String = "*",
         method: String? = nil,
+        headers: [String: String]? = nil,
         nth: Int = 1,
         times: Int = 1,
         probability: Double? = nil,
@@ -47,6 +58,7 @@ public struct FaultRule: Sendable, Hashable, Codable {
     ) {
         self.route = route
         self.method = method
+        self.headers = headers
         self.nth = nth
         self.times = times
         self.probability = probability
@@ -55,17 +67,18 @@ public struct FaultRule: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case route, method, nth, times, probability, seed, fault
+        case route, method, headers, nth, times, probability, seed, fault
     }
 
     /// Reads a rule from its JSON form; every field but `fault` may be left out and takes the
-    /// default of ``init(route:method:nth:times:probability:seed:fault:)``.
+    /// default of ``init(route:method:headers:nth:times:probability:seed:fault:)``.
     /// - Throws: `DecodingError` naming the field at fault: a missing or unknown fault, `nth`
     ///   below 1, a negative `times`, a `probability` outside 0...1.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         route = try container.decodeIfPresent(String.self, forKey: .route) ?? "*"
         method = try container.decodeIfPresent(String.self, forKey: .method)
+        headers = try container.decodeIfPresent([String: String].self, forKey: .headers)
         nth = try container.decodeIfPresent(Int.self, forKey: .nth) ?? 1
         times = try container.decodeIfPresent(Int.self, forKey: .times) ?? 1
         probability = try container.decodeIfPresent(Double.self, forKey: .probability)
@@ -84,12 +97,21 @@ public struct FaultRule: Sendable, Hashable, Codable {
         }
     }
 
-    /// Whether the rule's route and method match a request.
+    /// Whether the rule's route, method and headers match a request.
     /// - Parameters:
     ///   - requestMethod: The request's method, in any case.
     ///   - path: The request's path, without the query.
-    public func matches(method requestMethod: String, path: String) -> Bool {
+    ///   - header: The request's value of a header field, by name (any case); `nil` when it
+    ///     has none. A rule that names headers matches no request without them.
+    public func matches(
+        method requestMethod: String, path: String, header: (String) -> String? = { _ in nil }
+    ) -> Bool {
         if let method, method.uppercased() != requestMethod.uppercased() { return false }
+        for (name, pattern) in headers ?? [:] {
+            guard let value = header(name), Self.glob(Array(pattern.utf8), matches: Array(value.utf8)) else {
+                return false
+            }
+        }
         return Self.glob(Array(route.utf8), matches: Array(path.utf8))
     }
 

@@ -249,6 +249,10 @@ import Testing
             reset.headers.set("Content-Type", "application/x-www-form-urlencoded")
             let status5 = try await status(reset)
             #expect(status5 == 415)
+            // A reset with no body and no content type (what curl -X POST sends) is taken.
+            let bare = try await status(
+                Self.control(harness.baseURL.appendingPathComponent("__stratus/reset"), method: .post, token: key))
+            #expect(bare == 204)
             // A DNS name in Host (DNS rebinding): 403.
             var rebound = Self.control(control, token: key)
             rebound.headers.set("Host", "attacker.example:\(harness.baseURL.port ?? 0)")

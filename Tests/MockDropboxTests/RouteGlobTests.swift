@@ -38,4 +38,18 @@ import Testing
         #expect(!matched)
         #expect(longElapsed < .seconds(1), "\(longElapsed)")
     }
+
+    @Test func aRuleCanTargetOneDropboxDownloadByItsArgumentHeader() throws {
+        let json =
+            #"{"route": "/2/files/download", "headers": {"dropbox-api-arg": "*\"/b.txt\"*"}, "#
+            + #""fault": {"kind": "status", "status": 503}}"#
+        let rule = try JSONDecoder().decode(FaultRule.self, from: Data(json.utf8))
+        func argument(_ path: String) -> (String) -> String? {
+            { name in name.lowercased() == "dropbox-api-arg" ? #"{"path": "\#(path)"}"# : nil }
+        }
+        #expect(rule.matches(method: "POST", path: "/2/files/download", header: argument("/b.txt")))
+        #expect(!rule.matches(method: "POST", path: "/2/files/download", header: argument("/a.txt")))
+        #expect(!rule.matches(method: "POST", path: "/2/files/download"), "no header, no match")
+        #expect(!rule.matches(method: "POST", path: "/2/files/upload", header: argument("/b.txt")))
+    }
 }
