@@ -153,7 +153,7 @@ extension ParserTarget {
             guard let firstDate = try? KeyValue.dateStyle.parse(first),
                 let secondDate = try? KeyValue.dateStyle.parse(second)
             else { return false }
-            return abs(firstDate.timeIntervalSince(secondDate)) <= 0.001
+            return abs(firstDate.timeIntervalSince(secondDate)) <= 0.002
         case (.array(let first), .array(let second)):
             return first.count == second.count && zip(first, second).allSatisfy { sameAsWrittenAgain($0, $1) }
         case (.object(let first), .object(let second)):
@@ -183,9 +183,13 @@ extension ParserTarget {
     }
 
     /// What DocumentJSON refuses on purpose where JSONDecoder is lenient: text that is not
-    /// UTF-8 (JSONDecoder also reads UTF-16 and UTF-32) and a trailing comma.
+    /// UTF-8 (JSONDecoder also reads UTF-16 and UTF-32), a trailing comma, and anything
+    /// malformed that JSONDecoder never looks at (it checks a string or a number only when it
+    /// decodes it, and skips the value of a repeated member name), which JSONSerialization, which
+    /// checks everything, refuses too.
     private static func isDeliberateRefusal(_ data: Data, _ error: DocumentJSONError) -> Bool {
         if String(validating: data, as: UTF8.self) == nil || data.contains(0) { return true }
+        if (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) == nil { return true }
         guard error.reason == "a value" || error.reason == "a member name" else { return false }
         let before = data.prefix(error.offset).reversed().first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         return before == UInt8(ascii: ",")
