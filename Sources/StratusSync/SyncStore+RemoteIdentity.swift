@@ -87,8 +87,9 @@ extension SyncStore {
     /// Adopts the remote as it is: the way out of ``SyncError/Code/remoteReplaced`` that takes
     /// the remote's data.
     ///
-    /// Every record on this device goes to the archive (``archived(_:)``; never dropped), the
-    /// remote sides of open conflicts too, and the local sync state is cleared: records,
+    /// Every record on this device goes to the archive (``archived(_:)``, kept until the app
+    /// calls ``discardArchive(of:)``), the remote sides of open conflicts too, and the local
+    /// sync state is cleared: records,
     /// conflicts, quarantine, pending pulls, the change token and the blobs known to be on the
     /// remote. The store id in the remote folder's marker is remembered (a folder without one
     /// gets a new marker at the next sync). The next ``sync()`` pulls everything the remote
