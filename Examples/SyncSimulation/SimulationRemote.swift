@@ -21,9 +21,8 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
 
     /// The remotes this machine can run: all of them where moto is installed, and always under
     /// `CI=true`, where a missing moto must fail rather than be skipped.
-    /// (Worked out once per process: every parameterised test asks, and each spawn of a child
-    /// process is a chance for Foundation's `Process.run()` to crash on Swift 6.3.1 — see
-    /// swift-corelibs-foundation pull request 5472.)
+    /// (Worked out once per process: every parameterised test asks, and each answer would
+    /// otherwise start `python3` to try importing moto.)
     public static let available: [SimulationRemote] = {
         let ci = ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true"
         return ci || MotoLauncher.isInstalled() ? allCases : [.local, .dropbox, .drive]

@@ -1,14 +1,18 @@
 import Foundation
+import StratusFileSystem
 import Synchronization
 
 /// Starts the real servers tests run against (moto, WsgiDAV, Apache httpd, rclone) as child
 /// processes that stop when this process ends, however it ends: each child's stdin is a pipe
 /// whose writing end this process keeps open for its whole life, and the child (or a small shell
 /// around it) stops at the end of that input, which the kernel delivers when this process exits.
+///
+/// The children are started with `ChildProcess` (`posix_spawn`): they inherit no descriptor but
+/// their own 0, 1 and 2 (so no other child's stdin pipe), block no signal and ignore none.
 public enum ChildServer {
-    /// The writing ends of the children's stdin pipes, kept open for as long as the process
-    /// lives: closing one stops its server.
-    private static let keepAlive = Mutex<[FileHandle]>([])
+    /// The children, whose stdin pipes they hold open for as long as the process lives:
+    /// closing one stops its server.
+    private static let keepAlive = Mutex<[ChildProcess]>([])
 
     /// A child server that did not start, with its own output.
     public struct Failure: Error, CustomStringConvertible {
@@ -21,18 +25,9 @@ public enum ChildServer {
     /// Whether `python3` can import the named modules (for example `"moto.server"`).
     /// - Parameter modules: A comma-separated list, as an `import` statement takes it.
     public static func pythonImports(_ modules: String) -> Bool {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import \(modules)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return false
-        }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        let result = try? ChildProcess.runBlocking(
+            "python3", ["-c", "import \(modules)"], output: .null, error: .null, timeout: .seconds(120))
+        return result?.termination.isSuccess ?? false
     }
 
     /// Starts a command with its stdin kept open for the life of this process and its output
@@ -43,9 +38,7 @@ public enum ChildServer {
     /// - Throws: An error when the command cannot be started.
     public static func launch(_ arguments: [String], log: URL) throws {
         guard let executable = arguments.first else { throw Failure(reason: "no command to start") }
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        _ = try start(executable, Array(arguments.dropFirst()), environment: nil, output: output, errors: output)
+        _ = try start(executable, Array(arguments.dropFirst()), environment: nil, output: .file(log.path), log: log)
     }
 
     /// Starts a command that prints the port it listens on as the first line of its stdout (a
@@ -62,43 +55,38 @@ public enum ChildServer {
         _ arguments: [String], environment: [String: String] = [:], log: URL, name: String
     ) throws -> Int {
         guard let executable = arguments.first else { throw Failure(reason: "no command to start") }
-        // A file, not a pipe, for stderr: a pipe nobody drains would stall the server once full.
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let errors = try FileHandle(forWritingTo: log)
-        let output = Pipe()
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { _, new in new }
-        let process = try start(
-            executable, Array(arguments.dropFirst()), environment: merged, output: output, errors: errors)
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
+        // Stdout is collected (a little: past 4 KiB the pipe is closed), stderr goes to a file:
+        // a pipe nobody drains would stall the server once full.
+        let child = try start(
+            executable, Array(arguments.dropFirst()), environment: merged, output: .collect(limit: 4096), log: log)
+        _ = child.waitBlocking { output, _ in output.contains(UInt8(ascii: "\n")) }
+        let line = child.standardOutput.prefix { $0 != UInt8(ascii: "\n") }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let port = Int(text), port > 0, port < 65_536 else {
-            process.waitUntilExit()
+            let ending = child.waitBlocking()
             let written = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw Failure(reason: "\(name) did not start (exit \(process.terminationStatus)): \(written)")
+            throw Failure(reason: "\(name) did not start (\(ending)): \(written)")
         }
         try? FileManager.default.removeItem(at: log)
         return port
     }
 
+    /// Starts a child with stdin held open for the life of this process and stderr in `log`.
     private static func start(
-        _ executable: String, _ arguments: [String], environment: [String: String]?, output: Any, errors: Any
-    ) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(filePath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        keepAlive.withLock { $0.append(input.fileHandleForWriting) }
-        return process
+        _ executable: String, _ arguments: [String], environment: [String: String]?, output: ChildProcess.Output,
+        log: URL
+    ) throws -> ChildProcess {
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(
+                executable, arguments, environment: environment, input: .heldOpen, output: output,
+                error: .file(log.path))
+        } catch {
+            throw Failure(reason: "\(executable) could not be started: \(error)")
+        }
+        keepAlive.withLock { $0.append(child) }
+        return child
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOSSL
+import StratusFileSystem
 
 /// A certificate authority and a server certificate it signed, made for a mock served over
 /// HTTPS: clients are told to trust ``caCertificate`` (a PEM file) and then reach the mock as
@@ -118,22 +119,18 @@ public struct MockCertificates: Sendable {
     }
 
     private static func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
+        let result: ChildProcess.Result
         do {
-            try process.run()
+            result = try ChildProcess.runBlocking(
+                "openssl", arguments, output: .null, error: .collect(limit: 64 * 1024), timeout: .seconds(120))
+        } catch .executableNotFound {
+            throw Failure(description: "cannot run openssl (install Debian's openssl package)")
         } catch {
-            throw Failure(description: "cannot run openssl (install Debian's openssl package): \(error)")
+            throw Failure(description: "openssl \(arguments.first ?? "") failed: \(error)")
         }
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let detail = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw Failure(description: "openssl \(arguments.first ?? "") failed: \(detail)")
+        guard result.termination.isSuccess else {
+            let detail = result.errorText.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw Failure(description: "openssl \(arguments.first ?? "") failed (\(result.termination)): \(detail)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusFileSystem
 
 /// The user and password a WebDAV remote signs in with (HTTP Basic).
 ///
@@ -64,24 +65,37 @@ public struct WebDAVCredentials: Sendable, CustomStringConvertible, CustomDebugS
         return line
     }
 
+    /// How long a password command may run, a `pass` or `gpg` prompt included, before it is
+    /// killed: the call blocks its thread (a cooperative one, called from a task) at most this long.
+    static let passwordCommandTimeout: Duration = .seconds(120)
+    /// The most a password command may print.
+    static let passwordCommandOutputLimit = 64 * 1024
+
+    /// Runs `/bin/sh -c command` (its stdin this process's, its stderr discarded) and returns what
+    /// it printed. No error quotes the output or the command, either of which may hold the password.
     private static func run(_ command: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(filePath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let result: ChildProcess.Result
         do {
-            try process.run()
+            result = try ChildProcess.runBlocking(
+                "/bin/sh", ["-c", command], input: .inherit, output: .collect(limit: passwordCommandOutputLimit),
+                error: .null, timeout: passwordCommandTimeout)
+        } catch .timedOut {
+            throw ServiceError(
+                .invalidConfiguration,
+                "The password command did not finish within \(passwordCommandTimeout) and was stopped.")
+        } catch .outputTooLarge {
+            throw ServiceError(
+                .invalidConfiguration, "The password command printed more than \(passwordCommandOutputLimit) bytes.")
         } catch {
             throw ServiceError(.invalidConfiguration, "The password command could not be started.")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ServiceError(
-                .invalidConfiguration, "The password command exited with status \(process.terminationStatus).")
+        switch result.termination {
+        case .exited(0):
+            return result.outputText
+        case .exited(let status):
+            throw ServiceError(.invalidConfiguration, "The password command exited with status \(status).")
+        case .signalled(let signal):
+            throw ServiceError(.invalidConfiguration, "The password command was killed by signal \(signal).")
         }
-        return String(decoding: data.prefix(64 * 1024), as: UTF8.self)
     }
 }

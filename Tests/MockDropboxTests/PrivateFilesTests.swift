@@ -1,5 +1,6 @@
 import Foundation
 import MockSupport
+import StratusFileSystem
 import StratusTestSupport
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
         }
     }
 
-    @Test func theMockAuthorityIsConstrainedToLoopbackAndItsKeyIsGone() throws {
+    @Test func theMockAuthorityIsConstrainedToLoopbackAndItsKeyIsGone() async throws {
         let temporaryFolder = try TemporaryFolder(prefix: "stratus-private")
         defer { temporaryFolder.remove() }
         let folder = temporaryFolder.url.appending(path: "certificates")
@@ -28,16 +29,10 @@ import Testing
         #expect(try Self.mode(folder) == 0o700)
         #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "ca-key.pem").path))
         #expect(try Self.mode(certificates.privateKey) == 0o600)
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = [
-            "openssl", "x509", "-in", certificates.caCertificate.path, "-noout", "-ext", "nameConstraints",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let result = try await ChildProcess.run(
+            "openssl", ["x509", "-in", certificates.caCertificate.path, "-noout", "-ext", "nameConstraints"])
+        #expect(result.termination.isSuccess, "\(result.errorText)")
+        let text = result.outputText
         #expect(text.contains("critical"), "\(text)")
         #expect(text.contains("DNS:localhost"), "\(text)")
         #expect(text.contains("IP:127.0.0.1/255.255.255.255"), "\(text)")

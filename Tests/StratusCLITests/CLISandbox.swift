@@ -1,6 +1,6 @@
 import Foundation
+import StratusFileSystem
 import StratusTestSupport
-import Synchronization
 import Testing
 
 /// What a finished run of a built executable printed, and how it exited.
@@ -83,62 +83,18 @@ struct CLISandbox: Sendable {
     }
 }
 
-/// A started executable whose output is collected as it arrives.
+/// A started executable whose output is collected as it arrives (by the `ChildProcess`'s own
+/// thread, which drains both pipes at once, so a full pipe never blocks the child).
 final class RunningProcess: Sendable {
-    private let process: Mutex<Process>
-    private let output = CollectedOutput()
-    private let exited: Task<Int32, Never>
+    private let child: ChildProcess
 
     init(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        let (ends, continuation) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { process in
-            continuation.yield(process.terminationStatus)
-            continuation.finish()
-        }
-        self.process = Mutex(process)
-        let output = self.output
-        // Reads on threads of their own until end of file, so a full pipe never blocks the child.
-        let readers = [(stdout.fileHandleForReading, true), (stderr.fileHandleForReading, false)].map {
-            handle, isStdout in
-            let done = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    output.bytes.withLock { isStdout ? $0.stdout.append(chunk) : $0.stderr.append(chunk) }
-                }
-                done.signal()
-            }
-            thread.start()
-            return done
-        }
-        try self.process.withLock { try $0.run() }
-        exited = Task {
-            var status: Int32 = -1
-            for await value in ends { status = value }
-            for reader in readers {
-                await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
-                    DispatchQueue.global().async {
-                        reader.wait()
-                        resume.resume()
-                    }
-                }
-            }
-            return status
-        }
+        child = try ChildProcess(
+            executable.path, arguments, environment: environment, input: .null, output: .collect(), error: .collect())
     }
 
-    var stdout: String { output.bytes.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
-    var stderr: String { output.bytes.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+    var stdout: String { String(decoding: child.standardOutput, as: UTF8.self) }
+    var stderr: String { String(decoding: child.standardError, as: UTF8.self) }
 
     /// Waits until standard output or error holds text that `matches` accepts, checking every
     /// 50 ms, for at most `seconds` (a safety bound, not a timing assertion).
@@ -146,29 +102,27 @@ final class RunningProcess: Sendable {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < deadline {
             if matches(stdout, stderr) { return true }
-            if !process.withLock({ $0.isRunning }) { return matches(stdout, stderr) }
+            if !child.isRunning { return matches(stdout, stderr) }
             try await Task.sleep(for: .milliseconds(50))
         }
         return false
     }
 
-    /// Asks the process to stop (SIGTERM).
+    /// Asks the process to stop (SIGTERM); nothing once it has ended.
     func terminate() {
-        process.withLock { process in
-            if process.isRunning { process.terminate() }
-        }
+        child.terminate()
     }
 
-    /// Waits for the exit and returns everything printed.
+    /// Waits for the exit and returns everything printed; the status is the exit status, or the
+    /// number of the signal that killed the process.
     func finish() async throws -> CLIResult {
-        let status = await exited.value
+        let status: Int32
+        switch await child.wait() {
+        case .exited(let code): status = code
+        case .signalled(let signal): status = signal
+        }
         return CLIResult(status: status, stdout: stdout, stderr: stderr)
     }
-}
-
-/// A process's output so far, shared with the threads that read its pipes.
-final class CollectedOutput: Sendable {
-    let bytes = Mutex<(stdout: Data, stderr: Data)>((Data(), Data()))
 }
 
 /// Where the built executables are: next to the test bundle in the build products folder.

@@ -212,13 +212,12 @@ import Testing
         let leaked = open("/dev/null", O_RDONLY)
         #expect(leaked > 2)
         defer { close(leaked) }
-        let other = try ChildProcess("sleep", ["30"], input: .heldOpen, output: .collect(), error: .collect())
-        let child = try ChildProcess("sleep", ["30"], input: .heldOpen, output: .collect(), error: .collect())
-        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.processIdentifier)/fd")
-        #expect(descriptors.sorted() == ["0", "1", "2"])
+        let other = try await Self.settledShell()
+        let child = try await Self.settledShell()
+        #expect(try Self.descriptors(of: child) == ["0", "1", "2"])
         for process in [other, child] {
-            process.kill()
-            #expect(await process.wait() == .signalled(SIGKILL))
+            process.closeStandardInput()
+            #expect(await process.wait() == .exited(0))
         }
     }
 
@@ -233,19 +232,34 @@ import Testing
         let listings = try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<24 {
                 group.addTask {
-                    let child = try ChildProcess(
-                        "sleep", ["30"], input: .heldOpen, output: .collect(), error: .collect())
-                    let listing = try? FileManager.default.contentsOfDirectory(
-                        atPath: "/proc/\(child.processIdentifier)/fd")
-                    child.kill()
+                    let child = try await Self.settledShell()
+                    let listing = try Self.descriptors(of: child)
+                    child.closeStandardInput()
                     _ = await child.wait()
-                    return (listing ?? ["unreadable"]).sorted()
+                    return listing
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(listings.count == 24)
         #expect(listings.allSatisfy { $0 == ["0", "1", "2"] }, "\(listings)")
+    }
+
+    /// A shell that has said it is ready and waits for its input to end: past the dynamic
+    /// loader's start-up (which opens libraries on descriptor 3 for a moment), opening nothing.
+    private static func settledShell() async throws -> ChildProcess {
+        let child = try ChildProcess(
+            "/bin/sh", ["-c", "echo ready; read line; exit 0"], input: .heldOpen, output: .collect(), error: .collect())
+        while child.standardOutput != Array("ready\n".utf8) {
+            try #require(child.isRunning, "the shell ended early: \(child.standardError)")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return child
+    }
+
+    /// The descriptor numbers a process has open, from /proc.
+    private static func descriptors(of child: ChildProcess) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.processIdentifier)/fd").sorted()
     }
 
     /// Waits suspend: more waiting children than the cooperative pool has threads still leave

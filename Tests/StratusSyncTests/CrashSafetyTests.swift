@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusFileSystem
 import StratusLocal
 import StratusSync
 import Testing
@@ -19,30 +20,18 @@ import Testing
     }
 
     private func runChild(_ harness: SyncHarness, device: String, at point: String, automatic: Bool = false)
-        async throws -> (
-            reason: Process.TerminationReason, status: Int32, output: String
-        )
+        async throws -> (termination: ChildProcess.Termination, output: String)
     {
-        let process = Process()
-        process.executableURL = try Executables.url(of: "stratus-sync-sim")
-        process.arguments =
+        let log = harness.folder.appending(path: "child-\(point).log")
+        let child = try ChildProcess(
+            try Executables.url(of: "stratus-sync-sim").path,
             [
                 "crash-child", "--store", harness.folder.appending(path: "devices/\(device)").path,
                 "--remote", harness.folder.appending(path: "remote").path, "--device", device, "--at", point,
-            ] + (automatic ? ["--automatic"] : [])
-        let log = harness.folder.appending(path: "child-\(point).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        let (ended, continuation) = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in continuation.finish() }
-        try process.run()
-        for await _ in ended {}
-        return (
-            process.terminationReason, process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        )
+            ] + (automatic ? ["--automatic"] : []),
+            output: .file(log.path), error: .file(log.path))
+        let termination = await child.wait()
+        return (termination, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 
     /// Each point, killed inside one `sync()` call and inside a running automatic sync.
@@ -57,7 +46,7 @@ import Testing
         }
         let child = try await runChild(harness, device: "a", at: point, automatic: automatic)
         #expect(
-            child.reason == .uncaughtSignal && child.status == SIGKILL,
+            child.termination == .signalled(SIGKILL),
             "the child was to die at \(point): \(child.output)")
 
         let a = try harness.device("a")
@@ -85,7 +74,7 @@ import Testing
 
         let child = try await runChild(harness, device: "b", at: point, automatic: automatic)
         #expect(
-            child.reason == .uncaughtSignal && child.status == SIGKILL,
+            child.termination == .signalled(SIGKILL),
             "the child was to die at \(point): \(child.output)")
 
         let b = try harness.device("b")
