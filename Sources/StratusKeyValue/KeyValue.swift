@@ -27,6 +27,13 @@ public enum KeyValue: Hashable, Sendable {
     /// milliseconds, as StratusSync writes its own timestamps.
     static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
+    /// A date as the document writes it, to the nearest millisecond: the style drops what is
+    /// past the millisecond and reads `.003` back as 0.00299999…, so without the half
+    /// millisecond a date lost a millisecond each time it was read and written again.
+    static func dateText(_ date: Date) -> String {
+        dateStyle.format(date.addingTimeInterval(0.0005))
+    }
+
     /// The value as JSON.
     var json: JSONValue {
         switch self {
@@ -35,7 +42,7 @@ public enum KeyValue: Hashable, Sendable {
         case .double(let value): .double(value)
         case .string(let value): .string(value)
         case .data(let value): .object(["$data": .string(value.base64EncodedString())])
-        case .date(let value): .object(["$date": .string(Self.dateStyle.format(value))])
+        case .date(let value): .object(["$date": .string(Self.dateText(value))])
         case .array(let values): .array(values.map(\.json))
         case .dictionary(let values):
             // A dictionary that could be read as a tag is wrapped, so it comes back as itself.

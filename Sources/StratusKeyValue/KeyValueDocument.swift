@@ -88,7 +88,7 @@ struct KeyValueDocument: Hashable, Sendable {
         var object: [String: JSONValue] = [:]
         for (key, entry) in entries {
             var fields: [String: JSONValue] = [
-                "modified": .string(KeyValue.dateStyle.format(entry.modified)),
+                "modified": .string(KeyValue.dateText(entry.modified)),
                 "device": .string(entry.device),
             ]
             if let value = entry.value { fields["value"] = value.json }

@@ -49,7 +49,7 @@ struct RecordDocument: Hashable, Sendable {
         object["id"] = .string(key.id)
         object["edit"] = .string(edit)
         object["device"] = .string(device)
-        object["modified"] = .string(Self.timestamp(modified))
+        object["modified"] = .string(Timestamp.string(from: modified))
         object["deleted"] = .bool(isDeleted)
         if !isDeleted { object["value"] = value }
         var fileObject: [String: JSONValue] = [:]
@@ -58,14 +58,6 @@ struct RecordDocument: Hashable, Sendable {
         }
         object["files"] = .object(fileObject)
         return try JSONCoding.encoder.encode(JSONValue.object(object))
-    }
-
-    /// A date as the document writes it: to the nearest millisecond. `Timestamp.string(from:)`
-    /// drops what is past the millisecond, and half of the dates it reads back are a hair below
-    /// theirs (`.003` reads as 0.00299999…), so without the half millisecond added here a
-    /// document lost a millisecond each time it was read and written again (found by fuzzing).
-    static func timestamp(_ date: Date) -> String {
-        Timestamp.string(from: date.addingTimeInterval(0.0005))
     }
 
     /// Reads a document, checking everything the format promises.
