@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 import StratusAdapterKit
 
 /// Google's JSON error body:

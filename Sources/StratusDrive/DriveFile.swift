@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 import StratusAdapterKit
 
 /// A Drive `File` resource, as far as the adapter asks for it (see ``fields``).

@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 import StratusAdapterKit
 
 /// A page of `files.list`.

@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 import Testing
 
 @testable import StratusSync
@@ -38,7 +39,7 @@ import Testing
 
     @Test func nestingPastTheLimitIsAnInvalidDocument() async throws {
         // Read inside a task, on a thread of the cooperative pool, as a sync reads documents.
-        let deepest = DocumentJSON.maximumDepth
+        let deepest = JSONReader.maximumDepth
         let accepted = try await Task {
             try RecordDocument.decode(Self.document(value: Self.nested(deepest - 1)), expectedKey: nil)
         }.value
@@ -70,7 +71,7 @@ import Testing
     ])
     func theReaderReadsWhatJSONDecoderRead(_ text: String) throws {
         let expected = try JSONCoding.decoder.decode(JSONValue.self, from: Data(text.utf8))
-        #expect(try DocumentJSON.read(Data(text.utf8)) == expected)
+        #expect(try JSONValue.read(Data(text.utf8)) == expected)
     }
 
     @Test(arguments: [
@@ -78,12 +79,12 @@ import Testing
         #"["\ud800"]"#, #"["\udc00x"]"#, #""\x""#, #""\u00""#, "\"a\u{0}\"", "\"\u{1F}\"",
     ])
     func theReaderRefusesWhatIsNotJSON(_ text: String) {
-        #expect(throws: DocumentJSONError.self) { try DocumentJSON.read(Data(text.utf8)) }
+        #expect(throws: JSONReadError.self) { try JSONValue.read(Data(text.utf8)) }
     }
 
     @Test func textThatIsNotUTF8IsRefused() {
         for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0xFF, 0xFE, 0x31, 0x00]] {
-            #expect(throws: DocumentJSONError.self) { try DocumentJSON.read(Data(bytes)) }
+            #expect(throws: JSONReadError.self) { try JSONValue.read(Data(bytes)) }
         }
     }
 }

@@ -121,7 +121,7 @@ enum ParserTarget: String, CaseIterable {
         let json: JSONValue
         if let document = try? RecordDocument.decode(data, expectedKey: nil) {
             json = document.value
-        } else if let value = try? DocumentJSON.read(data) {
+        } else if let value = try? JSONValue.read(data) {
             json = value
         } else {
             return
@@ -150,22 +150,22 @@ extension ParserTarget {
             data.lazy.filter({ $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }).count <= 64
         else { return }
         let theirs = try? JSONCoding.decoder.decode(JSONValue.self, from: data)
-        switch Result(catching: { () throws(DocumentJSONError) in try DocumentJSON.read(data) }) {
+        switch Result(catching: { () throws(JSONReadError) in try JSONValue.read(data) }) {
         case .success(let mine):
-            guard let theirs else { fatalError("DocumentJSON read text JSONDecoder refuses") }
-            guard mine == theirs else { fatalError("DocumentJSON read \(mine) where JSONDecoder reads \(theirs)") }
+            guard let theirs else { fatalError("JSONValue.read read text JSONDecoder refuses") }
+            guard mine == theirs else { fatalError("JSONValue.read read \(mine) where JSONDecoder reads \(theirs)") }
         case .failure(let error):
             guard theirs != nil, !isDeliberateRefusal(data, error) else { return }
-            fatalError("DocumentJSON refused text JSONDecoder reads: \(error)")
+            fatalError("JSONValue.read refused text JSONDecoder reads: \(error)")
         }
     }
 
-    /// What DocumentJSON refuses on purpose where JSONDecoder is lenient: text that is not
+    /// What JSONValue.read refuses on purpose where JSONDecoder is lenient: text that is not
     /// UTF-8 (JSONDecoder also reads UTF-16 and UTF-32), a trailing comma, and anything
     /// malformed that JSONDecoder never looks at (it checks a string or a number only when it
     /// decodes it, and skips the value of a repeated member name), which JSONSerialization, which
     /// checks everything, refuses too.
-    private static func isDeliberateRefusal(_ data: Data, _ error: DocumentJSONError) -> Bool {
+    private static func isDeliberateRefusal(_ data: Data, _ error: JSONReadError) -> Bool {
         if String(validating: data, as: UTF8.self) == nil || data.contains(0) { return true }
         if (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) == nil { return true }
         guard error.reason == "a value" || error.reason == "a member name" else { return false }

@@ -1,5 +1,4 @@
 import Foundation
-import StratusDigest
 
 /// Reads JSON text (RFC 8259) value by value, straight into an adapter's own types.
 ///
@@ -41,8 +40,8 @@ public struct JSONReader: Sendable {
         case null
     }
 
-    /// The deepest nesting of objects and arrays the reader accepts.
-    public static let maximumDepth = 256
+    /// The deepest nesting of objects and arrays the reader accepts, as `JSONDecoder`'s.
+    public static let maximumDepth = 512
 
     private let bytes: [UInt8]
     private var position = 0
@@ -421,11 +420,20 @@ public struct JSONReader: Sendable {
         return Array(String(Character(scalar)).utf8)
     }
 
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     private mutating func hexQuad() throws(JSONReadError) -> UInt16 {
         guard position + 4 <= bytes.count else { throw error("four hex digits") }
         var value: UInt16 = 0
         for _ in 0..<4 {
-            guard let digit = Hex.value(ofDigit: bytes[position]) else { throw error("four hex digits") }
+            guard let digit = Self.hexValue(bytes[position]) else { throw error("four hex digits") }
             value = value << 4 | UInt16(digit)
             position += 1
         }
