@@ -3,6 +3,7 @@ import Stratus
 import StratusAdapterKit
 import StratusDigest
 import StratusHTTP
+import Synchronization
 
 /// Downloads: PROPFIND for what to expect, GET into a temporary file beside the destination
 /// (resumed with `Range` after a dropped connection), checked, then renamed into place.
@@ -65,6 +66,12 @@ extension WebDAVService {
         var reason: String
     }
 
+    /// The ETag of an answer for content that changed since it was described, seen as its
+    /// headers arrived.
+    private final class ChangedETag: Sendable {
+        let tag = Mutex<String?>(nil)
+    }
+
     /// GETs into the staging file in the retry loop (each attempt resumes where the last one
     /// stopped), then checks size and hash.
     /// - Returns: The hex digest of what arrived, under the service's hash algorithm.
@@ -77,16 +84,31 @@ extension WebDAVService {
         let algorithm = capabilities.hashAlgorithm
         var built = transport.request(.get, url)
         built.responseDigests = [algorithm]
+        // The body stops at the size the listing described; an answer for content that changed
+        // since (another ETag) is refused before its body, and the download starts again.
+        let changedTo = ChangedETag()
+        built.contentSizeLimit = .declared { headers in
+            if let expected = entry.etag, let tag = headers["ETag"].map(WebDAVEntry.normalizedETag), !tag.isEmpty,
+                tag != expected
+            {
+                changedTo.tag.withLock { $0 = tag }
+                return 0
+            }
+            return described.size
+        }
         let request = built
         let progress = MonotonicProgress(handler, total: described.size)
-        let response = try await transport.send(
-            request, action: action, repetition: .safe, destination: .resumableFile(staging.temporary),
-            progress: progress.download()
-        )
-        if let expected = entry.etag, let tag = response.headers["ETag"].map(WebDAVEntry.normalizedETag), !tag.isEmpty,
-            tag != expected
-        {
-            throw ContentChanged(reason: "its ETag is \(tag), not \(expected)")
+        let response: StratusHTTPResponse
+        do {
+            response = try await transport.send(
+                request, action: action, repetition: .safe, destination: .resumableFile(staging.temporary),
+                progress: progress.download()
+            )
+        } catch {
+            if let tag = changedTo.tag.withLock({ $0 }), let expected = entry.etag {
+                throw ContentChanged(reason: "its ETag is \(tag), not \(expected)")
+            }
+            throw error
         }
         if let hash = described.contentHash {
             let actual = response.bodyDigests[algorithm] ?? "none"
