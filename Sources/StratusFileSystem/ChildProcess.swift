@@ -26,6 +26,9 @@ import Dispatch
 /// let result = try await ChildProcess.run("openssl", ["version"])
 /// guard result.termination.isSuccess else { ... }
 /// ```
+///
+/// A finished child's CPU time is in ``Result/resourceUsage`` (from `wait4`); its peak memory
+/// can be sampled from `/proc/<processIdentifier>/status` while it runs.
 package final class ChildProcess: Sendable {
     /// What the child reads on its standard input.
     package enum Input: Sendable {
@@ -85,10 +88,46 @@ package final class ChildProcess: Sendable {
         }
     }
 
+    /// The CPU time the kernel counted for a reaped child: `wait4`'s `rusage`, which holds the
+    /// child's own time and that of the processes it waited for in turn (the members of a shell's
+    /// pipeline, say), start-up included.
+    ///
+    /// No peak memory is given: on Linux a child started with `posix_spawn` (or `fork`) keeps the
+    /// spawning process's high-water mark across `exec`, so `ru_maxrss` would count this process's
+    /// memory against it. Sample `VmHWM` in `/proc/<processIdentifier>/status` while it runs.
+    package struct ResourceUsage: Sendable, Hashable {
+        /// Time spent running the child's own code (`ru_utime`).
+        package var userTime: Duration
+        /// Time the kernel spent on the child's behalf (`ru_stime`).
+        package var systemTime: Duration
+
+        /// ``userTime`` plus ``systemTime``.
+        package var cpuTime: Duration { userTime + systemTime }
+
+        /// ``cpuTime`` in seconds.
+        package var cpuSeconds: Double {
+            let (seconds, attoseconds) = cpuTime.components
+            return Double(seconds) + Double(attoseconds) / 1e18
+        }
+
+        /// The times of a `wait4` `rusage`.
+        init(_ usage: rusage) {
+            userTime = Self.duration(usage.ru_utime)
+            systemTime = Self.duration(usage.ru_stime)
+        }
+
+        private static func duration(_ time: timeval) -> Duration {
+            .seconds(Int64(time.tv_sec)) + .microseconds(Int64(time.tv_usec))
+        }
+    }
+
     /// A finished child: how it ended and what it wrote to the collected outputs.
     package struct Result: Sendable {
         /// How it ended.
         package var termination: Termination
+        /// Its CPU time (with that of the processes it waited for); `nil` when the status was lost
+        /// (``Termination/exited(_:)`` with -1).
+        package var resourceUsage: ResourceUsage?
         /// Its standard output, when collected; empty otherwise.
         package var standardOutput: [UInt8]
         /// Its standard error, when collected; empty otherwise.
@@ -254,6 +293,9 @@ package final class ChildProcess: Sendable {
 
     /// How the child ended; `nil` while it runs (or its collected outputs are still open).
     package var termination: Termination? { monitor.locked { monitor.termination } }
+    /// The child's CPU time, once it has ended (see ``termination``); `nil` before, or when its
+    /// status was lost.
+    package var resourceUsage: ResourceUsage? { monitor.locked { monitor.resourceUsage } }
     /// Whether the child has not yet ended (see ``termination``).
     package var isRunning: Bool { termination == nil }
     /// The collected standard output so far.

@@ -12,8 +12,8 @@ import Foundation
 
 /// One child's thread and what it shares with the ``ChildProcess`` and its waiters: the thread
 /// writes the child's input, drains its collected outputs with `poll`, waits for the exit
-/// (`waitid` with `WNOWAIT`, no reaping) and reaps it under the lock, so a signal sent under the
-/// same lock never reaches a reused process ID.
+/// (`waitid` with `WNOWAIT`, no reaping) and reaps it under the lock (`wait4`, which also gives its
+/// CPU time), so a signal sent under the same lock never reaches a reused process ID.
 ///
 /// `@unchecked Sendable`: every `var` is read and written only while `condition` (an
 /// `NSCondition`) is locked; the `let`s are constants.
@@ -47,6 +47,8 @@ final class ChildProcessMonitor: @unchecked Sendable {
     var standardError: [UInt8] = []
     /// Set when the child is reaped, after its collected outputs ended.
     var termination: ChildProcess.Termination?
+    /// The reaped child's CPU time (`wait4`), set with ``termination`` unless the status was lost.
+    var resourceUsage: ChildProcess.ResourceUsage?
     var timedOut = false
     var outputExceededLimit = false
     /// The limit an output reached.
@@ -178,13 +180,15 @@ final class ChildProcessMonitor: @unchecked Sendable {
         }
     }
 
-    /// Reaps the exited child and wakes everyone waiting.
+    /// Reaps the exited child (`wait4`, keeping its resource usage) and wakes everyone waiting.
     private func reap() {
         var status: Int32 = 0
+        var usage = rusage()
         let (ending, waiting) = locked {
-            let reaped = SystemCall.retryingOnInterrupt { waitpid(processIdentifier, &status, 0) }
+            let reaped = SystemCall.retryingOnInterrupt { wait4(processIdentifier, &status, 0, &usage) }
             let ending = reaped == processIdentifier ? ChildProcess.Termination(waitStatus: status) : .exited(-1)
             termination = ending
+            resourceUsage = reaped == processIdentifier ? ChildProcess.ResourceUsage(usage) : nil
             if wakeWrite >= 0 { close(wakeWrite) }
             wakeWrite = -1
             let waiting = waiters
@@ -271,12 +275,13 @@ final class ChildProcessMonitor: @unchecked Sendable {
 
     /// What ``ChildProcess/finish()`` returns once the child has ended.
     func result(_ termination: ChildProcess.Termination) throws(ChildProcessError) -> ChildProcess.Result {
-        let (timedOut, exceeded, limit, output, error) = locked {
-            (self.timedOut, outputExceededLimit, limitReached, standardOutput, standardError)
+        let (timedOut, exceeded, limit, output, error, usage) = locked {
+            (self.timedOut, outputExceededLimit, limitReached, standardOutput, standardError, resourceUsage)
         }
         if timedOut, let timeout { throw .timedOut(executable: executable, after: timeout) }
         if exceeded { throw .outputTooLarge(executable: executable, limit: limit) }
-        return ChildProcess.Result(termination: termination, standardOutput: output, standardError: error)
+        return ChildProcess.Result(
+            termination: termination, resourceUsage: usage, standardOutput: output, standardError: error)
     }
 }
 

@@ -67,6 +67,30 @@ import Testing
         #expect(await sleeper.wait() == .signalled(SIGTERM))
     }
 
+    // MARK: Resource usage
+
+    /// A reaped child's CPU time comes back from `wait4`: a shell busy in a loop of its own, and a
+    /// shell that only waits while the members of its pipeline work (their time is counted too).
+    @Test func aBusyChildReportsItsCPUTime() async throws {
+        let loop = try await ChildProcess.run(
+            "/bin/sh", ["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done"])
+        #expect(loop.termination == .exited(0))
+        let own = try #require(loop.resourceUsage)
+        #expect(own.cpuTime > .zero)
+        #expect(own.cpuTime == own.userTime + own.systemTime)
+        #expect(own.cpuSeconds > 0)
+
+        let pipeline = try ChildProcess.runBlocking("/bin/sh", ["-c", "head -c 200000000 /dev/zero | cksum"])
+        #expect(pipeline.termination == .exited(0))
+        #expect(try #require(pipeline.resourceUsage).cpuTime > .zero)
+
+        let sleeper = try ChildProcess("sleep", ["30"])
+        #expect(sleeper.resourceUsage == nil, "nothing until the child is reaped")
+        sleeper.kill()
+        _ = await sleeper.wait()
+        #expect(sleeper.resourceUsage != nil)
+    }
+
     // MARK: Input and output
 
     /// Both outputs are drained at once: a child that fills standard error's pipe before it
