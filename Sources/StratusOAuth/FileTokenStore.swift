@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 
 #if canImport(Glibc)
     import Glibc
@@ -34,7 +35,7 @@ public final class FileTokenStore: TokenStore {
     public let lockTimeout: Duration
 
     /// Serializes this store's own callers, so they queue instead of polling the file lock.
-    private let localLock = AsyncLock()
+    private let localLock = AsyncLock(cancelledMessage: "The task was cancelled while waiting for the token store.")
 
     /// Creates a store; nothing is touched on disk until the first call.
     /// - Parameters:

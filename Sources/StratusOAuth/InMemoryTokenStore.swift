@@ -1,3 +1,4 @@
+import StratusAdapterKit
 import Synchronization
 
 /// A ``TokenStore`` that keeps the token in memory only: for tests, and for apps that persist
@@ -6,7 +7,7 @@ import Synchronization
 /// Updates are serialized within the process; there is nothing to share with another one.
 public final class InMemoryTokenStore: TokenStore {
     private let token: Mutex<OAuthToken?>
-    private let updates = AsyncLock()
+    private let updates = AsyncLock(cancelledMessage: "The task was cancelled while waiting for the token store.")
 
     /// Creates a store.
     /// - Parameter token: The token to start with, if any.

@@ -14,7 +14,7 @@ import StratusHTTP
 /// readers could see.
 ///
 /// Writers of one service instance first take turns on the path in the instance, first come
-/// first served (``WriterQueue``), so only one of them at a time asks the server and none is
+/// first served (`AsyncLock`, per path), so only one of them at a time asks the server and none is
 /// starved by the others' polling; ``WebDAVConfiguration/lockWait`` counts from the moment a
 /// writer is first in that line, and bounds its wait for writers of other instances.
 ///
@@ -35,17 +35,17 @@ extension WebDAVService {
         guard configuration.usesLocks else { return try await body() }
         let name = Hex.encode(Digest.sha256(Data(path.string.utf8)).prefix(16))
         let lockURL = try transport.url(for: [Self.reservedFolder, "locks", name])
-        try await writerQueue.enter(name)
-        defer { writerQueue.leave(name) }
-        try await ensureLockResource(lockURL, name: name)
-        let token = try await acquireLock(lockURL, path: path)
-        do {
-            let result = try await whileRefreshing(lockURL, token: token, body)
-            await releaseLock(lockURL, token: token)
-            return result
-        } catch {
-            await releaseLock(lockURL, token: token)
-            throw error
+        return try await writers.withLock(name) {
+            try await ensureLockResource(lockURL, name: name)
+            let token = try await acquireLock(lockURL, path: path)
+            do {
+                let result = try await whileRefreshing(lockURL, token: token, body)
+                await releaseLock(lockURL, token: token)
+                return result
+            } catch {
+                await releaseLock(lockURL, token: token)
+                throw error
+            }
         }
     }
 

@@ -31,7 +31,8 @@ public final class WebDAVService: Service {
     /// The last journal stamp this instance used, so its entries sort in the order written.
     let lastJournalStamp = Mutex<Int64>(0)
     /// This instance's writers in line for a path's lock.
-    let writerQueue = WriterQueue()
+    let writers = AsyncLock(
+        cancelledMessage: "The write was cancelled while it waited for another write of the same path.")
     /// Whether this instance pruned the change feed's records already.
     let feedPruned = Mutex<Bool>(false)
 
