@@ -278,6 +278,7 @@ let package = Package(
             dependencies: [
                 "StratusHTTP",
                 "StratusDigest",
+                "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Benchmarks/HTTPBenchmark",
@@ -286,8 +287,8 @@ let package = Package(
         .executableTarget(
             name: "AdapterBenchmark",
             dependencies: [
-                "Stratus", "StratusDigest", "StratusDropbox", "StratusDrive", "StratusHTTP", "StratusS3",
-                "StratusWebDAV",
+                "Stratus", "StratusDigest", "StratusDropbox", "StratusDrive", "StratusFileSystem", "StratusHTTP",
+                "StratusS3", "StratusWebDAV",
                 "MotoSupport", "WebDAVServers",
             ],
             path: "Benchmarks/AdapterBenchmark",
@@ -314,8 +315,8 @@ let package = Package(
         .executableTarget(
             name: "SyncBenchmark",
             dependencies: [
-                "Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusS3",
-                "StratusWebDAV",
+                "Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusFileSystem",
+                "StratusS3", "StratusWebDAV",
                 "SyncSimulation", "MotoSupport", "WebDAVServers",
             ],
             path: "Benchmarks/SyncBenchmark",

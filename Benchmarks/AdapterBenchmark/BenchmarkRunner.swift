@@ -72,7 +72,7 @@ struct BenchmarkRunner {
             "Time: Stratus (this executable as a child) and the SDK scripts time themselves from client creation to the end",
             "(Python's imports excluded); curl and rclone are timed from their start to their exit.",
             "Client CPU: user + system time of the client's process and every process it ran (tee, the hasher, sync), from",
-            "getrusage(RUSAGE_CHILDREN) before and after it (the benchmark runs one client at a time); it includes start-up",
+            "wait4's rusage when the client is reaped (it holds what the client waited for in turn); it includes start-up",
             "(a Swift process's, Python's imports). It is steadier than wall time when other work shares the machine.",
             "Server CPU: user + system time of the server's processes over the same span (stratus-mock; moto's Python",
             "process; Apache and its prefork workers, reaped ones included), and in parentheses that time as a share of one",

@@ -1,13 +1,15 @@
 import Foundation
+import StratusFileSystem
 
 /// One finished child process: how long it ran, what it printed, its sampled peak memory.
 struct ProcessOutcome: Sendable {
+    /// The exit status, or the number of the signal that ended the process.
     var status: Int32
     var wallSeconds: Double
     /// The largest VmHWM read from `/proc/<pid>/status` while it ran (about every 10 ms).
     var sampledPeakRSSKiB: Int?
-    /// User + system CPU of the process and everything it ran (`RUSAGE_CHILDREN` before and
-    /// after; the benchmark runs one measured process at a time), start-up included.
+    /// User + system CPU of the process and everything it ran and waited for (`wait4`'s rusage,
+    /// through `ChildProcess`), start-up included.
     var cpuSeconds: Double
     /// User + system CPU the servers (this process's other, long-running children: the mock,
     /// moto, Apache) used while it ran.
@@ -27,63 +29,68 @@ struct ProcessOutcome: Sendable {
     }
 }
 
-/// Runs programs to their end with Foundation's `Process`, output to files in a log folder.
+/// Runs programs to their end with the package's `ChildProcess` (`posix_spawn`), output to files
+/// in a log folder, sampling each one's peak memory while it runs.
 struct MeasuredProcess {
     let logFolder: URL
 
+    /// How often a running child's VmHWM is read.
+    private static let sampleInterval = Duration.milliseconds(10)
+
+    /// Runs `program` to its end; cancelling the task stops it (SIGTERM) and throws
+    /// `CancellationError` once it has ended.
     func run(
         _ program: String, _ arguments: [String], environment extra: [String: String] = [:],
         removing removed: [String] = [], label: String
     ) async throws -> ProcessOutcome {
         let outputURL = logFolder.appendingPathComponent("\(label).out")
         let errorURL = logFolder.appendingPathComponent("\(label).err")
-        guard FileManager.default.createFile(atPath: outputURL.path, contents: nil) else {
-            throw BenchmarkFailure("cannot create \(outputURL.path)")
-        }
-        guard FileManager.default.createFile(atPath: errorURL.path, contents: nil) else {
-            throw BenchmarkFailure("cannot create \(errorURL.path)")
-        }
-        let output = try FileHandle(forWritingTo: outputURL)
-        let error = try FileHandle(forWritingTo: errorURL)
-        defer {
-            try? output.close()
-            try? error.close()
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.resolve(program))
-        process.arguments = arguments
+        let executable = try Self.resolve(program)
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         for name in removed { environment[name] = nil }
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = error
         let serverCPUBefore = ProcessCPU.livingDescendants()
-        let cpuBefore = ProcessCPU.reapedChildren()
         let start = ContinuousClock.now
-        try process.run()
-        let statusFile = "/proc/\(process.processIdentifier)/status"
-        var peak: Int?
-        while process.isRunning {
-            if let sample = PeakMemory.kib(statusFile: statusFile) { peak = max(peak ?? 0, sample) }
-            do {
-                try await Task.sleep(for: .milliseconds(10))
-            } catch {
-                process.terminate()
-                process.waitUntilExit()
-                throw error
-            }
+        let child = try ChildProcess(
+            executable, arguments, environment: environment, input: .null, output: .file(outputURL.path),
+            error: .file(errorURL.path))
+        let sampler = Task { await Self.sampledPeakKiB(of: child) }
+        let termination = await withTaskCancellationHandler {
+            await child.wait()
+        } onCancel: {
+            child.terminate()
         }
-        process.waitUntilExit()
         let elapsed = ContinuousClock.now - start
-        let cpu = ProcessCPU.reapedChildren() - cpuBefore
         let serverCPU = ProcessCPU.livingDescendants() - serverCPUBefore
+        sampler.cancel()
+        let peak = await sampler.value
+        try Task.checkCancellation()
+        let status: Int32 =
+            switch termination {
+            case .exited(let status): status
+            case .signalled(let signal): signal
+            }
         return ProcessOutcome(
-            status: process.terminationStatus,
+            status: status,
             wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            sampledPeakRSSKiB: peak, cpuSeconds: cpu, serverCPUSeconds: max(0, serverCPU),
+            sampledPeakRSSKiB: peak, cpuSeconds: child.resourceUsage?.cpuSeconds ?? 0,
+            serverCPUSeconds: max(0, serverCPU),
             standardOutput: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
+    }
+
+    /// The largest VmHWM of the child, read every ``sampleInterval`` until it is reaped. A sample
+    /// counts only when the child was still unreaped after it was read, so it cannot be another
+    /// process's that reused the ID.
+    private static func sampledPeakKiB(of child: ChildProcess) async -> Int? {
+        let statusFile = "/proc/\(child.processIdentifier)/status"
+        var peak: Int?
+        while !Task.isCancelled {
+            let sample = PeakMemory.kib(statusFile: statusFile)
+            guard child.isRunning else { break }
+            if let sample { peak = max(peak ?? 0, sample) }
+            try? await Task.sleep(for: sampleInterval)
+        }
+        return peak
     }
 
     /// A program's path: as given when it has a slash, else looked up on `PATH`.

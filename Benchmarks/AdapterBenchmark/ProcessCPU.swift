@@ -4,17 +4,10 @@ import Foundation
     import Glibc
 #endif
 
-/// CPU time (user + system), in seconds, of this process's children: those already reaped
-/// (`getrusage(RUSAGE_CHILDREN)`, which also holds whatever they reaped in turn), and those still
-/// running (the servers: the mocks, moto, Apache and their workers), read from `/proc`.
+/// CPU time (user + system), in seconds, of this process's children that are still running (the
+/// servers: the mocks, moto, Apache and their workers), read from `/proc`. (A measured client's
+/// own CPU time comes from `wait4` when `ChildProcess` reaps it.)
 enum ProcessCPU {
-    /// User + system time of every child reaped so far, and of what they reaped.
-    static func reapedChildren() -> Double {
-        var usage = rusage()
-        guard getrusage(RUSAGE_CHILDREN.rawValue, &usage) == 0 else { return 0 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-
     /// User + system time of every living descendant of this process, with what each has reaped
     /// (`cutime`, `cstime`: Apache's finished workers count toward their parent).
     static func livingDescendants() -> Double {
@@ -46,9 +39,5 @@ enum ProcessCPU {
             if ancestor == me { total += used }
         }
         return total / ticksPerSecond
-    }
-
-    private static func seconds(_ time: timeval) -> Double {
-        Double(time.tv_sec) + Double(time.tv_usec) / 1e6
     }
 }

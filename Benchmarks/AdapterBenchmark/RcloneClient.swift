@@ -1,4 +1,5 @@
 import Foundation
+import StratusFileSystem
 
 /// rclone (Debian's `rclone`) reaching the same server as Stratus, configured only through its
 /// environment (`RCLONE_CONFIG_BENCH_*`: a remote named `bench`) and command line; `RCLONE_CONFIG`
@@ -37,22 +38,12 @@ struct RcloneClient {
     }
 
     /// `rclone obscure -`: the form rclone wants a password in.
-    static func obscure(_ password: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try MeasuredProcess.resolve("rclone"))
-        process.arguments = ["obscure", "-"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data(password.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, !text.isEmpty else { throw BenchmarkFailure("rclone obscure failed") }
+    static func obscure(_ password: String) async throws -> String {
+        let result = try await ChildProcess.run(
+            MeasuredProcess.resolve("rclone"), ["obscure", "-"], input: .bytes(Array(password.utf8)),
+            output: .collect(), error: .null)
+        let text = result.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard result.termination.isSuccess, !text.isEmpty else { throw BenchmarkFailure("rclone obscure failed") }
         return text
     }
 }

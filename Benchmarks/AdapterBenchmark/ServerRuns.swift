@@ -61,7 +61,7 @@ enum ServerRuns {
                 processes: processes, provider: .webdav, workspace: workspace,
                 remoteSettings: [
                     "type": "webdav", "vendor": "other", "url": root, "user": user,
-                    "pass": try RcloneClient.obscure(secret),
+                    "pass": try await RcloneClient.obscure(secret),
                 ])
             return ServerRun(
                 options: options, executable: executable, workspace: workspace, processes: processes,

@@ -15,12 +15,12 @@ struct MachineInfo {
 
     /// Gathers the facts; fails when the curl tool cannot be run.
     static func collect(logFolder: URL) async throws -> MachineInfo {
-        let curl = try await ChildProcess.run("curl", ["--version"], label: "curl-version", logFolder: logFolder)
+        let curl = try await MeasuredChild.run("curl", ["--version"], label: "curl-version", logFolder: logFolder)
         guard curl.succeeded, let curlTool = firstLine(curl.standardOutput) else {
             throw BenchmarkError(
                 "`curl --version` failed (\(curl.failureDescription)); the benchmark needs the curl tool on PATH")
         }
-        let swift = try? await ChildProcess.run("swift", ["--version"], label: "swift-version", logFolder: logFolder)
+        let swift = try? await MeasuredChild.run("swift", ["--version"], label: "swift-version", logFolder: logFolder)
         let swiftVersion = swift.flatMap {
             $0.succeeded ? firstLine($0.standardOutput) ?? firstLine($0.standardError) : nil
         }

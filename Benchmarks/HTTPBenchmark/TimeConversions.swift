@@ -7,8 +7,3 @@ extension Duration {
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }
-
-extension timeval {
-    /// The time in seconds, with fractions.
-    var seconds: Double { Double(tv_sec) + Double(tv_usec) / 1e6 }
-}

@@ -100,7 +100,7 @@ struct ToolMeasurer {
         let client: SwiftClient
         switch tool {
         case .curl:
-            let result = try await ChildProcess.run("curl", curl, label: "curl-\(label)", logFolder: logs)
+            let result = try await MeasuredChild.run("curl", curl, label: "curl-\(label)", logFolder: logs)
             guard result.succeeded else { throw BenchmarkError("curl failed with \(result.failureDescription)") }
             let measurement = Measurement(
                 seconds: result.wallSeconds, bytes: options.sizeBytes, requests: 1, cpuSeconds: result.cpuSeconds,
@@ -110,7 +110,7 @@ struct ToolMeasurer {
         case .stratus: client = .stratus
         }
         let command = ChildCommand(client: client, workload: workload)
-        let result = try await ChildProcess.run(
+        let result = try await MeasuredChild.run(
             executable, command.arguments, label: "\(client.rawValue)-\(label)", logFolder: logs)
         guard result.succeeded else {
             throw BenchmarkError("the child process failed with \(result.failureDescription)")

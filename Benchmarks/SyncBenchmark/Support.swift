@@ -3,6 +3,7 @@ import MotoSupport
 import Stratus
 import StratusDrive
 import StratusDropbox
+import StratusFileSystem
 import StratusLocal
 import StratusS3
 import StratusWebDAV
@@ -154,14 +155,14 @@ struct InputFiles {
 final class RemoteEndpoint {
     private let name: String
     private let folder: URL
-    private let process: Process?
+    private let process: ChildProcess?
     private let baseURL: URL?
     private let token: String?
     /// The S3 bucket (moto) or WebDAV collection (Apache) the services share.
     private let container: String?
 
     private init(
-        name: String, folder: URL, process: Process?, baseURL: URL?, token: String?, container: String? = nil
+        name: String, folder: URL, process: ChildProcess?, baseURL: URL?, token: String?, container: String? = nil
     ) {
         self.name = name
         self.folder = folder
@@ -181,21 +182,18 @@ final class RemoteEndpoint {
         case "dropbox", "drive":
             guard let mock else { throw BenchmarkFailure("--remote \(name) needs --mock PATH-TO-stratus-mock") }
             let log = folder.appending(path: "mock.log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            let process = Process()
-            process.executableURL = URL(filePath: mock)
-            process.arguments = [
-                name, "--port", "0", "--token-ttl", "86400", "--data-dir",
-                folder.appending(path: "mock-data").path,
-            ]
-            process.standardOutput = handle
-            process.standardError = handle
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
+            let process = try ChildProcess(
+                mock,
+                [name, "--port", "0", "--token-ttl", "86400", "--data-dir", folder.appending(path: "mock-data").path],
+                input: .null, output: .file(log.path), error: .file(log.path))
             var banner = ""
             for _ in 0..<300 where !banner.contains("access token:") {
-                try await Task.sleep(for: .milliseconds(100))
+                do {
+                    try await Task.sleep(for: .milliseconds(100))
+                } catch {
+                    process.terminate()
+                    throw error
+                }
                 banner = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             }
             func value(after label: String) -> String? {
@@ -268,10 +266,10 @@ final class RemoteEndpoint {
         return try LocalService(root: remote)
     }
 
+    /// Stops the mock, if one runs (SIGTERM), and waits for it to end.
     func stop() {
-        if let process, process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+        if let process, process.send(SIGTERM) {
+            _ = process.waitBlocking()
         }
     }
 }
