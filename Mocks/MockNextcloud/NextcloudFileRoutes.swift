@@ -275,6 +275,22 @@ extension MockNextcloudServer {
                 guard let range = value.range(of: "Second-") else { return nil }
                 return Double(value[range.upperBound...].prefix { $0.isNumber })
             } ?? 1800
+        if let condition = request.headers[HTTPField.Name("If")!] {
+            // RFC 4918 9.10.2: a LOCK with an If header naming a lock's token (and no body)
+            // refreshes that lock; one that names no live lock of this resource is refused
+            // with 412 and grants nothing.
+            let refreshed = try store.withState { state -> String in
+                guard let lock = state.locks[path], lock.expires > Date(), condition.contains(lock.token) else {
+                    throw NextcloudFailure(
+                        status: 412, exception: "Sabre\\DAV\\Exception\\PreconditionFailed",
+                        message: "An If-header was specified, but none of the specified conditions were met")
+                }
+                state.locks[path] = NextcloudLock(
+                    token: lock.token, expires: Date().addingTimeInterval(min(timeout, 3600)))
+                return lock.token
+            }
+            return Self.lockAnswer(token: refreshed, timeout: timeout, status: 200)
+        }
         let token = "opaquelocktoken:" + UUID().uuidString.lowercased()
         let created = try store.withState { state -> Bool in
             if let lock = state.locks[path], lock.expires > Date() { throw NextcloudFailure.locked(path) }
@@ -297,12 +313,17 @@ extension MockNextcloudServer {
             state.locks[path] = NextcloudLock(token: token, expires: Date().addingTimeInterval(min(timeout, 3600)))
             return created
         }
+        return Self.lockAnswer(token: token, timeout: timeout, status: created ? 201 : 200)
+    }
+
+    /// A granted (or refreshed) lock's answer: its lockdiscovery and its `Lock-Token`.
+    private static func lockAnswer(token: String, timeout: Double, status: Int) -> Response {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <d:prop xmlns:d="DAV:"><d:lockdiscovery><d:activelock><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype>\
             <d:depth>0</d:depth><d:timeout>Second-\(Int(timeout))</d:timeout><d:locktoken><d:href>\(token)</d:href></d:locktoken></d:activelock></d:lockdiscovery></d:prop>
             """
-        var response = NextcloudAnswers.xml(status: created ? 201 : 200, body)
+        var response = NextcloudAnswers.xml(status: status, body)
         response.headers[HTTPField.Name("Lock-Token")!] = "<\(token)>"
         return response
     }

@@ -164,4 +164,25 @@ import Testing
             #expect(restoredHrefs.contains { $0.hasSuffix("/\(fileID)/2000") })
         }
     }
+
+    /// RFC 4918 9.10.2: a LOCK with an If header refreshes the lock it names; once that lock is
+    /// gone (a refresh that reached the server after the UNLOCK), it is 412 and grants nothing,
+    /// so it cannot leave a lock no writer knows about.
+    @Test func aLockRefreshExtendsItsLockAndAStaleOneGrantsNothing() async throws {
+        try await NextcloudHarness.with { nextcloud in
+            let url = nextcloud.fileURL("locked.txt")
+            let lock = try await nextcloud.send("LOCK", url, headers: [("Timeout", "Second-60")])
+            let token = try #require(lock.headers["Lock-Token"])
+            let refresh = [("If", "(\(token))"), ("Timeout", "Second-60")]
+            let refreshed = try await nextcloud.send("LOCK", url, headers: refresh)
+            #expect(refreshed.status == 200)
+            #expect(refreshed.headers["Lock-Token"] == token)
+            #expect(try await nextcloud.send("UNLOCK", url, headers: [("Lock-Token", token)]).status == 204)
+
+            let stale = try await nextcloud.send("LOCK", url, headers: refresh)
+            #expect(stale.status == 412)
+            let next = try await nextcloud.send("LOCK", url, headers: [("Timeout", "Second-60")])
+            #expect(next.status == 200, "the stale refresh left no lock behind")
+        }
+    }
 }
