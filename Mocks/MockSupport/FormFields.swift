@@ -27,7 +27,7 @@ public struct FormFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// `+` is a space, `%XX` is a byte; a piece without `=` is a field with an empty value and
     /// empty pieces (`a=1&&b=2`) are skipped.
     /// - Parameter text: The body or the query (without the `?`).
-    /// - Throws: ``PercentEncoding/DecodingError`` when an escape is broken or not UTF-8.
+    /// - Throws: ``/StratusHTTP/PercentEncoding/DecodingError`` when an escape is broken or not UTF-8.
     public init(parsing text: some StringProtocol) throws(PercentEncoding.DecodingError) {
         var fields: [NamedValue] = []
         for piece in String(text).split(separator: "&", omittingEmptySubsequences: true) {
@@ -51,7 +51,7 @@ public struct FormFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Parses an encoded body.
     /// - Parameter buffer: The body's bytes.
-    /// - Throws: ``PercentEncoding/DecodingError`` when an escape is broken or not UTF-8.
+    /// - Throws: ``/StratusHTTP/PercentEncoding/DecodingError`` when an escape is broken or not UTF-8.
     public init(parsing buffer: ByteBuffer) throws(PercentEncoding.DecodingError) {
         guard let text = buffer.getString(at: buffer.readerIndex, length: buffer.readableBytes) else {
             throw .notUTF8

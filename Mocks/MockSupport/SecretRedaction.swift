@@ -3,13 +3,13 @@ import StratusHTTP
 
 /// The rules that keep secrets (tokens, client secrets, authorization codes, PKCE verifiers,
 /// passwords) out of a mock's request log: the library's one list, StratusHTTP's
-/// ``StratusHTTP/Redaction``, applied to the shapes a request log holds.
+/// ``/StratusHTTP/Redaction``, applied to the shapes a request log holds.
 public enum SecretRedaction {
     /// What a secret is replaced with.
     public static let placeholder = Redaction.placeholder
 
     /// Whether a form field, query parameter or JSON key holds a secret
-    /// (``StratusHTTP/Redaction/isSecretParameter(_:)``).
+    /// (``/StratusHTTP/Redaction/isSecretParameter(_:)``).
     /// - Parameter name: The name, in any case.
     public static func isSecret(name: String) -> Bool {
         Redaction.isSecretParameter(name)

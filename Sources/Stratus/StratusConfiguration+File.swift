@@ -216,7 +216,7 @@ private enum ConfigurationProblem {
 }
 
 /// Replaces a file atomically with content only its owner can read, through StratusFileSystem's
-/// ``StratusFileSystem/AtomicFile``.
+/// ``/StratusFileSystem/AtomicFile``.
 private enum AtomicFileWriter {
     static func replace(_ url: URL, with data: Data) throws {
         let folder = url.deletingLastPathComponent()

@@ -29,7 +29,7 @@ package final class AsyncLock: Sendable {
     ///   - key: What is locked; every caller of a lock with one resource passes the default.
     ///   - body: The work done under the lock.
     /// - Returns: What `body` returns.
-    /// - Throws: ``Stratus/ServiceError`` with code `cancelled` when the task is cancelled while
+    /// - Throws: ``/Stratus/ServiceError`` with code `cancelled` when the task is cancelled while
     ///   it waits (it then never held the lock), or what `body` throws.
     package func withLock<Result: Sendable>(_ key: String = "", _ body: () async throws -> Result)
         async throws -> Result

@@ -8,9 +8,9 @@ extension BackendContext {
     /// first time a backend asks and shut down with the context.
     ///
     /// Remotes whose `ca_file` options differ get different clients, since trust roots belong to
-    /// a client. The client logs to the context's ``Stratus/BackendContext/logger``.
+    /// a client. The client logs to the context's ``/Stratus/BackendContext/logger``.
     ///
-    /// A backend's ``Stratus/ServiceBackend/makeService(options:context:)`` uses it:
+    /// A backend's ``/Stratus/ServiceBackend/makeService(options:context:)`` uses it:
     ///
     /// ```swift
     /// public static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service {
@@ -20,7 +20,7 @@ extension BackendContext {
     /// ```
     /// - Parameter options: The remote's options (`ca_file` is read).
     /// - Returns: The shared client.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when the context was shut
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` when the context was shut
     ///   down, the CA file cannot be read or no client can be made.
     public func sharedHTTPClient(for options: RemoteOptions) throws -> StratusHTTPClient {
         let caFile = options.string("ca_file").map { NSString(string: $0).expandingTildeInPath } ?? ""

@@ -53,7 +53,7 @@ public final class DownloadStaging: Sendable {
     /// - Parameters:
     ///   - destination: Where the content goes in the end.
     ///   - service: A short lowercase tag for the file name, such as "dropbox".
-    /// - Throws: ``Stratus/ServiceError/Code/localFile`` when the file cannot be created.
+    /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when the file cannot be created.
     public init(for destination: URL, service: String) throws {
         self.destination = destination
         let folder = destination.deletingLastPathComponent()
@@ -86,7 +86,7 @@ public final class DownloadStaging: Sendable {
 
     /// Empties the temporary file for a fresh start (a download that failed its check and is
     /// fetched again), keeping it locked.
-    /// - Throws: ``Stratus/ServiceError/Code/localFile`` when it cannot be emptied.
+    /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when it cannot be emptied.
     public func restart() throws {
         try file.withLock { file in
             guard let open = file, (try? open.descriptor.truncate(to: 0)) != nil else {
@@ -107,7 +107,7 @@ public final class DownloadStaging: Sendable {
     ///   - path: The file, for messages.
     ///   - service: The service's name for messages, such as "Dropbox".
     ///   - digestName: The digest's name for messages, such as "content_hash".
-    /// - Throws: ``Stratus/ServiceError/Code/integrityMismatch`` when the body was not hashed or
+    /// - Throws: ``/Stratus/ServiceError/Code/integrityMismatch`` when the body was not hashed or
     ///   differs in digest or size (the destination is left as it was, the temporary file kept
     ///   for ``restart()`` or ``discard()``); as ``moveIntoPlace()`` otherwise.
     public func commit(
@@ -138,7 +138,7 @@ public final class DownloadStaging: Sendable {
     /// flushes the folder, so the rename survives a crash. Call it only once the content passed
     /// its check (or use ``commit(_:_:expected:size:path:service:digestName:)``).
     /// - Throws: `CancellationError` when the task is cancelled;
-    ///   ``Stratus/ServiceError/Code/localFile`` when the flush or the rename fails.
+    ///   ``/Stratus/ServiceError/Code/localFile`` when the flush or the rename fails.
     public func moveIntoPlace() throws {
         try Task.checkCancellation()
         try file.withLock { file in

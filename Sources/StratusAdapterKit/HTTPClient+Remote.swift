@@ -17,7 +17,7 @@ extension StratusHTTPClient {
     /// - Parameters:
     ///   - options: The remote's options.
     ///   - logger: Where the client logs; nowhere when `nil`.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the remote when the
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` naming the remote when the
     ///   CA file cannot be read or no client can be made.
     public static func forRemote(_ options: RemoteOptions, logger: Logger? = nil) throws -> StratusHTTPClient {
         var configuration = StratusHTTPClient.Configuration()

@@ -7,7 +7,7 @@ extension StratusHTTPClient {
     ///   - given: The caller's client, if any.
     ///   - service: The service's name for messages, such as "Dropbox".
     /// - Returns: `given`, or a new client with the default configuration.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when no client can be made.
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` when no client can be made.
     public static func forService(_ given: StratusHTTPClient?, named service: String) throws -> StratusHTTPClient {
         if let given { return given }
         do {

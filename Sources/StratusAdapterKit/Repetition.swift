@@ -49,8 +49,9 @@ public enum Repetition: Sendable, Equatable {
 extension RetryPolicy {
     /// Runs a request, repeating it as `repetition` allows: the one retry loop of the adapters.
     ///
-    /// Every attempt counts: the operation runs at most ``maximumAttempts`` times, and a
-    /// `Retry-After` longer than ``maximumRetryAfter`` ends the loop with the provider's error.
+    /// Every attempt counts: the operation runs at most ``/Stratus/RetryPolicy/maximumAttempts``
+    /// times, and a `Retry-After` longer than ``/Stratus/RetryPolicy/maximumRetryAfter`` ends the
+    /// loop with the provider's error.
     /// - Parameters:
     ///   - repetition: Which failures may be repeated.
     ///   - operation: One attempt, sending the request once; it receives the attempt number.
@@ -71,7 +72,7 @@ extension RetryPolicy {
     /// thrown.
     ///
     /// The write must send its request once (``Repetition/never``): this is the only loop, and
-    /// the write runs at most ``maximumAttempts`` times.
+    /// the write runs at most ``/Stratus/RetryPolicy/maximumAttempts`` times.
     /// - Parameters:
     ///   - lookFirst: The outcome when the write is found to have happened, or `nil`. Its
     ///     errors end the attempt (a transient one is repeated, and the next attempt looks
@@ -118,9 +119,9 @@ extension RetryPolicy {
 extension RetryPolicy {
     /// Sends a request and reads its answer in the one loop: a failed request is repeated as
     /// `repetition` allows, and a safe request whose answer cannot be read (`read` throws
-    /// ``Stratus/ServiceError/Code/invalidResponse``) is sent once more, an answer damaged on
+    /// ``/Stratus/ServiceError/Code/invalidResponse``) is sent once more, an answer damaged on
     /// the way rarely being damaged twice. Either way the request is sent at most
-    /// ``maximumAttempts`` times.
+    /// ``/Stratus/RetryPolicy/maximumAttempts`` times.
     /// - Parameters:
     ///   - repetition: Which failures of the request may be repeated.
     ///   - send: One attempt of the request, sent once; it receives the attempt number.

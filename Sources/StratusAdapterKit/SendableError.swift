@@ -1,4 +1,4 @@
-/// Carries an error's text as the underlying cause of a ``Stratus/ServiceError``, without
+/// Carries an error's text as the underlying cause of a ``/Stratus/ServiceError``, without
 /// keeping the error (or anything it holds) alive.
 public struct SendableError: Error, Sendable, CustomStringConvertible {
     /// The error's text.

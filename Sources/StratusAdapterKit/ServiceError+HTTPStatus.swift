@@ -43,7 +43,7 @@ extension ServiceError {
     /// The error for an answer that is not a success, when the service's error body says no more
     /// than its status: the code from ``Stratus/ServiceError/Code/init(httpStatus:)``, the
     /// status, the start of the body (scrubbed of `secrets` and of anything shaped like a
-    /// credential) as ``Stratus/ServiceError/providerError``, and for a transient code the
+    /// credential) as ``/Stratus/ServiceError/providerError``, and for a transient code the
     /// `Retry-After` in either form (a rate limit without one waits a second).
     /// - Parameters:
     ///   - status: The HTTP status.

@@ -5,8 +5,8 @@ extension ServiceError {
     /// The error for an HTTP exchange that did not complete (no answer, or an answer cut short),
     /// shared by every adapter that sends requests through StratusHTTP.
     ///
-    /// A ``Stratus/ServiceError`` passes through unchanged, and a `CancellationError` becomes
-    /// `cancelled`. An ``StratusHTTP/StratusHTTPClientError`` keeps its message and becomes
+    /// A ``/Stratus/ServiceError`` passes through unchanged, and a `CancellationError` becomes
+    /// `cancelled`. An ``/StratusHTTP/StratusHTTPClientError`` keeps its message and becomes
     /// `cancelled` (also when the client was shut down), `timeout` (also for stalls), `localFile`, `invalidResponse` (a body larger
     /// than the client keeps, an answer that does not fit the request), or `network`.
     /// - Parameters:
@@ -32,14 +32,14 @@ extension ServiceError {
         return ServiceError(code, "\(action) did not complete: \(error.message)", underlying: error)
     }
 
-    /// Runs an adapter's call so that it throws ``Stratus/ServiceError`` only: a
+    /// Runs an adapter's call so that it throws ``/Stratus/ServiceError`` only: a
     /// `CancellationError` becomes `cancelled`, anything else unexpected becomes `internalError`,
     /// which is not transient: a programming error is not retried.
     /// - Parameters:
     ///   - service: The service's name for messages, such as "Dropbox".
     ///   - body: The call.
     /// - Returns: What the call returns.
-    /// - Throws: ``Stratus/ServiceError`` only.
+    /// - Throws: ``/Stratus/ServiceError`` only.
     public static func guarding<Result: Sendable>(
         _ service: String,
         _ body: () async throws -> Result

@@ -6,7 +6,7 @@ extension StratusHTTPHeaders {
     /// (`120`), or an HTTP date (`Fri, 31 Dec 1999 23:59:59 GMT`, in any form ``HTTPDate``
     /// reads), as the wait until then: zero for a date in the past. `nil` when the field is
     /// absent or unreadable. A date years away comes back as a very long wait, which every
-    /// ``Stratus/RetryPolicy/maximumRetryAfter`` refuses.
+    /// ``/Stratus/RetryPolicy/maximumRetryAfter`` refuses.
     /// - Parameter now: The current time, for the date form.
     /// - Returns: How long the server asks to wait.
     public func retryAfter(now: Date = Date()) -> Duration? {

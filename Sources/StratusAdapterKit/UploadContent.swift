@@ -19,7 +19,7 @@ public struct UploadContent: Sendable {
 
     /// Opens a source and learns its size.
     /// - Parameter source: The bytes, or a local file.
-    /// - Throws: ``Stratus/ServiceError/Code/localFile`` when a file cannot be read or is a
+    /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when a file cannot be read or is a
     ///   folder.
     public init(_ source: UploadSource) throws {
         self.source = source
@@ -59,7 +59,7 @@ public struct UploadContent: Sendable {
     /// - Parameters:
     ///   - range: The bytes to read, within `0..<size`.
     ///   - body: Called with each piece and the offset of its first byte.
-    /// - Throws: ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or is
+    /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when the file cannot be read or is
     ///   shorter than it was.
     public func read(_ range: Range<Int64>, _ body: (Int64, UnsafeRawBufferPointer) -> Void) throws {
         guard !range.isEmpty else { return }
@@ -97,8 +97,8 @@ public struct UploadContent: Sendable {
     ///   - algorithms: The digests to compute.
     ///   - range: The bytes to hash, within `0..<size`; the whole content when `nil`.
     /// - Returns: Each algorithm's digest.
-    /// - Throws: ``Stratus/ServiceError/Code/unsupported`` for an algorithm StratusDigest cannot
-    ///   compute; ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or is
+    /// - Throws: ``/Stratus/ServiceError/Code/unsupported`` for an algorithm StratusDigest cannot
+    ///   compute; ``/Stratus/ServiceError/Code/localFile`` when the file cannot be read or is
     ///   shorter than it was.
     public func hexDigests(_ algorithms: Set<HashAlgorithm>, of range: Range<Int64>? = nil) throws -> [HashAlgorithm:
         String]

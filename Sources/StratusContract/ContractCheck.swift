@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 
-/// One promise of the ``Stratus/Service`` protocol, checked against a fresh service.
+/// One promise of the ``/Stratus/Service`` protocol, checked against a fresh service.
 ///
 /// Pass the suite's ``ContractSuite/checks`` as the arguments of a parameterized test, so each
 /// check is reported on its own under its ``name``.

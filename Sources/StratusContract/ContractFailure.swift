@@ -1,4 +1,4 @@
-/// A contract check found the service breaking a promise of the ``Stratus/Service`` protocol.
+/// A contract check found the service breaking a promise of the ``/Stratus/Service`` protocol.
 public struct ContractFailure: Error, Sendable, CustomStringConvertible {
     /// The check's name.
     public let check: String

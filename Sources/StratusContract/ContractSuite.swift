@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 
-/// The promises of the ``Stratus/Service`` protocol as a list of checks, to run against any
+/// The promises of the ``/Stratus/Service`` protocol as a list of checks, to run against any
 /// adapter from its test target.
 ///
 /// Each check makes a fresh service through the factory (its own namespace), works in its own
@@ -23,9 +23,10 @@ import Stratus
 /// }
 /// ```
 ///
-/// The suite reads the service's ``ServiceCapabilities``: boundary sizes come from
-/// ``ServiceCapabilities/chunkSize`` and ``ServiceCapabilities/largestSingleUpload`` (configure
-/// the adapter with small chunks and the boundaries are crossed in milliseconds), and a check
+/// The suite reads the service's ``/Stratus/ServiceCapabilities``: boundary sizes come from
+/// ``/Stratus/ServiceCapabilities/chunkSize`` and
+/// ``/Stratus/ServiceCapabilities/largestSingleUpload`` (configure the adapter with small chunks
+/// and the boundaries are crossed in milliseconds), and a check
 /// of a feature the descriptor says is absent ends as ``ContractOutcome/skipped(reason:)``,
 /// never silently.
 public struct ContractSuite: Sendable {

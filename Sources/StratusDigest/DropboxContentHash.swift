@@ -25,7 +25,7 @@ public final class DropboxContentHash: IncrementalDigest {
     /// Starts an empty content hash.
     public init() {}
 
-    /// Always ``HashAlgorithm/dropboxContentHash``.
+    /// Always ``Stratus/HashAlgorithm/dropboxContentHash``.
     public var algorithm: HashAlgorithm { .dropboxContentHash }
 
     /// Feeds the next piece of the content; ignored after ``finalize()``.

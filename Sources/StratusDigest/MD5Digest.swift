@@ -11,7 +11,7 @@ public final class MD5Digest: IncrementalDigest {
     /// Starts an empty MD5 computation.
     public init() {}
 
-    /// Always ``Stratus/HashAlgorithm/md5``.
+    /// Always ``/Stratus/HashAlgorithm/md5``.
     public var algorithm: HashAlgorithm { .md5 }
 
     /// Feeds the next piece of the content; ignored after ``finalize()``.

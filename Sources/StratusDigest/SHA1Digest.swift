@@ -10,7 +10,7 @@ public final class SHA1Digest: IncrementalDigest {
     /// Starts an empty SHA-1 computation.
     public init() {}
 
-    /// Always ``Stratus/HashAlgorithm/sha1``.
+    /// Always ``/Stratus/HashAlgorithm/sha1``.
     public var algorithm: HashAlgorithm { .sha1 }
 
     /// Feeds the next piece of the content; ignored after ``finalize()``.

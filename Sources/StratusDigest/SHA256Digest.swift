@@ -8,7 +8,7 @@ public final class SHA256Digest: IncrementalDigest {
     /// Starts an empty SHA-256 computation.
     public init() {}
 
-    /// Always ``Stratus/HashAlgorithm/sha256``.
+    /// Always ``/Stratus/HashAlgorithm/sha256``.
     public var algorithm: HashAlgorithm { .sha256 }
 
     /// Feeds the next piece of the content; ignored after ``finalize()``.

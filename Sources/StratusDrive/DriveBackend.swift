@@ -4,7 +4,7 @@ import StratusAdapterKit
 import StratusHTTP
 import StratusOAuth
 
-/// Registers the Google Drive adapter with a ``Stratus/ServiceRegistry`` under the type
+/// Registers the Google Drive adapter with a ``/Stratus/ServiceRegistry`` under the type
 /// `drive`.
 ///
 /// Either `access_token` (a fixed token) or `client_id` with `token_store` (a signed-in token
@@ -54,7 +54,7 @@ public enum DriveBackend: ServiceBackend {
     /// ``makeService(options:context:)``).
     /// - Parameter options: The remote's options; see ``options``.
     /// - Returns: A ``DriveService``.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
     ///   option.
     public static func makeService(options: RemoteOptions) throws -> any Service {
         try makeService(options: options, context: BackendContext())
@@ -66,7 +66,7 @@ public enum DriveBackend: ServiceBackend {
     ///   - options: The remote's options; see ``options``.
     ///   - context: The registry's context.
     /// - Returns: A ``DriveService``.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
     ///   option.
     public static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service {
         let apiURL = try options.url("api_url")

@@ -22,7 +22,7 @@ struct DriveChangeCursor: Sendable, Equatable {
     }
 
     /// Reads a token.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidChangeToken`` for a token this adapter did
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidChangeToken`` for a token this adapter did
     ///   not issue.
     init(_ token: ChangeToken) throws {
         let parts = token.rawValue.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)

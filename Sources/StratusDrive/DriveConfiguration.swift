@@ -23,7 +23,7 @@ public struct DriveConfiguration: Sendable {
     public var deleteMode: DeleteMode
     /// How requests that are safe to repeat are retried.
     public var retryPolicy: RetryPolicy
-    /// How ``DriveService/waitForChanges(after:timeout:)`` polls `changes.list`; 2 to 30
+    /// How ``/Stratus/Service/waitForChanges(after:timeout:)`` polls `changes.list`; 2 to 30
     /// seconds by default.
     public var pollingSchedule: PollingSchedule
 
@@ -56,7 +56,7 @@ public struct DriveConfiguration: Sendable {
     ///     folder and `.trash` for a My Drive folder.
     ///   - retryPolicy: How safe-to-repeat requests are retried.
     ///   - pollingSchedule: How waiting for changes polls (the `poll_interval` option).
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` for out-of-range values or a
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for out-of-range values or a
     ///   root folder path that is not valid.
     public init(
         apiURL: URL = DriveConfiguration.googleAPIs,

@@ -61,7 +61,7 @@ struct DriveErrorBody: Sendable, Equatable {
     /// Whether any item has this reason.
     func has(_ reason: String) -> Bool { reasons.contains(reason) }
 
-    /// What is kept as ``Stratus/ServiceError/providerError``: the reasons and Google's message,
+    /// What is kept as ``/Stratus/ServiceError/providerError``: the reasons and Google's message,
     /// such as `notFound: File not found: 1a2b.`
     var summary: String {
         let text = message ?? errors.first?.message ?? status ?? ""

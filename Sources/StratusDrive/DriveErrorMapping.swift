@@ -3,8 +3,8 @@ import Stratus
 import StratusAdapterKit
 import StratusHTTP
 
-/// Turns a Drive error answer into a ``Stratus/ServiceError``, keeping Google's reason and
-/// message in ``Stratus/ServiceError/providerError``.
+/// Turns a Drive error answer into a ``/Stratus/ServiceError``, keeping Google's reason and
+/// message in ``/Stratus/ServiceError/providerError``.
 ///
 /// | HTTP | reason | code |
 /// |---|---|---|

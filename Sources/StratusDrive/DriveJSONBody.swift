@@ -21,7 +21,7 @@ enum DriveJSONBody: Sendable, Equatable {
     }
 
     /// Encodes an object with sorted keys.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` if it cannot be encoded (it
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` if it cannot be encoded (it
     ///   always can; strings are the only leaves).
     static func encode(_ members: [String: DriveJSONBody]) throws -> Data {
         do {

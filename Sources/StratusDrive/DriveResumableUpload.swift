@@ -96,7 +96,7 @@ struct DriveResumableUpload: Sendable {
     /// counts against the policy's attempts. A chunk that moves the upload forward starts a
     /// new count.
     /// - Returns: The file Drive reports at the end.
-    /// - Throws: ``SessionExpired`` for a 404; ``Stratus/ServiceError`` when recovery runs out
+    /// - Throws: ``SessionExpired`` for a 404; ``/Stratus/ServiceError`` when recovery runs out
     ///   of attempts or for failures that are not transient.
     func send(to session: URL, from start: Int64) async throws -> DriveFile {
         let size = content.size

@@ -18,7 +18,7 @@ public enum DriveRoot: Hashable, Sendable, CustomStringConvertible {
     /// Reads the `root` option: `appDataFolder` (or empty) for the application data folder,
     /// anything else as a folder path in My Drive.
     /// - Parameter text: The option's value.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` for a path that is not valid.
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for a path that is not valid.
     public init(option text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed == DriveRoot.appDataFolderName {
@@ -32,7 +32,7 @@ public enum DriveRoot: Hashable, Sendable, CustomStringConvertible {
 
     /// The folder names from the top of the space to the root; empty for the application data
     /// folder.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` for a path that is not valid.
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for a path that is not valid.
     func components() throws -> [String] {
         switch self {
         case .appDataFolder:

@@ -33,7 +33,7 @@ extension DriveService {
 
     /// One page of changes since a token (`changes.list` with `includeRemoved=true` and the
     /// root's space). While the caller works through a page that says more follow, the next
-    /// one is already being read (see ``DriveChangePrefetch``).
+    /// one is already being read (see `DriveChangePrefetch`).
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         try await guarded {
             let cursor = try DriveChangeCursor(token)

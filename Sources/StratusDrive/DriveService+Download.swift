@@ -9,7 +9,7 @@ import StratusHTTP
 /// destination is replaced.
 extension DriveService {
     /// Reads a file (or one of its revisions) into a local file. See
-    /// ``Stratus/Service/download(_:version:to:options:)``.
+    /// ``/Stratus/Service/download(_:version:to:options:)``.
     ///
     /// The body goes to a temporary file beside the destination while its MD5 is computed.
     /// When the connection drops midway, the retry asks for the rest with `Range` instead of

@@ -53,7 +53,7 @@ extension DriveService {
     /// The id of a folder below the root.
     /// - Parameter create: Whether missing folders are created.
     /// - Returns: The id, or `nil` when the folder does not exist and `create` is false.
-    /// - Throws: ``Stratus/ServiceError/Code/conflict`` when creating and a file is where a
+    /// - Throws: ``/Stratus/ServiceError/Code/conflict`` when creating and a file is where a
     ///   folder is needed.
     func folderID(_ path: RemotePath, create: Bool) async throws -> String? {
         guard let parent = path.parent else { return try await rootFolderID(create: create) }
@@ -144,7 +144,7 @@ extension DriveService {
     }
 
     /// The file at a path.
-    /// - Throws: ``Stratus/ServiceError/Code/notFound`` when no file is there.
+    /// - Throws: ``/Stratus/ServiceError/Code/notFound`` when no file is there.
     func requireFile(at path: RemotePath) async throws -> DriveFile {
         guard !path.isRoot else {
             throw ServiceError(.notFound, "The root is a folder, not a file.")

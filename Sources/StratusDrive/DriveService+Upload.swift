@@ -19,7 +19,7 @@ extension DriveService {
     /// A folder id that turned out to be stale (Drive answered 404 for it).
     private struct StaleFolder: Error {}
 
-    /// Writes content to a path. See ``Stratus/Service/upload(from:to:options:)``.
+    /// Writes content to a path. See ``/Stratus/Service/upload(from:to:options:)``.
     ///
     /// Preconditions are checked just before the write (best effort): `.mustNotExist` looks the
     /// name up, `.mustMatch` compares the file's `headRevisionId`. Custom metadata goes to
@@ -126,7 +126,7 @@ extension DriveService {
     }
 
     /// Checks Drive's description of an upload against what was sent.
-    /// - Throws: ``Stratus/ServiceError/Code/integrityMismatch`` when the size or MD5 differ.
+    /// - Throws: ``/Stratus/ServiceError/Code/integrityMismatch`` when the size or MD5 differ.
     static func checkUploaded(_ file: DriveFile, md5: String, size: Int64, path: RemotePath) throws {
         guard file.md5Checksum == md5, file.size == size else {
             throw ServiceError(

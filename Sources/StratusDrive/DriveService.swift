@@ -6,7 +6,7 @@ import StratusDigest
 import StratusHTTP
 import Synchronization
 
-/// A ``Stratus/Service`` over the Google Drive API v3, rooted at the app's hidden application
+/// A ``/Stratus/Service`` over the Google Drive API v3, rooted at the app's hidden application
 /// data folder or at a folder in My Drive.
 ///
 /// - **Paths** are resolved folder by folder (`'<parent>' in parents and name = '<name>' and
@@ -60,7 +60,7 @@ public final class DriveService: Service {
     ///   - http: The HTTP client to use; a new one by default. It must not follow redirects
     ///     (the default), since a resumable upload's 308 is an answer, not a redirect.
     ///   - logger: Where to log; no secret is logged.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` for a bad root or when no
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for a bad root or when no
     ///   HTTP client can be made.
     public init(
         configuration: DriveConfiguration,
@@ -76,7 +76,7 @@ public final class DriveService: Service {
     }
 
     /// The rules Drive applies to names: case-sensitive (`Save.json` and `save.json` are two
-    /// files), any character allowed (a `/` cannot be expressed in a ``Stratus/RemotePath``).
+    /// files), any character allowed (a `/` cannot be expressed in a ``/Stratus/RemotePath``).
     public static let pathRules = PathRules(isCaseSensitive: true)
 
     /// Content hash MD5, best-effort conditional writes, versions, custom metadata
@@ -253,7 +253,7 @@ public final class DriveService: Service {
 
     // MARK: Helpers
 
-    /// A ``Stratus/RemoteFile`` from a Drive file at a known path.
+    /// A ``/Stratus/RemoteFile`` from a Drive file at a known path.
     func remoteFile(_ file: DriveFile, at path: RemotePath, action: String) throws -> RemoteFile {
         guard let revision = file.headRevisionId else {
             throw DriveErrorMapping.undecodable(
@@ -276,7 +276,7 @@ public final class DriveService: Service {
     /// Remembers the id of the root folder.
     func rememberRootID(_ id: String) { rootID.withLock { $0 = id } }
 
-    /// Runs a call so that it throws ``Stratus/ServiceError`` only.
+    /// Runs a call so that it throws ``/Stratus/ServiceError`` only.
     func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         try await ServiceError.guarding("Drive", body)
     }

@@ -33,7 +33,7 @@ struct DriveTransport: Sendable {
     }
 
     /// Sends a request and returns its answer when the status is 2xx or in `accepted`; every
-    /// other status, and transport failures, are thrown as ``Stratus/ServiceError`` after the
+    /// other status, and transport failures, are thrown as ``/Stratus/ServiceError`` after the
     /// retries `repetition` allows.
     /// - Parameters:
     ///   - action: The method's name for messages, such as `files.get`.
@@ -104,7 +104,7 @@ struct DriveTransport: Sendable {
         return request
     }
 
-    /// Reads a JSON answer; anything unreadable is ``Stratus/ServiceError/Code/invalidResponse``.
+    /// Reads a JSON answer; anything unreadable is ``/Stratus/ServiceError/Code/invalidResponse``.
     static func decode<Result: DriveAnswer>(_ type: Result.Type, from data: Data, action: String) throws -> Result {
         do {
             return try DriveJSON.decode(type, from: data)

@@ -7,7 +7,7 @@ import StratusHTTP
 /// What Drive needs of an upload's content: its MD5, and a `multipart/related` body.
 extension UploadContent {
     /// The lowercase hex MD5 of the whole content, read in one streaming pass.
-    /// - Throws: ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or changed
+    /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when the file cannot be read or changed
     ///   size.
     func md5() throws -> String {
         guard let md5 = try hexDigests([.md5])[.md5] else {

@@ -4,7 +4,7 @@ import StratusAdapterKit
 import StratusHTTP
 import StratusOAuth
 
-/// Registers the Dropbox adapter with a ``Stratus/ServiceRegistry`` under the type `dropbox`.
+/// Registers the Dropbox adapter with a ``/Stratus/ServiceRegistry`` under the type `dropbox`.
 ///
 /// Either `access_token` (a fixed token) or `app_key` with `token_store` (a signed-in token
 /// file, refreshed as needed) must be set.
@@ -48,7 +48,7 @@ public enum DropboxBackend: ServiceBackend {
     /// ``makeService(options:context:)``).
     /// - Parameter options: The remote's options; see ``options``.
     /// - Returns: A ``DropboxService``.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
     ///   option.
     public static func makeService(options: RemoteOptions) throws -> any Service {
         try makeService(options: options, context: BackendContext())
@@ -60,7 +60,7 @@ public enum DropboxBackend: ServiceBackend {
     ///   - options: The remote's options; see ``options``.
     ///   - context: The registry's context.
     /// - Returns: A ``DropboxService``.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
     ///   option.
     public static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service {
         let defaults = try DropboxConfiguration()

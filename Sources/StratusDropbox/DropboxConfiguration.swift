@@ -37,7 +37,7 @@ public struct DropboxConfiguration: Sendable {
     ///   - singleUploadLimit: The largest single-request upload, at most 150 MiB.
     ///   - pageSize: Entries per listing page, 1...2000.
     ///   - retryPolicy: How safe-to-repeat requests are retried.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` for out-of-range values.
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for out-of-range values.
     public init(
         apiURL: URL = DropboxConfiguration.https("api.dropboxapi.com"),
         contentURL: URL = DropboxConfiguration.https("content.dropboxapi.com"),

@@ -1,7 +1,7 @@
 import StratusOAuth
 
 /// How ``DropboxService`` authorizes its requests: a fixed access token
-/// (`.accessToken(_:)`), or a ``StratusOAuth/CredentialProvider`` for the Dropbox profile
+/// (`.accessToken(_:)`), or a ``/StratusOAuth/CredentialProvider`` for the Dropbox profile
 /// (`.provider(_:)`) whose tokens are refreshed ahead of expiry and once more when Dropbox
 /// answers `expired_access_token` or `invalid_access_token`.
 ///

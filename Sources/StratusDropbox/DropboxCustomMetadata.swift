@@ -7,7 +7,7 @@ import Stratus
 /// has any keys, so the adapter owns one user template, named ``templateName``, whose fields
 /// `json0` … `json7` carry the metadata as JSON (keys sorted) cut into pieces of at most 1,024
 /// UTF-8 bytes, Dropbox's limit for one value. Metadata up to 8 KiB of JSON fits; more is
-/// refused with ``Stratus/ServiceError/Code/payloadTooLarge`` before anything is written.
+/// refused with ``/Stratus/ServiceError/Code/payloadTooLarge`` before anything is written.
 /// An empty dictionary is stored as no property group at all.
 enum DropboxCustomMetadata {
     /// The name of the adapter's property template.
@@ -37,7 +37,7 @@ enum DropboxCustomMetadata {
     }
 
     /// The `property_groups` list that stores metadata under a template.
-    /// - Throws: ``Stratus/ServiceError/Code/payloadTooLarge`` past 8 KiB of JSON.
+    /// - Throws: ``/Stratus/ServiceError/Code/payloadTooLarge`` past 8 KiB of JSON.
     static func propertyGroups(_ metadata: [String: String], templateID: String) throws -> StoneValue {
         guard !metadata.isEmpty else { return .array([]) }
         let json = try encode(metadata)
@@ -56,7 +56,7 @@ enum DropboxCustomMetadata {
 
     /// The metadata stored in a file's property groups (those of the adapter's templates, as
     /// `include_property_groups` asked for), or an empty dictionary when there is none.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidResponse`` when the pieces do not join into
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidResponse`` when the pieces do not join into
     ///   a JSON object of strings.
     static func metadata(from groups: [DropboxPropertyGroup]?, route: String) throws -> [String: String] {
         guard let group = groups?.first(where: { group in group.fields.contains { fieldNames.contains($0.name) } })

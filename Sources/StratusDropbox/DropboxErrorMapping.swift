@@ -3,7 +3,7 @@ import Stratus
 import StratusAdapterKit
 import StratusHTTP
 
-/// Turns a Dropbox error answer into a ``Stratus/ServiceError``.
+/// Turns a Dropbox error answer into a ``/Stratus/ServiceError``.
 ///
 /// | HTTP | body | code |
 /// |---|---|---|

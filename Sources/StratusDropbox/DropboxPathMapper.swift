@@ -1,7 +1,7 @@
 import Foundation
 import Stratus
 
-/// Maps ``Stratus/RemotePath`` values under the configured root to Dropbox paths and back.
+/// Maps ``/Stratus/RemotePath`` values under the configured root to Dropbox paths and back.
 ///
 /// With root `Backups/app`, `a/b.txt` is `/Backups/app/a/b.txt`. Dropbox matches paths without
 /// regard to case, so answers are mapped back by comparing lowercased components.
@@ -11,13 +11,13 @@ struct DropboxPathMapper: Sendable {
 
     /// The rules Dropbox applies to names: case-insensitive, no backslash, at most 255 bytes a
     /// name. (Dropbox rejects some further names, such as ones ending in a space or a dot on
-    /// some clients; those come back as ``Stratus/ServiceError/Code/invalidPath`` from the
+    /// some clients; those come back as ``/Stratus/ServiceError/Code/invalidPath`` from the
     /// server's `malformed_path` / `disallowed_name`.)
     static let rules = PathRules(isCaseSensitive: false, forbiddenCharacters: ["\\"], maximumComponentLength: 255)
 
     /// Creates a mapper.
     /// - Parameter root: The root folder, such as `""`, `/` or `/Backups/app`.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` for a root that is not a
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for a root that is not a
     ///   valid path.
     init(root: String) throws {
         do {

@@ -9,7 +9,7 @@ import StratusHTTP
 /// replaced.
 extension DropboxService {
     /// Reads a file (or one of its versions, as `rev:<rev>`) into a local file. See
-    /// ``Stratus/Service/download(_:version:to:options:)``.
+    /// ``/Stratus/Service/download(_:version:to:options:)``.
     ///
     /// The body goes to a temporary file beside the destination while its content hash is
     /// computed. When the connection drops midway, the retry asks for the rest with `Range`
@@ -17,7 +17,7 @@ extension DropboxService {
     /// verified file is renamed over the destination, and the temporary file is removed on
     /// every failure and on cancellation. Content that fails the check (damaged on the way, or
     /// changed between the two parts of a resumed download) is fetched once more from the start
-    /// before the call throws ``Stratus/ServiceError/Code/integrityMismatch``.
+    /// before the call throws ``/Stratus/ServiceError/Code/integrityMismatch``.
     public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions)
         async throws -> RemoteFile
     {

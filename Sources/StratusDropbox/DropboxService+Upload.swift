@@ -7,13 +7,13 @@ import StratusHTTP
 /// Uploads: one `files/upload` request up to the single-upload limit, an upload session
 /// (`start` → `append_v2` … → `finish`) above it.
 extension DropboxService {
-    /// Writes content to a path. See ``Stratus/Service/upload(from:to:options:)``.
+    /// Writes content to a path. See ``/Stratus/Service/upload(from:to:options:)``.
     ///
     /// Preconditions: `.none` is mode `overwrite`; `.mustNotExist` is mode `add` without
     /// autorename; `.mustMatch(rev)` is mode `update` with `strict_conflict`.
     ///
     /// Custom metadata travels as a property group on the commit (see
-    /// ``DropboxCustomMetadata``; the template is created on first use). A revision carries
+    /// `DropboxCustomMetadata`; the template is created on first use). A revision carries
     /// the groups its commit carried, so metadata `nil` reads the file's current metadata
     /// first and sends it again; a writer that changes the metadata between that read and
     /// this commit loses its change.

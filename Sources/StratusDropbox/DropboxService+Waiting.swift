@@ -30,11 +30,11 @@ extension DropboxService {
     /// - Parameters:
     ///   - token: A token of this adapter.
     ///   - timeout: The longest to wait.
-    /// - Returns: ``Stratus/ChangeWaitOutcome/changesAvailable`` when Dropbox reports changes,
-    ///   or ``Stratus/ChangeWaitOutcome/timedOut``.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidChangeToken`` for a token this adapter did
+    /// - Returns: ``/Stratus/ChangeWaitOutcome/changesAvailable`` when Dropbox reports changes,
+    ///   or ``/Stratus/ChangeWaitOutcome/timedOut``.
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidChangeToken`` for a token this adapter did
     ///   not issue or a cursor Dropbox resets, as ``changes(since:)`` does;
-    ///   ``Stratus/ServiceError/Code/cancelled`` when the task is cancelled; the mapped error of
+    ///   ``/Stratus/ServiceError/Code/cancelled`` when the task is cancelled; the mapped error of
     ///   a failure the retry policy does not overcome.
     public func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
         try await guarded {

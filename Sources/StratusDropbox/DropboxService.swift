@@ -6,7 +6,7 @@ import StratusDigest
 import StratusHTTP
 import Synchronization
 
-/// A ``Stratus/Service`` over the Dropbox API v2, rooted at a folder of the account.
+/// A ``/Stratus/Service`` over the Dropbox API v2, rooted at a folder of the account.
 ///
 /// Uploads up to ``DropboxConfiguration/singleUploadLimit`` go up in one `files/upload`
 /// request; larger ones in an upload session of ``DropboxConfiguration/chunkSize`` pieces.
@@ -36,7 +36,7 @@ public final class DropboxService: Service {
     ///   - credentials: How requests are authorized.
     ///   - http: The HTTP client to use; a new one by default.
     ///   - logger: Where to log; no secret is logged.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` for a bad root or when no
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for a bad root or when no
     ///   HTTP client can be made.
     public init(
         configuration: DropboxConfiguration,
@@ -123,12 +123,12 @@ public final class DropboxService: Service {
         }
     }
 
-    /// Deletes a file through `files/delete_v2`; ``Stratus/WritePrecondition/mustMatch(_:)``
+    /// Deletes a file through `files/delete_v2`; ``/Stratus/WritePrecondition/mustMatch(_:)``
     /// sends `parent_rev`. Without a version, `files/get_metadata` first makes sure the path
     /// holds a file, so a folder is never deleted.
     ///
     /// After a failure of unknown outcome, a path that no longer holds a file means the delete
-    /// went through (see ``writeOnce(done:_:)``).
+    /// went through (see `writeOnce(done:_:)`).
     public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
         try await guarded {
             guard !path.isRoot else {
@@ -248,7 +248,7 @@ public final class DropboxService: Service {
 
     // MARK: Helpers
 
-    /// A ``Stratus/RemoteFile`` from a file's metadata.
+    /// A ``/Stratus/RemoteFile`` from a file's metadata.
     /// - Parameter requested: The path asked about, in the caller's spelling; `nil` to use the
     ///   path Dropbox reports (listings).
     func file(from entry: DropboxMetadata, route: String, requested: RemotePath?) throws -> RemoteFile {
@@ -287,7 +287,7 @@ public final class DropboxService: Service {
         return text.utf8.count >= 9 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    /// Runs a call so that it throws ``Stratus/ServiceError`` only.
+    /// Runs a call so that it throws ``/Stratus/ServiceError`` only.
     func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         try await ServiceError.guarding("Dropbox", body)
     }

@@ -32,7 +32,7 @@ struct DropboxTransport: Sendable {
     }
 
     /// Sends a request and returns a 2xx or 409 answer; every other status, and transport
-    /// failures, are thrown as ``Stratus/ServiceError`` after the retries `repetition` allows
+    /// failures, are thrown as ``/Stratus/ServiceError`` after the retries `repetition` allows
     /// (`Repetition.never` inside a caller's own loop, such as
     /// ``DropboxService/writeOnce(done:_:)``). Requests to the notify host go without
     /// credentials.
@@ -138,7 +138,7 @@ struct DropboxTransport: Sendable {
         )
     }
 
-    /// Decodes a JSON result; anything unreadable is ``Stratus/ServiceError/Code/invalidResponse``
+    /// Decodes a JSON result; anything unreadable is ``/Stratus/ServiceError/Code/invalidResponse``
     /// naming the route.
     static func decode<Result: Decodable>(_ type: Result.Type, from data: Data, route: String) throws -> Result {
         do {

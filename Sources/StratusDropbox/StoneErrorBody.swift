@@ -11,7 +11,7 @@ import Foundation
 struct StoneErrorBody: Sendable, Equatable {
     /// The tags from the outermost union inwards, such as `["path", "not_found"]`.
     var tags: [String]
-    /// The `error_summary` text, for logs and ``Stratus/ServiceError/providerError``.
+    /// The `error_summary` text, for logs and ``/Stratus/ServiceError/providerError``.
     var summary: String?
     /// `correct_offset` of an `incorrect_offset` member, wherever it sits in the chain.
     var correctOffset: Int64?

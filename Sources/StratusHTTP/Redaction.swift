@@ -66,7 +66,7 @@ public enum Redaction {
     }
 
     /// Text a server chose (an error message, an error body) as it may reach a message, a log
-    /// or ``Stratus``'s `providerError`: the one scrubbing step for all such text. Control
+    /// or ``/Stratus``'s `providerError`: the one scrubbing step for all such text. Control
     /// characters (terminal escapes, line breaks) and bidirectional overrides are removed first,
     /// so a secret split by them is still found; then every known secret and anything after
     /// `Bearer ` are replaced by ``placeholder``; then the text is cut to `limit` characters.

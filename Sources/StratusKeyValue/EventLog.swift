@@ -62,7 +62,7 @@ public final class EventLog: Sendable {
 
     /// Appends an event to this device's log; the next ``KeyValueStore/synchronize()`` syncs it.
     /// - Returns: The event as logged.
-    /// - Throws: ``StratusSync/SyncError`` (`database` or `service`).
+    /// - Throws: ``/StratusSync/SyncError`` (`database` or `service`).
     @discardableResult
     public func append(_ name: String, payload: KeyValue = [:]) throws -> LoggedEvent {
         try lock.withLock { _ in
@@ -90,7 +90,7 @@ public final class EventLog: Sendable {
     }
 
     /// Every device's events this device has, in the one order all devices use.
-    /// - Throws: ``StratusSync/SyncError`` (`database` or `invalidDocument`).
+    /// - Throws: ``/StratusSync/SyncError`` (`database` or `invalidDocument`).
     public func events() throws -> [LoggedEvent] {
         try store.records(ofType: Self.recordType)
             .flatMap { try Self.events(in: $0) }

@@ -52,7 +52,7 @@ public enum KeyValue: Hashable, Sendable {
     }
 
     /// Reads a value from JSON.
-    /// - Throws: ``StratusSync/SyncError`` (`invalidDocument`) for `null` or a malformed `$data`/`$date`.
+    /// - Throws: ``/StratusSync/SyncError`` (`invalidDocument`) for `null` or a malformed `$data`/`$date`.
     init(json: JSONValue) throws {
         switch json {
         case .null: throw SyncError(.invalidDocument, "A key-value entry holds null, which is not a value.")

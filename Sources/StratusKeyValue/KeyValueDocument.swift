@@ -107,7 +107,7 @@ struct KeyValueDocument: Hashable, Sendable {
     init() {}
 
     /// Reads a document of format 1 or 2.
-    /// - Throws: ``StratusSync/SyncError``: `unsupportedFormat` for a later format,
+    /// - Throws: ``/StratusSync/SyncError``: `unsupportedFormat` for a later format,
     ///   `invalidDocument` for a document that is not of its format.
     init(json: JSONValue) throws {
         guard case .object(let root) = json else {
@@ -207,7 +207,7 @@ struct KeyValueDocument: Hashable, Sendable {
 extension KeyValueDocument {
     /// Sets a key; under a monotone rule the entry keeps the join of what it held and `value`.
     /// A value that replaces a counter ends the counter's generation.
-    /// - Throws: ``StratusSync/SyncError``: `invalidDocument` for a value that does not survive
+    /// - Throws: ``/StratusSync/SyncError``: `invalidDocument` for a value that does not survive
     ///   JSON, `overflow` when a counter has no generation left.
     mutating func set(_ value: KeyValue, forKey key: String, rule: MergeRule, device: String, at now: Date) throws {
         let canonical = try KeyValue(json: value.json)  // dates to the millisecond, as stored
@@ -219,7 +219,7 @@ extension KeyValueDocument {
 
     /// Removes a key (kept as an entry with nothing in it, so the removal syncs like a write).
     /// Removing a counter ends its generation: increments to it that arrive later are dropped.
-    /// - Throws: ``StratusSync/SyncError`` (`overflow`) when a counter has no generation left.
+    /// - Throws: ``/StratusSync/SyncError`` (`overflow`) when a counter has no generation left.
     mutating func remove(_ key: String, device: String, at now: Date) throws {
         guard let entry = entries[key], !entry.isRemoved else { return }
         let generation = try entry.generationAfterEndingCounter(key)
@@ -229,7 +229,7 @@ extension KeyValueDocument {
     /// Adds `amount` to `device`'s tally of a counter (a negative amount spends). A counter
     /// made where the key was removed counts in the removed entry's generation.
     /// - Returns: The counter's new total.
-    /// - Throws: ``StratusSync/SyncError``: `typeMismatch` when the key holds a value, `overflow`.
+    /// - Throws: ``/StratusSync/SyncError``: `typeMismatch` when the key holds a value, `overflow`.
     mutating func increment(_ key: String, by amount: Int64, device: String, at now: Date) throws -> Int64 {
         var entry = entries[key] ?? .init(value: nil, counter: nil, modified: now, device: device)
         if entry.isRemoved { entry.counter = [:] }

@@ -5,7 +5,7 @@ import Synchronization
 
 /// A synced key-value store for settings and game progress: local first (always readable and
 /// writable offline; it persists across restarts like `UserDefaults`), synced through any
-/// ``Stratus/Service`` by ``synchronize()``, with a merge rule per key so that a device that
+/// ``/Stratus/Service`` by ``synchronize()``, with a merge rule per key so that a device that
 /// played level 1 offline never overwrites level 13.
 ///
 /// ```swift
@@ -20,7 +20,7 @@ import Synchronization
 /// try await progress.synchronize()
 /// ```
 ///
-/// The whole store is one record of a ``StratusSync/SyncStore``, so a multi-key write
+/// The whole store is one record of a ``/StratusSync/SyncStore``, so a multi-key write
 /// (``set(_:)``) is atomic everywhere: other devices see all of its keys or none. See
 /// <doc:ChoosingMergeRules>.
 public final class KeyValueStore: Sendable {
@@ -48,7 +48,7 @@ public final class KeyValueStore: Sendable {
     ///   - folder: The local folder for the store.
     ///   - service: The service to sync through.
     ///   - configuration: Rules, limits and the remote folder.
-    /// - Throws: ``StratusSync/SyncError``: `database` or `localFile` when the local state cannot
+    /// - Throws: ``/StratusSync/SyncError``: `database` or `localFile` when the local state cannot
     ///   be opened, `invalidDocument` when it is damaged.
     public init(folder: URL, service: any Service, configuration: KeyValueConfiguration = KeyValueConfiguration())
         throws
@@ -142,7 +142,7 @@ public final class KeyValueStore: Sendable {
     // MARK: Writing
 
     /// Sets one key.
-    /// - Throws: ``StratusSync/SyncError``: `invalidKey`, `quotaExceeded` (nothing written), `database`.
+    /// - Throws: ``/StratusSync/SyncError``: `invalidKey`, `quotaExceeded` (nothing written), `database`.
     public func set(_ value: KeyValue, forKey key: String) throws {
         try set([key: value])
     }
@@ -152,7 +152,7 @@ public final class KeyValueStore: Sendable {
     /// A key with a monotone rule (``MergeRule/highest``, ``MergeRule/union``, ...) keeps the
     /// join of what it held and the new value: setting 1 where 13 is stored under `.highest`
     /// leaves 13.
-    /// - Throws: ``StratusSync/SyncError``: `invalidKey`, `quotaExceeded` (nothing written), `database`.
+    /// - Throws: ``/StratusSync/SyncError``: `invalidKey`, `quotaExceeded` (nothing written), `database`.
     public func set(_ values: [String: KeyValue]) throws {
         let device = syncStore.deviceName
         try change { document in
@@ -169,7 +169,7 @@ public final class KeyValueStore: Sendable {
     /// Removing a counter resets it: the next increment starts it again from zero, in the
     /// counter's next generation, and increments other devices make to the removed counter
     /// before they have the removal are dropped when it reaches them (see <doc:ChoosingMergeRules>).
-    /// - Throws: ``StratusSync/SyncError``: `database`; `overflow` for a counter that has been
+    /// - Throws: ``/StratusSync/SyncError``: `database`; `overflow` for a counter that has been
     ///   reset 2⁶³ − 1 times.
     public func removeValue(forKey key: String) throws {
         let device = syncStore.deviceName
@@ -183,7 +183,7 @@ public final class KeyValueStore: Sendable {
     /// another earns 3 offline ends at 6 on both. An increment to a counter that another device
     /// has removed (reset), made before this device has the removal, is dropped once it has.
     /// - Returns: The counter's new total on this device.
-    /// - Throws: ``StratusSync/SyncError``: `typeMismatch` when the key holds a value that is not a
+    /// - Throws: ``/StratusSync/SyncError``: `typeMismatch` when the key holds a value that is not a
     ///   counter, `overflow`, `quotaExceeded`, `database`.
     @discardableResult
     public func increment(_ key: String, by amount: Int64) throws -> Int64 {
@@ -244,7 +244,7 @@ public final class KeyValueStore: Sendable {
     /// Pushes this device's changes and pulls the other devices', merging keys by their rules,
     /// and syncs the event log.
     /// - Returns: The keys that changed here because of other devices.
-    /// - Throws: ``StratusSync/SyncError``: `service` when the remote cannot be reached (the local
+    /// - Throws: ``/StratusSync/SyncError``: `service` when the remote cannot be reached (the local
     ///   values stay as they were), a record's own error when it did not sync,
     ///   `unsupportedFormat` when the remote store was written by a later format,
     ///   `invalidDocument` when the store's record cannot be merged otherwise.
@@ -277,7 +277,7 @@ public final class KeyValueStore: Sendable {
         return try reportChanges(after: report)
     }
 
-    /// An ``StratusSync/AutomaticSync`` that keeps this store (and its event log) in sync by
+    /// An ``/StratusSync/AutomaticSync`` that keeps this store (and its event log) in sync by
     /// itself: values set on one device reach the others' ``externalChanges()`` without a call
     /// to ``synchronize()``.
     ///

@@ -29,7 +29,7 @@ struct ContentCopy {
     ///   - cancellation: Checked before every piece.
     ///   - cancelledMessage: The message of the ``ServiceError/Code/cancelled`` error thrown
     ///     when the flag is set.
-    /// - Throws: ``StratusDigest/DigestError`` when `StratusDigest` cannot compute the algorithm.
+    /// - Throws: ``/StratusDigest/DigestError`` when `StratusDigest` cannot compute the algorithm.
     init(
         into destinations: [FileDescriptor],
         hashing algorithm: HashAlgorithm,

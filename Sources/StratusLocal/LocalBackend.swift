@@ -3,7 +3,7 @@ import Stratus
 
 /// The `local` backend: builds a ``LocalService`` from a remote's options.
 ///
-/// A local service takes only the logger from a registry's ``Stratus/BackendContext``: it has
+/// A local service takes only the logger from a registry's ``/Stratus/BackendContext``: it has
 /// no HTTP client to share, and logs only that waiting for changes fell back to polling.
 ///
 /// ```json
@@ -36,7 +36,7 @@ public enum LocalBackend: ServiceBackend {
     /// - Parameter options: The remote's options: `root` (a path; `~` is expanded), and
     ///   optionally `max_versions` (at least 1) and `chunk_size` (at least 1).
     /// - Returns: A ``LocalService``.
-    /// - Throws: ``ServiceError`` (`invalidConfiguration`) naming a missing `root` or a bad
+    /// - Throws: ``/Stratus/ServiceError`` (`invalidConfiguration`) naming a missing `root` or a bad
     ///   value, or what ``LocalService/init(root:maximumVersions:chunkSize:changePageSize:logger:)``
     ///   throws.
     public static func makeService(options: RemoteOptions) throws -> any Service {

@@ -34,9 +34,9 @@ extension LocalService {
     /// - Parameters:
     ///   - token: A token of this root.
     ///   - timeout: The longest to wait.
-    /// - Returns: ``Stratus/ChangeWaitOutcome/changesAvailable`` when ``changes(since:)`` has a
-    ///   change to report, or ``Stratus/ChangeWaitOutcome/timedOut``.
-    /// - Throws: ``ServiceError`` as ``changes(since:)`` throws it for the token
+    /// - Returns: ``/Stratus/ChangeWaitOutcome/changesAvailable`` when ``changes(since:)`` has a
+    ///   change to report, or ``/Stratus/ChangeWaitOutcome/timedOut``.
+    /// - Throws: ``/Stratus/ServiceError`` as ``changes(since:)`` throws it for the token
     ///   (`invalidChangeToken` for a token of another root or of a replaced journal),
     ///   `cancelled` as soon as the task is cancelled.
     public func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {

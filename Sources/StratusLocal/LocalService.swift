@@ -4,7 +4,7 @@ import Stratus
 import StratusFileSystem
 import Synchronization
 
-/// A ``Service`` over a folder on this machine that behaves like a cloud provider: every write
+/// A ``/Stratus/Service`` over a folder on this machine that behaves like a cloud provider: every write
 /// is a new version, preconditions are atomic, and a change feed reports every change.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ import Synchronization
 /// person can look at it. The service's state lives in the hidden folder `.stratus` at the top
 /// of the root: the content of every kept version, a record per file (versions, custom
 /// metadata, stable id), the change journal and a lock file. Paths inside `.stratus` are
-/// refused with ``ServiceError/Code/invalidPath``. The visible files are a mirror the service
+/// refused with ``/Stratus/ServiceError/Code/invalidPath``. The visible files are a mirror the service
 /// writes: read them freely, but change them only through the API. A file added by hand is not
 /// listed, a file removed by hand drops out of ``list(_:)`` (its versions stay), and the
 /// service always reads content from its kept versions, checking each against its SHA-256.
@@ -31,7 +31,7 @@ import Synchronization
 /// **Paths.** Names are compared byte for byte: case-sensitive (as Linux file systems are; keep
 /// the root on a case-sensitive file system), with no Unicode normalization (`café` in NFC and
 /// in NFD are two files). A name may be at most 255 UTF-8 bytes. A file cannot be written where
-/// a folder is, nor below another file (``ServiceError/Code/conflict``). Folders are created as
+/// a folder is, nor below another file (``/Stratus/ServiceError/Code/conflict``). Folders are created as
 /// needed and stay after their files are deleted, as on most providers.
 ///
 /// **Versions.** Version ids are numbers counting up per path, never reused, even across a
@@ -76,7 +76,7 @@ public final class LocalService: Service {
     ///   - changePageSize: The most changes returned by one call to ``changes(since:)``.
     ///   - logger: Where to report that waiting for changes fell back to polling (inotify
     ///     unavailable); nothing else is logged.
-    /// - Throws: ``ServiceError`` (`invalidConfiguration`) for a bad value or a root that is
+    /// - Throws: ``/Stratus/ServiceError`` (`invalidConfiguration`) for a bad value or a root that is
     ///   not a usable folder; `permissionDenied` or `localFile` when the state folder cannot be
     ///   set up.
     public convenience init(
@@ -144,7 +144,7 @@ public final class LocalService: Service {
     /// Describes the current file at a path, from its record.
     /// - Parameter path: The file's path.
     /// - Returns: The file at its current version.
-    /// - Throws: ``ServiceError`` (`notFound`) when no file is there (a folder is not a file),
+    /// - Throws: ``/Stratus/ServiceError`` (`notFound`) when no file is there (a folder is not a file),
     ///   `invalidPath` for a path inside `.stratus`.
     public func metadata(of path: RemotePath) async throws -> RemoteFile {
         try validate(path)
@@ -154,9 +154,9 @@ public final class LocalService: Service {
 
     /// Lists the files below a folder, recursively, by walking the visible folders and keeping
     /// the files whose records say they exist; `.stratus` is never walked.
-    /// - Parameter folder: The folder; ``RemotePath/root`` lists everything.
+    /// - Parameter folder: The folder; ``/Stratus/RemotePath/root`` lists everything.
     /// - Returns: Every file below the folder, in no promised order.
-    /// - Throws: ``ServiceError`` (`notFound`) when the folder does not exist.
+    /// - Throws: ``/Stratus/ServiceError`` (`notFound`) when the folder does not exist.
     public func list(_ folder: RemotePath) async throws -> [RemoteFile] {
         try validate(folder)
         let store = self.store
@@ -171,7 +171,7 @@ public final class LocalService: Service {
     ///   - options: A precondition (checked atomically), custom metadata (`nil` keeps the
     ///     current metadata, empty clears it) and a progress handler.
     /// - Returns: The new file.
-    /// - Throws: ``ServiceError``: `conflict` when the precondition does not hold or a folder or
+    /// - Throws: ``/Stratus/ServiceError``: `conflict` when the precondition does not hold or a folder or
     ///   file is in the way, `localFile` when the source cannot be read, `cancelled`,
     ///   `quotaExceeded` when the disk is full, `invalidPath`.
     public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws
@@ -193,7 +193,7 @@ public final class LocalService: Service {
     ///   - destination: The local file; its folder must exist.
     ///   - options: A progress handler.
     /// - Returns: The file at the version read.
-    /// - Throws: ``ServiceError``: `notFound` for a missing file or version,
+    /// - Throws: ``/Stratus/ServiceError``: `notFound` for a missing file or version,
     ///   `integrityMismatch` when the stored content does not match its hash, `cancelled`,
     ///   `localFile` when the destination cannot be written. The destination is untouched then.
     public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions)
@@ -211,7 +211,7 @@ public final class LocalService: Service {
     /// - Parameters:
     ///   - path: The file.
     ///   - precondition: What must hold first, checked atomically.
-    /// - Throws: ``ServiceError`` (`notFound`, `conflict`).
+    /// - Throws: ``/Stratus/ServiceError`` (`notFound`, `conflict`).
     public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
         try validate(path, naming: "delete")
         let store = self.store
@@ -220,7 +220,7 @@ public final class LocalService: Service {
 
     /// A token for the end of the change journal, valid for every instance on this root.
     /// - Returns: The token.
-    /// - Throws: ``ServiceError`` (`localFile`) when the journal cannot be read.
+    /// - Throws: ``/Stratus/ServiceError`` (`localFile`) when the journal cannot be read.
     public func latestChangeToken() async throws -> ChangeToken {
         let store = self.store
         return try await perform("read the change journal") { _ in try store.latestChangeToken() }
@@ -229,7 +229,7 @@ public final class LocalService: Service {
     /// The changes after a token, oldest first, at most the page size at a time.
     /// - Parameter token: A token from this root.
     /// - Returns: The page.
-    /// - Throws: ``ServiceError`` (`invalidChangeToken`) for a token from another root, from
+    /// - Throws: ``/Stratus/ServiceError`` (`invalidChangeToken`) for a token from another root, from
     ///   before the journal was replaced, or not issued by a local store.
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         let store = self.store
@@ -239,7 +239,7 @@ public final class LocalService: Service {
     /// The kept versions of a path, newest first, including those of a deleted file.
     /// - Parameter path: The file.
     /// - Returns: The versions.
-    /// - Throws: ``ServiceError`` (`notFound`) when the path never held a file.
+    /// - Throws: ``/Stratus/ServiceError`` (`notFound`) when the path never held a file.
     public func versions(of path: RemotePath) async throws -> [FileVersion] {
         try validate(path)
         let store = self.store
@@ -252,7 +252,7 @@ public final class LocalService: Service {
     ///   - path: The file.
     ///   - version: A kept version.
     /// - Returns: The file after the restore.
-    /// - Throws: ``ServiceError``: `notFound` for an unknown or pruned version, `conflict` when a
+    /// - Throws: ``/Stratus/ServiceError``: `notFound` for an unknown or pruned version, `conflict` when a
     ///   folder now stands at the path, `integrityMismatch` when the kept content is damaged.
     public func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
         try validate(path, naming: "restore")
@@ -267,7 +267,7 @@ public final class LocalService: Service {
     /// - Parameters:
     ///   - path: The path.
     ///   - action: For calls that change a file, the verb; the root is refused for them.
-    /// - Throws: ``ServiceError`` (`invalidPath`).
+    /// - Throws: ``/Stratus/ServiceError`` (`invalidPath`).
     private func validate(_ path: RemotePath, naming action: String? = nil) throws {
         if path.components.first == StoreLayout.stateFolderName {
             throw ServiceError(
@@ -284,7 +284,7 @@ public final class LocalService: Service {
     }
 
     /// Runs store work off the concurrency pool and turns file system failures into the
-    /// ``ServiceError`` a caller sees.
+    /// ``/Stratus/ServiceError`` a caller sees.
     /// - Parameters:
     ///   - action: What is being done, phrased to follow "could not".
     ///   - work: The work.

@@ -12,7 +12,7 @@ extension BearerCredentials {
     ///   - http: The client the token requests go through.
     ///   - signInHint: What to tell the user when the sign-in must be done again.
     ///   - provider: The OAuth provider for a client ID and secret.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing option.
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` naming the missing option.
     public static func forRemote(
         _ options: RemoteOptions,
         clientIDOption: String,

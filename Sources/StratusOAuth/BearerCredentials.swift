@@ -41,7 +41,7 @@ public struct BearerCredentials: Sendable, CustomStringConvertible {
     }
 
     /// The secrets these credentials hold now (the token; with a provider, its refresh token and
-    /// client secret too), for ``StratusHTTP/Redaction/serverText(_:secrets:limit:)``: pass them
+    /// client secret too), for ``/StratusHTTP/Redaction/serverText(_:secrets:limit:)``: pass them
     /// with every error body an adapter quotes.
     /// - Returns: The secrets, never to be shown.
     public func knownSecrets() async -> [String] {
@@ -65,7 +65,7 @@ public struct BearerCredentials: Sendable, CustomStringConvertible {
     ///   - action: What is being done, for messages, such as "The request to files/upload".
     ///   - progress: The HTTP progress callback, if any.
     /// - Returns: The answer, whatever its status.
-    /// - Throws: ``Stratus/ServiceError`` for transport failures and refresh failures;
+    /// - Throws: ``/Stratus/ServiceError`` for transport failures and refresh failures;
     ///   `invalidResponse` for a request to another origin (only a server can have named it).
     public func send(
         _ makeRequest: @Sendable () throws -> StratusHTTPRequest,

@@ -19,7 +19,7 @@ import Synchronization
 ///   its token expired or is invalid exactly once, with the new token; a second refusal is an
 ///   error, never a loop.
 /// - **Revoked sign-in:** an `invalid_grant` answer becomes
-///   ``Stratus/ServiceError/Code/reauthenticationRequired`` with a message that says how to sign
+///   ``/Stratus/ServiceError/Code/reauthenticationRequired`` with a message that says how to sign
 ///   in again; that refresh token is not tried again by this provider.
 ///
 /// Every new token is saved to the store, including a rotated refresh token.
@@ -66,7 +66,7 @@ public actor CredentialProvider {
     }
 
     /// A token that is valid for at least ``refreshMargin`` (or whose expiry is unknown).
-    /// - Throws: ``Stratus/ServiceError``: `reauthenticationRequired` when no sign-in is stored or
+    /// - Throws: ``/Stratus/ServiceError``: `reauthenticationRequired` when no sign-in is stored or
     ///   it was revoked, others from the token endpoint or the store.
     public func token() async throws -> OAuthToken {
         try await obtain(rejecting: nil)
@@ -86,7 +86,7 @@ public actor CredentialProvider {
 
     /// Keeps a token from a new sign-in: saves it to the store and uses it from now on.
     /// - Parameter token: The token from ``OAuthClient/exchange(code:for:)``.
-    /// - Throws: ``Stratus/ServiceError`` when the store cannot be written.
+    /// - Throws: ``/Stratus/ServiceError`` when the store cannot be written.
     public func save(_ token: OAuthToken) async throws {
         try await store.save(token)
         current = token
@@ -104,7 +104,7 @@ public actor CredentialProvider {
     ///   - isTokenRejected: Whether an answer means the token expired or is invalid, such as
     ///     `client.provider.tokenRejection.matches(response)`.
     /// - Returns: The answer (of the second attempt when there was one).
-    /// - Throws: What `send` throws; ``Stratus/ServiceError`` with code `unauthorized` when the
+    /// - Throws: What `send` throws; ``/Stratus/ServiceError`` with code `unauthorized` when the
     ///   fresh token is refused too, or the refresh's errors.
     public nonisolated(nonsending) func perform<Result>(
         _ send: (_ authorization: String) async throws -> Result,
@@ -133,7 +133,7 @@ public actor CredentialProvider {
     ///   - request: The request; its `Authorization` header is set here.
     ///   - destination: Where the response body goes.
     /// - Returns: The response, whatever its status.
-    /// - Throws: ``Stratus/ServiceError`` for transport failures and as
+    /// - Throws: ``/Stratus/ServiceError`` for transport failures and as
     ///   ``perform(_:isTokenRejected:)``.
     public nonisolated func perform(
         _ request: StratusHTTPRequest,
@@ -156,7 +156,7 @@ public actor CredentialProvider {
     /// expired) and removes the token from the store.
     ///
     /// A sign-in that is already revoked is simply removed.
-    /// - Throws: ``Stratus/ServiceError`` when the provider did not revoke (the token is then
+    /// - Throws: ``/Stratus/ServiceError`` when the provider did not revoke (the token is then
     ///   kept) or the store cannot be written.
     public func signOut() async throws {
         do {

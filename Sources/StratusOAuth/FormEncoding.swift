@@ -2,7 +2,7 @@ import Foundation
 import StratusHTTP
 
 /// `application/x-www-form-urlencoded` bodies and strictly encoded query strings, through
-/// StratusHTTP's ``StratusHTTP/PercentEncoding`` (every reserved character encoded, so `+`,
+/// StratusHTTP's ``/StratusHTTP/PercentEncoding`` (every reserved character encoded, so `+`,
 /// `/`, `:` and `=` cannot be misread by the server).
 enum FormEncoding {
     /// A form body: `name=value&name=value`, in order.

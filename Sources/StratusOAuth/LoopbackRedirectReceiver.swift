@@ -60,7 +60,7 @@ public final class LoopbackRedirectReceiver: Sendable {
     ///     console, so a Dropbox app usually picks a fixed port.
     ///   - path: The callback path.
     ///   - logger: Where to log; no code, state or secret is logged.
-    /// - Throws: ``Stratus/ServiceError`` with code `invalidConfiguration` when the port is out
+    /// - Throws: ``/Stratus/ServiceError`` with code `invalidConfiguration` when the port is out
     ///   of range or taken, `localFile` when no socket can be made.
     public init(
         port: Int = 0,
@@ -108,7 +108,7 @@ public final class LoopbackRedirectReceiver: Sendable {
     ///   - state: The `state` of the sign-in in progress (``PendingAuthorization/state``).
     ///   - timeout: How long to wait for the browser.
     /// - Returns: The authorization code.
-    /// - Throws: ``Stratus/ServiceError``: `permissionDenied` when the user declined
+    /// - Throws: ``/Stratus/ServiceError``: `permissionDenied` when the user declined
     ///   (`error=access_denied`), `invalidConfiguration` or `server` for other errors the
     ///   provider redirected with, `timeout` when nothing valid arrived in time, `cancelled` when
     ///   the task was cancelled, `invalidConfiguration` when the receiver was already used.

@@ -14,7 +14,7 @@ extension OAuthClient {
     ///   - openBrowser: Shows the URL to the user: opens a browser, or prints it.
     /// - Returns: The new token; save it with ``CredentialProvider/save(_:)`` or a
     ///   ``TokenStore``.
-    /// - Throws: ``Stratus/ServiceError`` as ``LoopbackRedirectReceiver/waitForCode(state:timeout:)``
+    /// - Throws: ``/Stratus/ServiceError`` as ``LoopbackRedirectReceiver/waitForCode(state:timeout:)``
     ///   and ``exchange(code:for:)``, or what `openBrowser` throws.
     public func signIn(
         scopes: [String] = [],

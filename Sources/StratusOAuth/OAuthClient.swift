@@ -16,7 +16,7 @@ import StratusHTTP
 ///
 /// Token requests that fail transiently (HTTP 5xx, 429, network) are repeated with
 /// ``retryPolicy``; an `invalid_grant` answer is never repeated and becomes
-/// ``Stratus/ServiceError/Code/reauthenticationRequired``. No secret (access or refresh token,
+/// ``/Stratus/ServiceError/Code/reauthenticationRequired``. No secret (access or refresh token,
 /// client secret, authorization code, PKCE verifier) appears in a log line or an error.
 public struct OAuthClient: Sendable {
     /// The provider profile.
@@ -26,7 +26,7 @@ public struct OAuthClient: Sendable {
     /// How transient failures of token requests are repeated.
     public var retryPolicy: RetryPolicy
     /// The sentence that tells the user how to sign in again, ending every
-    /// ``Stratus/ServiceError/Code/reauthenticationRequired`` message.
+    /// ``/Stratus/ServiceError/Code/reauthenticationRequired`` message.
     public var signInHint: String
     /// Where the client logs (debug and trace), never with a secret.
     public var logger: Logger
@@ -61,7 +61,7 @@ public struct OAuthClient: Sendable {
     ///     ``LoopbackRedirectReceiver/redirectURI``.
     ///   - scopes: The scopes to ask for; none means the app's defaults.
     /// - Returns: The URL to open and what ``exchange(code:for:)`` needs later.
-    /// - Throws: ``Stratus/ServiceError`` when no random bytes are available or the provider's
+    /// - Throws: ``/Stratus/ServiceError`` when no random bytes are available or the provider's
     ///   authorization URL is malformed.
     public func makeAuthorization(redirectURI: URL, scopes: [String] = []) throws -> PendingAuthorization {
         let state = try RandomToken.make()
@@ -91,7 +91,7 @@ public struct OAuthClient: Sendable {
     ///   - code: The code from the redirect.
     ///   - pending: The sign-in the code belongs to (its PKCE verifier and redirect URI are sent).
     /// - Returns: The new token, with the refresh token when offline access was granted.
-    /// - Throws: ``Stratus/ServiceError``: `reauthenticationRequired` when the code is refused,
+    /// - Throws: ``/Stratus/ServiceError``: `reauthenticationRequired` when the code is refused,
     ///   `invalidConfiguration` when the client credentials are, transient codes when the
     ///   endpoint kept failing.
     public func exchange(code: String, for pending: PendingAuthorization) async throws -> OAuthToken {
@@ -123,7 +123,7 @@ public struct OAuthClient: Sendable {
     /// one when the provider rotates it; store it either way.
     /// - Parameter token: The token to refresh.
     /// - Returns: The refreshed token.
-    /// - Throws: ``Stratus/ServiceError``: `reauthenticationRequired` when there is no refresh
+    /// - Throws: ``/Stratus/ServiceError``: `reauthenticationRequired` when there is no refresh
     ///   token or the provider answers `invalid_grant` (revoked or expired), other codes as for
     ///   ``exchange(code:for:)``.
     public func refresh(_ token: OAuthToken) async throws -> OAuthToken {
@@ -159,7 +159,7 @@ public struct OAuthClient: Sendable {
     ///
     /// A token the provider already considers revoked counts as revoked.
     /// - Parameter token: The token to revoke.
-    /// - Throws: ``Stratus/ServiceError``: `unsupported` when the provider has no revocation,
+    /// - Throws: ``/Stratus/ServiceError``: `unsupported` when the provider has no revocation,
     ///   `unauthorized` when a bearer revocation's access token is refused (refresh and retry:
     ///   ``CredentialProvider/signOut()`` does), others by status.
     public func revoke(_ token: OAuthToken) async throws {

@@ -17,7 +17,7 @@ public struct PKCE: Hashable, Sendable, CustomStringConvertible, CustomReflectab
     }
 
     /// Creates a pair with a fresh random verifier.
-    /// - Throws: ``Stratus/ServiceError`` when the system cannot supply random bytes.
+    /// - Throws: ``/Stratus/ServiceError`` when the system cannot supply random bytes.
     public static func random() throws -> PKCE {
         PKCE(verifier: try RandomToken.make())
     }

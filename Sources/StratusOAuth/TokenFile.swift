@@ -113,7 +113,7 @@ enum TokenFile {
         }
     }
 
-    /// Writes the token atomically with StratusFileSystem's ``StratusFileSystem/AtomicFile``:
+    /// Writes the token atomically with StratusFileSystem's ``/StratusFileSystem/AtomicFile``:
     /// a temporary file of exactly 0600 in the same folder (never through a link, never
     /// blocking on a planted FIFO), flushed, renamed over the token file, the folder flushed.
     static func write(_ token: OAuthToken, to url: URL) throws {

@@ -10,15 +10,15 @@ import StratusFileSystem
     import Darwin
 #endif
 
-/// The token file's lock: StratusFileSystem's ``StratusFileSystem/FileLock`` on `<token>.lock`,
+/// The token file's lock: StratusFileSystem's ``/StratusFileSystem/FileLock`` on `<token>.lock`,
 /// with the token store's errors.
 enum TokenLock {
     /// Takes the lock, polling so the wait honours `timeout` and cancellation.
     /// - Parameters:
     ///   - url: The lock file, created (0600) when missing; never followed through a link.
     ///   - timeout: How long to wait for another holder.
-    /// - Returns: The lock; release it with ``StratusFileSystem/FileLock/release()``.
-    /// - Throws: ``Stratus/ServiceError``: `timeout` when another holder kept it, `cancelled`,
+    /// - Returns: The lock; release it with ``/StratusFileSystem/FileLock/release()``.
+    /// - Throws: ``/Stratus/ServiceError``: `timeout` when another holder kept it, `cancelled`,
     ///   or the failure to open or lock the file.
     static func acquire(_ url: URL, timeout: Duration) async throws -> FileLock {
         let lock: FileLock?

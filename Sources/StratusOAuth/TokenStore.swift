@@ -7,12 +7,12 @@
 /// refreshing again with a refresh token that rotation has already retired.
 public protocol TokenStore: Sendable {
     /// The stored token, or `nil` when there is none.
-    /// - Throws: ``Stratus/ServiceError`` when the storage cannot be read or must not be used.
+    /// - Throws: ``/Stratus/ServiceError`` when the storage cannot be read or must not be used.
     func load() async throws -> OAuthToken?
 
     /// Replaces the stored token.
     /// - Parameter token: The token to keep.
-    /// - Throws: ``Stratus/ServiceError`` when the storage cannot be written.
+    /// - Throws: ``/Stratus/ServiceError`` when the storage cannot be written.
     func save(_ token: OAuthToken) async throws
 
     /// Re-reads the stored token and replaces it with what `transform` returns, as one step that
@@ -22,11 +22,11 @@ public protocol TokenStore: Sendable {
     /// - Parameter transform: Receives the stored token (or `nil`) and returns the token to keep.
     ///   It may suspend, for example for a refresh request.
     /// - Returns: The token `transform` returned.
-    /// - Throws: What `transform` throws, or ``Stratus/ServiceError`` when the storage cannot be
+    /// - Throws: What `transform` throws, or ``/Stratus/ServiceError`` when the storage cannot be
     ///   read, written or locked in time.
     func update(_ transform: @Sendable (OAuthToken?) async throws -> OAuthToken) async throws -> OAuthToken
 
     /// Removes the stored token (after sign-out or revocation); removing nothing is not an error.
-    /// - Throws: ``Stratus/ServiceError`` when the storage cannot be written.
+    /// - Throws: ``/Stratus/ServiceError`` when the storage cannot be written.
     func clear() async throws
 }

@@ -3,7 +3,7 @@ import Stratus
 import StratusAdapterKit
 import StratusHTTP
 
-/// Registers the S3 adapter with a ``Stratus/ServiceRegistry`` under the type `s3`.
+/// Registers the S3 adapter with a ``/Stratus/ServiceRegistry`` under the type `s3`.
 ///
 /// Credentials come from `access_key_id` and `secret_access_key` (and `session_token`) when
 /// set; else from `profile`/`credentials_file` when set; else from the environment
@@ -64,7 +64,7 @@ public enum S3Backend: ServiceBackend {
     /// ``makeService(options:context:)``).
     /// - Parameter options: The remote's options; see ``options``.
     /// - Returns: An ``S3Service``.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
     ///   option, or when no credentials are found.
     public static func makeService(options: RemoteOptions) throws -> any Service {
         try makeService(options: options, context: BackendContext())
@@ -76,7 +76,7 @@ public enum S3Backend: ServiceBackend {
     ///   - options: The remote's options; see ``options``.
     ///   - context: The registry's context.
     /// - Returns: An ``S3Service``.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
     ///   option, or when no credentials are found.
     public static func makeService(options: RemoteOptions, context: BackendContext) throws -> any Service {
         let environment = ProcessInfo.processInfo.environment

@@ -2,7 +2,7 @@ import Foundation
 import Stratus
 import StratusDigest
 
-/// The position in the emulated change feed that a ``Stratus/ChangeToken`` carries:
+/// The position in the emulated change feed that a ``/Stratus/ChangeToken`` carries:
 /// `v1:` followed by base64url JSON.
 ///
 /// It holds the newest `LastModified` reported so far (the watermark, in milliseconds) and
@@ -40,7 +40,7 @@ struct S3ChangeCursor: Codable, Sendable, Equatable {
     }
 
     /// Reads a token.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidChangeToken`` for anything that is not a
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidChangeToken`` for anything that is not a
     ///   token of this remote in a known format.
     init(_ token: ChangeToken, remote: String) throws {
         let refused = ServiceError(

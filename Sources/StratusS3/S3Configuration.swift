@@ -13,7 +13,7 @@ public struct S3Configuration: Sendable {
 
     /// What the adapter does about bucket versioning.
     public enum Versioning: String, Sendable, Hashable {
-        /// The bucket keeps versions: ``Stratus/Service/versions(of:)``, restore and the change
+        /// The bucket keeps versions: ``/Stratus/Service/versions(of:)``, restore and the change
         /// feed work; the adapter checks once and reports `unsupported` if versioning is off.
         case required = "on"
         /// As ``required``, and the adapter turns versioning on (`PutBucketVersioning`) the first
@@ -47,7 +47,7 @@ public struct S3Configuration: Sendable {
     public var singleUploadLimit: Int64
     /// The size of each part of a multipart upload (the last part may be smaller).
     public var partSize: Int64
-    /// Changes per page of ``Stratus/Service/changes(since:)``.
+    /// Changes per page of ``/Stratus/Service/changes(since:)``.
     public var changePageSize: Int
     /// How far back the change feed looks for versions whose `LastModified` is older than the
     /// newest it has seen (a multipart upload is stamped with the time it began, not ended).
@@ -57,7 +57,7 @@ public struct S3Configuration: Sendable {
     public var abandonedUploadAge: Duration
     /// How requests are retried.
     public var retryPolicy: RetryPolicy
-    /// How ``S3Service/waitForChanges(after:timeout:)`` polls the emulated feed (each poll lists
+    /// How ``/Stratus/Service/waitForChanges(after:timeout:)`` polls the emulated feed (each poll lists
     /// the root's versions); 2 to 30 seconds by default.
     public var pollingSchedule: PollingSchedule
 
@@ -79,7 +79,7 @@ public struct S3Configuration: Sendable {
     ///   - abandonedUploadAge: When an unfinished upload counts as abandoned (default one day).
     ///   - retryPolicy: How requests are retried.
     ///   - pollingSchedule: How waiting for changes polls (the `poll_interval` option).
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` for a bad value.
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for a bad value.
     public init(
         endpoint: URL? = nil,
         region: String = "us-east-1",

@@ -47,7 +47,7 @@ public struct S3Credentials: Sendable, Hashable, CustomStringConvertible, Custom
     ///   - file: The credentials file, overriding the environment and the default.
     ///   - environment: The environment to read.
     /// - Returns: The credentials found.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when there are none, or the
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` when there are none, or the
     ///   file names the profile without both keys.
     public static func resolve(
         profile: String? = nil,

@@ -3,7 +3,7 @@ import Stratus
 import StratusAdapterKit
 import StratusHTTP
 
-/// Turns S3 answers and transport failures into ``Stratus/ServiceError``.
+/// Turns S3 answers and transport failures into ``/Stratus/ServiceError``.
 ///
 /// Only the `Code` and `Message` of an S3 error document are kept: a `SignatureDoesNotMatch`
 /// document also carries the string to sign and the signature provided, which never leave here.

@@ -19,7 +19,7 @@ import StratusDigest
 /// ``S3Configuration/changeLookback`` after it began, and after newer changes were read, is not
 /// reported.
 extension S3Service {
-    /// A token for the current end of the feed. See ``Stratus/Service/latestChangeToken()``.
+    /// A token for the current end of the feed. See ``/Stratus/Service/latestChangeToken()``.
     public func latestChangeToken() async throws -> ChangeToken {
         try await guarded {
             try requireVersions()
@@ -35,11 +35,11 @@ extension S3Service {
     }
 
     /// The changes after a token, oldest first, ``S3Configuration/changePageSize`` at a time.
-    /// See ``Stratus/Service/changes(since:)``.
+    /// See ``/Stratus/Service/changes(since:)``.
     ///
-    /// A new version is reported as ``Stratus/Change/upserted(_:)`` with that version's id,
+    /// A new version is reported as ``/Stratus/Change/upserted(_:)`` with that version's id,
     /// size and time (no hash or custom metadata: listings do not carry them; use
-    /// ``metadata(of:)``); a delete marker as ``Stratus/Change/deleted(_:)``.
+    /// ``metadata(of:)``); a delete marker as ``/Stratus/Change/deleted(_:)``.
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         try await guarded {
             try requireVersions()

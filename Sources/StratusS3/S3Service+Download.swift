@@ -9,7 +9,7 @@ import Synchronization
 /// with `Range` after a dropped connection, and checked before the destination is replaced.
 extension S3Service {
     /// Reads a file (or one of its versions) into a local file. See
-    /// ``Stratus/Service/download(_:version:to:options:)``.
+    /// ``/Stratus/Service/download(_:version:to:options:)``.
     ///
     /// The body is hashed as it arrives. When the connection drops midway (a transient failure),
     /// the download goes on from the bytes already received with `Range`, pinned to the same

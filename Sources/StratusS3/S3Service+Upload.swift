@@ -9,10 +9,10 @@ import StratusHTTP
 /// `Content-MD5`; each answer's ETag is compared with the MD5, and the object's SHA-256 is kept
 /// in `x-amz-meta-stratus-sha256`.
 extension S3Service {
-    /// Writes content to a path. See ``Stratus/Service/upload(from:to:options:)``.
+    /// Writes content to a path. See ``/Stratus/Service/upload(from:to:options:)``.
     ///
-    /// ``Stratus/WritePrecondition/mustNotExist`` is sent as `If-None-Match: *` and
-    /// ``Stratus/WritePrecondition/mustMatch(_:)`` as `If-Match` with the ETag of the version
+    /// ``/Stratus/WritePrecondition/mustNotExist`` is sent as `If-None-Match: *` and
+    /// ``/Stratus/WritePrecondition/mustMatch(_:)`` as `If-Match` with the ETag of the version
     /// expected (after `HeadObject` has checked that version is current), so S3 refuses a write
     /// that lost a race. A file cannot be written where a folder is (keys below the path) or
     /// below a file; those checks are `HeadObject`/`ListObjectsV2` requests made just before the

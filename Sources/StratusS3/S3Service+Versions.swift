@@ -17,8 +17,8 @@ struct S3VersionEntry: Sendable {
 /// `CopyObject` from an old version over the current one.
 extension S3Service {
     /// The versions of a file, newest first, from `ListObjectVersions` (delete markers are left
-    /// out). Listings carry no custom metadata, so ``Stratus/FileVersion/contentHash`` is `nil`;
-    /// ``Stratus/Service/download(_:version:to:options:)`` still checks each version's hash.
+    /// out). Listings carry no custom metadata, so ``/Stratus/FileVersion/contentHash`` is `nil`;
+    /// ``/Stratus/Service/download(_:version:to:options:)`` still checks each version's hash.
     public func versions(of path: RemotePath) async throws -> [FileVersion] {
         try await guarded {
             try validateFile(path)

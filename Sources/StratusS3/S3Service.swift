@@ -6,11 +6,11 @@ import StratusDigest
 import StratusHTTP
 import Synchronization
 
-/// A ``Stratus/Service`` over an S3 bucket (AWS or any S3-compatible server), rooted at a key
+/// A ``/Stratus/Service`` over an S3 bucket (AWS or any S3-compatible server), rooted at a key
 /// prefix.
 ///
 /// Folders are key prefixes. Every object the adapter writes carries the SHA-256 of its whole
-/// content in `x-amz-meta-stratus-sha256`, which is the ``Stratus/RemoteFile/contentHash`` and
+/// content in `x-amz-meta-stratus-sha256`, which is the ``/Stratus/RemoteFile/contentHash`` and
 /// what downloads are checked against. Keys below `<root>/.stratus/` are the adapter's own and
 /// are neither listed nor accepted as paths.
 ///
@@ -38,7 +38,7 @@ public final class S3Service: Service {
     ///   - credentials: The key that signs requests.
     ///   - http: The HTTP client to use; a new one by default.
     ///   - logger: Where to log; no secret is logged.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when no HTTP client can be
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` when no HTTP client can be
     ///   made.
     public init(
         configuration: S3Configuration,
@@ -154,7 +154,7 @@ public final class S3Service: Service {
         }
     }
 
-    /// A ``Stratus/RemoteFile`` from an object description.
+    /// A ``/Stratus/RemoteFile`` from an object description.
     func file(_ path: RemotePath, from description: S3ObjectDescription) throws -> RemoteFile {
         RemoteFile(
             path: path,
@@ -241,7 +241,7 @@ public final class S3Service: Service {
     // MARK: Delete
 
     /// Deletes a file through `DeleteObject` (a delete marker when the bucket keeps versions).
-    /// `HeadObject` first makes sure a file is there; ``Stratus/WritePrecondition/mustMatch(_:)``
+    /// `HeadObject` first makes sure a file is there; ``/Stratus/WritePrecondition/mustMatch(_:)``
     /// compares the version and then sends `If-Match` with that version's ETag.
     public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
         try await guarded {
@@ -320,7 +320,7 @@ public final class S3Service: Service {
 
     // MARK: Errors
 
-    /// Runs a call so that it throws ``Stratus/ServiceError`` only.
+    /// Runs a call so that it throws ``/Stratus/ServiceError`` only.
     func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         try await ServiceError.guarding("S3", body)
     }

@@ -74,7 +74,7 @@ struct S3Transport: Sendable {
     }
 
     /// Sends a request and returns its 2xx answer; any other answer, and transport failures,
-    /// are thrown as ``Stratus/ServiceError`` after the retries `repetition` allows.
+    /// are thrown as ``/Stratus/ServiceError`` after the retries `repetition` allows.
     func send(
         _ request: Request,
         repetition: Repetition,

@@ -23,7 +23,7 @@ extension UploadContent {
 
     /// Reads the content once and digests it whole (SHA-256) and in ranges of `partSize`.
     /// - Returns: The whole content's SHA-256 (hex) and each range's digests.
-    /// - Throws: ``Stratus/ServiceError/Code/localFile`` when the file cannot be read or is
+    /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when the file cannot be read or is
     ///   shorter than it was; `cancelled` when the task is cancelled.
     func digests(partSize: Int64) throws -> (sha256: String, parts: [RangeDigests]) {
         let whole = SHA256Digest()

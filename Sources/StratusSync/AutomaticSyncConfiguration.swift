@@ -7,7 +7,7 @@ public struct AutomaticSyncConfiguration: Sendable {
     /// The longest a local write waits for its push while writes keep coming. Default 5
     /// seconds.
     public var maximumDelay: Duration
-    /// How long one ``Stratus/Service/waitForChanges(after:timeout:)`` call may wait before it
+    /// How long one ``/Stratus/Service/waitForChanges(after:timeout:)`` call may wait before it
     /// is made again. Default 10 minutes.
     public var waitTimeout: Duration
     /// The pause before the first retry after a failure; it doubles with each failure in a row.

@@ -76,7 +76,7 @@ struct AutomaticSyncPlan: Sendable {
         retryAt = now + retryPause(offline: offline, random: random)
     }
 
-    /// The pause after the current run of failures: the core's ``Stratus/PollingSchedule``
+    /// The pause after the current run of failures: the core's ``/Stratus/PollingSchedule``
     /// from the first retry, doubling up to the cap, with the configured jitter.
     func retryPause(offline: Bool, random: Double) -> Duration {
         let cap = offline ? configuration.maximumOfflineRetry : configuration.maximumRetry

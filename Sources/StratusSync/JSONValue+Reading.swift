@@ -3,7 +3,7 @@ import Stratus
 
 extension JSONValue {
     /// Reads one JSON document from a remote (or from the local database) in one pass over the
-    /// bytes, with ``Stratus/JSONReader``.
+    /// bytes, with ``/Stratus/JSONReader``.
     ///
     /// `JSONDecoder` reads a `JSONValue` by trying each kind in turn at every level, which costs
     /// time cubic in the nesting: a 1 KB record document nested 500 deep took 1.2 s to read, so
@@ -11,10 +11,10 @@ extension JSONValue {
     /// `JSONDecoder` gives for any UTF-8 JSON it accepts: an integer when the number fits 64
     /// bits, or when it is written with a fraction or exponent but is a whole number strictly
     /// inside 64 bits' range; a double otherwise (one too large for a double is refused); the
-    /// first value of a repeated member name; at most ``Stratus/JSONReader/maximumDepth``
+    /// first value of a repeated member name; at most ``/Stratus/JSONReader/maximumDepth``
     /// levels; a UTF-8 byte order mark may come first. It refuses what JSON does not allow even
     /// where `JSONDecoder` is lenient: a trailing comma, and text that is not UTF-8.
-    /// - Throws: ``Stratus/JSONReadError`` naming what was wrong and where (never the text).
+    /// - Throws: ``/Stratus/JSONReadError`` naming what was wrong and where (never the text).
     static func read(_ data: Data) throws(JSONReadError) -> JSONValue {
         let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         return try JSONReader.read(text) { reader throws(JSONReadError) in try value(&reader) }

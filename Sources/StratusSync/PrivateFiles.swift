@@ -27,7 +27,7 @@ enum PrivateFiles {
 
     /// Creates an empty file at 0600 if none is there, or takes group and other permissions away
     /// from the one that is.
-    /// - Throws: ``StratusFileSystem/FileSystemError`` when it cannot be created or changed.
+    /// - Throws: ``/StratusFileSystem/FileSystemError`` when it cannot be created or changed.
     static func makeFile(_ file: URL) throws {
         let descriptor = try FileDescriptor.open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, mode: mode_t(fileMode))
         let mode = mode_t(try descriptor.information().st_mode) & 0o7777

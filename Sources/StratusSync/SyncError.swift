@@ -3,9 +3,9 @@ import Stratus
 
 /// The error the sync layer throws and reports per record.
 ///
-/// Like ``Stratus/ServiceError``, the code is a struct over a private enumeration, so new codes
+/// Like ``/Stratus/ServiceError``, the code is a struct over a private enumeration, so new codes
 /// never break a caller's `switch`. A failure of the service underneath keeps its
-/// ``Stratus/ServiceError`` in ``underlying`` and its code in ``serviceCode``.
+/// ``/Stratus/ServiceError`` in ``underlying`` and its code in ``serviceCode``.
 public struct SyncError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -26,7 +26,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         public static let localFile = Code(.localFile)
         /// The local SQLite state could not be read or written.
         public static let database = Code(.database)
-        /// The service failed; ``SyncError/underlying`` holds its ``Stratus/ServiceError``.
+        /// The service failed; ``SyncError/underlying`` holds its ``/Stratus/ServiceError``.
         public static let service = Code(.service)
         /// A remote record document is not valid JSON of the documented format.
         public static let invalidDocument = Code(.invalidDocument)
@@ -74,7 +74,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     public var code: Code
     /// What went wrong, in words a person can act on.
     public var message: String
-    /// The error underneath, such as a ``Stratus/ServiceError``.
+    /// The error underneath, such as a ``/Stratus/ServiceError``.
     public var underlying: (any Error & Sendable)?
     /// How many records the error concerns, where it concerns a number of them: for
     /// ``Code/massDeletion``, the records whose documents vanished.
@@ -104,7 +104,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Wraps any error from the layers below: a ``SyncError`` passes through, a
-    /// ``Stratus/ServiceError`` becomes `service` (or `cancelled`), anything else `localFile`
+    /// ``/Stratus/ServiceError`` becomes `service` (or `cancelled`), anything else `localFile`
     /// or `database` as the caller says.
     static func wrapping(_ error: any Error, _ context: String, otherwise code: Code = .localFile) -> SyncError {
         if let error = error as? SyncError { return error }

@@ -4,7 +4,7 @@ import Logging
 import Stratus
 
 /// An app's synced data on this device: records (a type, an id, a `Codable` value) and each
-/// record's files, kept in a local folder and synced through any ``Stratus/Service``.
+/// record's files, kept in a local folder and synced through any ``/Stratus/Service``.
 ///
 /// ```swift
 /// let store = try SyncStore(folder: appSupport.appending(path: "sync"), service: service,

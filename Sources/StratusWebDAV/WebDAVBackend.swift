@@ -3,7 +3,7 @@ import Stratus
 import StratusAdapterKit
 import StratusHTTP
 
-/// Registers the WebDAV adapter with a ``Stratus/ServiceRegistry`` under the type `webdav`.
+/// Registers the WebDAV adapter with a ``/Stratus/ServiceRegistry`` under the type `webdav`.
 ///
 /// The password comes from `password`, else from the first line of `password_file`, else from
 /// the first line `password_command` prints; it is never shown in messages.
@@ -71,7 +71,7 @@ public enum WebDAVBackend: ServiceBackend {
     /// Builds a WebDAV service from a remote's options.
     /// - Parameter options: The remote's options; see ``options``.
     /// - Returns: A ``WebDAVService``.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` naming the missing or bad
     ///   option (never quoting a password).
     public static func makeService(options: RemoteOptions) throws -> any Service {
         let remote = options.remoteName

@@ -32,7 +32,7 @@ public struct WebDAVConfiguration: Sendable {
     /// path, so that Stratus writers of one path take turns. Turn it off for a class 1 server.
     public var usesLocks: Bool
     /// Whether the server grants an exclusive lock to one of many concurrent LOCK requests only,
-    /// so that preconditions are ``Stratus/ServiceCapabilities/ConditionalWrites/atomic`` (with
+    /// so that preconditions are ``/Stratus/ServiceCapabilities/ConditionalWrites/atomic`` (with
     /// ``usesLocks``). rclone and WsgiDAV keep their locks in memory under a mutex and do
     /// (measured); Apache mod_dav_fs does not: its lock database (Berkeley DB on Debian) is read
     /// and rewritten by each prefork process without a lock around both, so 8 simultaneous
@@ -57,7 +57,7 @@ public struct WebDAVConfiguration: Sendable {
     /// How long the change feed's journal entries and snapshots are kept in `.stratus/`. Older
     /// ones are deleted (at most once per service instance, when it first reads the feed), and a
     /// change token older than what was deleted gets
-    /// ``Stratus/ServiceError/Code/invalidChangeToken``, after which a client lists the files
+    /// ``/Stratus/ServiceError/Code/invalidChangeToken``, after which a client lists the files
     /// again.
     public var feedRetention: Duration
     /// How long a write waits for another writer's lock on the same path before giving up,
@@ -67,7 +67,7 @@ public struct WebDAVConfiguration: Sendable {
     public var lockWait: Duration
     /// How failed requests are repeated.
     public var retryPolicy: RetryPolicy
-    /// How ``WebDAVService/waitForChanges(after:timeout:)`` polls the emulated feed; 2 to 30
+    /// How ``/Stratus/Service/waitForChanges(after:timeout:)`` polls the emulated feed; 2 to 30
     /// seconds by default.
     public var pollingSchedule: PollingSchedule
 
@@ -91,7 +91,7 @@ public struct WebDAVConfiguration: Sendable {
     ///   - lockWait: How long a write waits for a busy path; 30 seconds by default.
     ///   - retryPolicy: How failed requests are repeated.
     ///   - pollingSchedule: How waiting for changes polls (the `poll_interval` option).
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when the URL has no host or
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` when the URL has no host or
     ///   is not `http`/`https`, or names no Nextcloud files collection for `.nextcloud`.
     public init(
         url: URL,

@@ -44,7 +44,7 @@ public struct WebDAVCredentials: Sendable, CustomStringConvertible, CustomDebugS
     ///   - file: A file holding the password.
     ///   - command: A shell command that prints the password, such as `pass show cloud`.
     /// - Returns: The password.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when the file cannot be
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` when the file cannot be
     ///   read, the command fails, or the result is empty; the message never quotes the output.
     public static func readPassword(file: URL? = nil, command: String? = nil) throws -> String {
         let text: String

@@ -22,7 +22,7 @@ struct WebDAVEntry: Sendable, Equatable {
     var fileID: String?
 
     /// Reads a multistatus answer.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidResponse`` when it is not one.
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidResponse`` when it is not one.
     static func parse(_ body: Data, action: String) throws -> [WebDAVEntry] {
         let document: XMLTree
         do {

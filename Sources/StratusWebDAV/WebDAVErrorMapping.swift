@@ -3,7 +3,7 @@ import Stratus
 import StratusAdapterKit
 import StratusHTTP
 
-/// Turns WebDAV answers into ``Stratus/ServiceError``.
+/// Turns WebDAV answers into ``/Stratus/ServiceError``.
 ///
 /// Only the status and a short, redacted server message (`s:message` of a Sabre/Nextcloud error
 /// document, or the `responsedescription` of a multistatus) are kept.

@@ -18,7 +18,7 @@ import StratusHTTP
 /// A token is `webdav1.<remote digest>.<snapshot digest>`: the snapshot itself is stored in
 /// `.stratus/feed/`, so tokens stay short and any instance can use them.
 extension WebDAVService {
-    /// A token for the current state. See ``Stratus/Service/latestChangeToken()``.
+    /// A token for the current state. See ``/Stratus/Service/latestChangeToken()``.
     public func latestChangeToken() async throws -> ChangeToken {
         try await guarded {
             await pruneFeedOnce()
@@ -32,7 +32,7 @@ extension WebDAVService {
         }
     }
 
-    /// The changes after a token, oldest first. See ``Stratus/Service/changes(since:)``.
+    /// The changes after a token, oldest first. See ``/Stratus/Service/changes(since:)``.
     ///
     /// Changes from the journal come first, in the order they were made; then what the walk found
     /// beyond them, writes by time and then deletions.

@@ -9,7 +9,7 @@ import Synchronization
 /// (resumed with `Range` after a dropped connection), checked, then renamed into place.
 extension WebDAVService {
     /// Reads a file (or, on Nextcloud, one of its versions) into a local file. See
-    /// ``Stratus/Service/download(_:version:to:options:)``.
+    /// ``/Stratus/Service/download(_:version:to:options:)``.
     ///
     /// The body is hashed as it arrives. Every answer's ETag must be the one PROPFIND reported;
     /// when the file changed meanwhile, the download starts over with the new description (at

@@ -8,7 +8,7 @@ import StratusHTTP
 /// Journal entries whose stamp is older than ``WebDAVConfiguration/feedRetention`` are deleted,
 /// after the name of the newest of them is written to `.stratus/feed/pruned-journal`; a token
 /// whose snapshot was taken at or before that entry then gets
-/// ``Stratus/ServiceError/Code/invalidChangeToken`` (it could miss the changes pruned), and a
+/// ``/Stratus/ServiceError/Code/invalidChangeToken`` (it could miss the changes pruned), and a
 /// client lists the files again. Snapshots not written again within the retention are deleted
 /// too; a token that names a deleted snapshot gets the same error.
 extension WebDAVService {

@@ -78,7 +78,7 @@ extension WebDAVService {
     /// Every repeat waits first: after a 423 a short random pause that grows to 200-400 ms;
     /// after a LOCK whose answer was lost (it may have been granted, and then expires after
     /// ``lockLeaseSeconds``) or a 409 (the lock folder went away) the retry policy's backoff, at
-    /// most ``Stratus/RetryPolicy/maximumAttempts`` times in a row before that failure is thrown.
+    /// most ``/Stratus/RetryPolicy/maximumAttempts`` times in a row before that failure is thrown.
     private func acquireLock(_ url: URL, path: RemotePath) async throws -> String {
         let deadline = ContinuousClock.now + configuration.lockWait
         let action = "LOCK for a write of \(path)"
@@ -154,7 +154,7 @@ extension WebDAVService {
 
     /// The token of a granted lock, from its `Lock-Token` header (`<token>`): it is sent back in
     /// headers (`Lock-Token`, `If`), so one with a control character is refused.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidResponse`` for a missing or empty token, or
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidResponse`` for a missing or empty token, or
     ///   one with a control character.
     static func lockToken(_ header: String?, action: String) throws -> String {
         guard let header else {

@@ -9,9 +9,9 @@ import StratusHTTP
 /// ownCloud, which write a PUT to a `.part` file and rename it themselves, one streamed PUT to
 /// the target, then the state record (PROPPATCH).
 extension WebDAVService {
-    /// Writes content to a path. See ``Stratus/Service/upload(from:to:options:)``.
+    /// Writes content to a path. See ``/Stratus/Service/upload(from:to:options:)``.
     ///
-    /// Under the path's lock (see ``withPathLock(_:_:)``): PROPFIND checks the precondition and
+    /// Under the path's lock (see `withPathLock(_:_:)`): PROPFIND checks the precondition and
     /// that no folder is at the path. On a generic server, PUT streams the content to a
     /// temporary resource in `.stratus/uploads/` (hashed as it is sent), PROPFIND reads its ETag
     /// and size, which must match what was sent, PROPPATCH records the SHA-256, a new version
@@ -261,7 +261,7 @@ extension WebDAVService {
     // MARK: Delete
 
     /// Deletes a file (DELETE) under the path's lock, after PROPFIND has checked the
-    /// precondition. See ``Stratus/Service/delete(_:precondition:)``.
+    /// precondition. See ``/Stratus/Service/delete(_:precondition:)``.
     public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
         try await guarded {
             try validateFile(path)

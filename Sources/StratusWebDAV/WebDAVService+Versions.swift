@@ -2,9 +2,9 @@ import Foundation
 import Stratus
 
 /// Versions: kept by Nextcloud only (see ``WebDAVConfiguration/Vendor/nextcloud``); other
-/// servers keep none, and ``Stratus/ServiceCapabilities/supportsVersions`` is false there.
+/// servers keep none, and ``/Stratus/ServiceCapabilities/supportsVersions`` is false there.
 extension WebDAVService {
-    /// The versions of a file, newest first. See ``Stratus/Service/versions(of:)``.
+    /// The versions of a file, newest first. See ``/Stratus/Service/versions(of:)``.
     public func versions(of path: RemotePath) async throws -> [FileVersion] {
         try await guarded {
             try validateFile(path)
@@ -13,7 +13,7 @@ extension WebDAVService {
         }
     }
 
-    /// Makes an old version current. See ``Stratus/Service/restore(_:to:)``.
+    /// Makes an old version current. See ``/Stratus/Service/restore(_:to:)``.
     public func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
         try await guarded {
             try validateFile(path)

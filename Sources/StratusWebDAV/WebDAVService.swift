@@ -6,7 +6,7 @@ import StratusDigest
 import StratusHTTP
 import Synchronization
 
-/// A ``Stratus/Service`` over a WebDAV collection (RFC 4918): Apache mod_dav, rclone, WsgiDAV,
+/// A ``/Stratus/Service`` over a WebDAV collection (RFC 4918): Apache mod_dav, rclone, WsgiDAV,
 /// Nextcloud, ownCloud and other servers.
 ///
 /// Files are resources below the collection; folders are collections, created with MKCOL as
@@ -44,7 +44,7 @@ public final class WebDAVService: Service {
     ///   - configuration: URL, credentials, vendor and features.
     ///   - http: The HTTP client to use; a new one by default.
     ///   - logger: Where to log; no secret is logged.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidConfiguration`` when no HTTP client can be
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` when no HTTP client can be
     ///   made.
     public init(
         configuration: WebDAVConfiguration,
@@ -112,7 +112,7 @@ public final class WebDAVService: Service {
         return (path.removingPercentEncoding ?? path)
     }
 
-    /// The path of an `href` below the root: ``Stratus/RemotePath/root`` for the root itself,
+    /// The path of an `href` below the root: ``/Stratus/RemotePath/root`` for the root itself,
     /// `nil` for one outside it or in the reserved folder.
     func relativePath(forHref href: String) -> RemotePath? {
         var root = Substring(rootHrefPath)
@@ -158,7 +158,7 @@ public final class WebDAVService: Service {
         return nil
     }
 
-    /// A ``Stratus/RemoteFile`` for an entry.
+    /// A ``/Stratus/RemoteFile`` for an entry.
     func file(_ path: RemotePath, from entry: WebDAVEntry) -> RemoteFile {
         RemoteFile(
             path: path,
@@ -241,7 +241,7 @@ public final class WebDAVService: Service {
     /// than ``maximumListingFolders``, ends the walk with an error: never with a partial tree,
     /// which the change feed would report as deletions.
     /// - Returns: The tree, or `nil` when the folder does not exist (or is a file).
-    /// - Throws: ``Stratus/ServiceError/Code/invalidResponse`` past those limits; what a
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidResponse`` past those limits; what a
     ///   PROPFIND throws.
     func walk(_ folder: RemotePath, reuse: (@Sendable (RemotePath, String) -> [RemotePath: RemoteFile]?)? = nil)
         async throws -> Tree?
@@ -314,7 +314,7 @@ public final class WebDAVService: Service {
 
     // MARK: Errors
 
-    /// Runs a call so that it throws ``Stratus/ServiceError`` only.
+    /// Runs a call so that it throws ``/Stratus/ServiceError`` only.
     func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         try await ServiceError.guarding("WebDAV", body)
     }

@@ -51,7 +51,7 @@ struct WebDAVTransport: Sendable {
     ///   - value: The value.
     ///   - name: The header's name, for the message.
     ///   - action: What the request is for, for the message.
-    /// - Throws: ``Stratus/ServiceError/Code/invalidResponse`` naming the header and the
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidResponse`` naming the header and the
     ///   character (never the value, which may be a lock token).
     static func checkHeaderValue(_ value: String, name: String, action: String) throws {
         guard let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return }
@@ -74,7 +74,7 @@ struct WebDAVTransport: Sendable {
     }
 
     /// Sends a request once and returns its answer, whatever its status; transport failures
-    /// become ``Stratus/ServiceError``.
+    /// become ``/Stratus/ServiceError``.
     func exchange(
         _ request: StratusHTTPRequest, action: String,
         destination: HTTPResponseDestination = .memory(limit: 16 * 1_048_576),

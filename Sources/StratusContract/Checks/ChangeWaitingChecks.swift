@@ -4,12 +4,12 @@ import Stratus
 extension ContractSuite {
     /// Waiting for changes: another client's change wakes a waiter within the bound the service
     /// declares, cancelling a wait ends it promptly, a refused token is refused the way
-    /// ``Stratus/Service/changes(since:)`` refuses it, and a quiet wait times out.
+    /// ``/Stratus/Service/changes(since:)`` refuses it, and a quiet wait times out.
     ///
-    /// The bound is ``Stratus/ChangeWaiting/wakeBound`` from
-    /// ``Stratus/ServiceCapabilities/changeWaiting`` plus ``wakeAllowance`` for a loaded
+    /// The bound is ``/Stratus/ChangeWaiting/wakeBound`` from
+    /// ``/Stratus/ServiceCapabilities/changeWaiting`` plus ``wakeAllowance`` for a loaded
     /// machine. Services without a change feed, or declaring
-    /// ``Stratus/ChangeWaiting/Mechanism/unavailable``, skip these checks.
+    /// ``/Stratus/ChangeWaiting/Mechanism/unavailable``, skip these checks.
     static var changeWaitingChecks: [ContractCheck.Definition] {
         [wakesOnAnotherClientsChange, cancellationEndsTheWait, refusedTokens, quietWaitTimesOut]
     }
