@@ -168,7 +168,7 @@ extension ParserTarget {
     private static func isDeliberateRefusal(_ data: Data, _ error: JSONReadError) -> Bool {
         if String(validating: data, as: UTF8.self) == nil || data.contains(0) { return true }
         if (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) == nil { return true }
-        guard error.reason == "a value" || error.reason == "a member name" else { return false }
+        guard error.expectation == "a value" || error.expectation == "a member name" else { return false }
         let before = data.prefix(error.offset).reversed().first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         return before == UInt8(ascii: ",")
     }
