@@ -22,8 +22,8 @@ import Synchronization
 /// ```
 ///
 /// How soon another device sees a write: the debounce (``AutomaticSyncConfiguration/debounce``)
-/// plus the service's ``Stratus/ChangeWaiting/wakeBound`` plus one sync. See
-/// <doc:AutomaticSync>.
+/// plus the service's ``/Stratus/ChangeWaiting/wakeBound`` plus one sync. See
+/// <doc:SyncingAutomatically>.
 public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
     /// What wakes the scheduling loop.
     private enum Event: Sendable {
