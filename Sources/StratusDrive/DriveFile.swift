@@ -33,6 +33,10 @@ struct DriveFile: DriveAnswer, Equatable {
     /// content to download and no `md5Checksum`.
     var isGoogleNative: Bool { (mimeType ?? "").hasPrefix("application/vnd.google-apps.") }
 
+    /// The version a precondition is checked against: `headRevisionId`, or `?` (which no
+    /// revision of Drive's is) for a file without one.
+    var currentVersion: VersionID { VersionID(headRevisionId ?? "?") }
+
     init(
         id: String, name: String, mimeType: String? = nil, parents: [String]? = nil, size: Int64? = nil,
         md5Checksum: String? = nil, headRevisionId: String? = nil, modifiedTime: Date? = nil,

@@ -80,25 +80,7 @@ extension DriveService {
             throw ServiceError(.conflict, "A folder is at \(path); a file cannot be written there.")
         }
         let current = DriveNameRule.preferred(entries.filter { !$0.isFolder && !$0.isGoogleNative })
-        switch options.precondition {
-        case .none:
-            break
-        case .mustNotExist:
-            if current != nil {
-                throw ServiceError(
-                    .conflict, "\(path) exists, and the precondition says it must not; nothing was written.")
-            }
-        case .mustMatch(let version):
-            guard let current else {
-                throw ServiceError(
-                    .conflict, "No file is at \(path), so it cannot be at version \(version); nothing was written.")
-            }
-            guard current.headRevisionId == version.rawValue else {
-                throw ServiceError(
-                    .conflict,
-                    "\(path) is at version \(current.headRevisionId ?? "?"), not \(version); nothing was written.")
-            }
-        }
+        try options.precondition.check(current: current.map(\.currentVersion), at: path)
         let target: UploadTarget = current.map { .update($0) } ?? .create(parentID: parentID)
         let metadata = try uploadMetadata(for: target, name: path.name, custom: options.metadata)
         var file: DriveFile

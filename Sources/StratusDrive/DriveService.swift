@@ -147,19 +147,7 @@ public final class DriveService: Service {
     public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
         try await guarded {
             let file = try await requireFile(at: path)
-            switch precondition {
-            case .none:
-                break
-            case .mustNotExist:
-                throw ServiceError(
-                    .conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
-            case .mustMatch(let version):
-                guard file.headRevisionId == version.rawValue else {
-                    throw ServiceError(
-                        .conflict,
-                        "\(path) is at version \(file.headRevisionId ?? "?"), not \(version); nothing was deleted.")
-                }
-            }
+            try precondition.check(current: file.currentVersion, at: path, for: .delete)
             let mode = configuration.deleteMode
             let action = mode == .trash ? "files.update (trash)" : "files.delete"
             let trash = try DriveJSONBody.encode(["trashed": .bool(true)])

@@ -26,14 +26,12 @@ extension DropboxService {
             }
             try paths.validate(path)
             var current: RemoteFile?
-            if case .mustMatch(let version) = options.precondition {
-                // Dropbox's mode update writes a new file when none is there, so a missing file
+            if case .mustMatch = options.precondition {
+                // Dropbox's mode update writes a new file when none is there, so the current file
                 // is checked first (a file deleted between this check and the upload is the one
-                // case that is not caught), and a version that is no rev cannot match.
-                current = try await metadataForPrecondition(path)
-                guard DropboxService.isRevision(version) else {
-                    throw ServiceError(.conflict, "\(path) is not at the version \(version); nothing was written.")
-                }
+                // case that is not caught); a file changed since is refused by strict_conflict.
+                current = try await metadataIfPresent(of: path)
+                try options.precondition.check(current: current?.version, at: path)
             }
             let content = try UploadContent(source)
             let progress = MonotonicProgress(options.progress, total: content.size)
@@ -72,22 +70,7 @@ extension DropboxService {
         if let requested { return requested }
         if let current { return current.metadata }
         guard !(try await templates.readIDs()).isEmpty else { return [:] }
-        do {
-            return try await metadata(of: path).metadata
-        } catch let error as ServiceError where error.code == .notFound {
-            return [:]
-        }
-    }
-
-    /// The current file for a `mustMatch` upload; a missing file is a `conflict`.
-    private func metadataForPrecondition(_ path: RemotePath) async throws -> RemoteFile {
-        do {
-            return try await metadata(of: path)
-        } catch let error as ServiceError where error.code == .notFound {
-            throw ServiceError(
-                .conflict,
-                "No file is at \(path), so it cannot be at the version the precondition names; nothing was written.")
-        }
+        return try await metadataIfPresent(of: path)?.metadata ?? [:]
     }
 
     /// The `CommitInfo` members for a path and precondition.

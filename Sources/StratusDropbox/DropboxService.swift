@@ -135,26 +135,16 @@ public final class DropboxService: Service {
                 throw ServiceError(.notFound, "The root is a folder, not a file.")
             }
             try paths.validate(path)
-            switch precondition {
-            case .mustNotExist:
-                _ = try await metadata(of: path)
-                throw ServiceError(
-                    .conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
-            case .none:
-                // delete_v2 removes folders recursively; make sure a file is there first (a
-                // folder reads as notFound). With parent_rev, Dropbox itself refuses folders.
-                _ = try await metadata(of: path)
-            case .mustMatch:
-                break
-            }
             let route = "files/delete_v2"
             var arguments: [(String, StoneValue)] = [("path", .string(paths.dropboxPath(path)))]
-            if case .mustMatch(let version) = precondition {
-                guard DropboxService.isRevision(version) else {
-                    _ = try await metadata(of: path)
-                    throw ServiceError(.conflict, "\(path) is not at the version \(version); nothing was deleted.")
-                }
+            if case .mustMatch(let version) = precondition, DropboxService.isRevision(version) {
+                // Dropbox checks the version itself, and refuses folders.
                 arguments.append(("parent_rev", .string(version.rawValue)))
+            } else {
+                // delete_v2 removes folders recursively; make sure a file is there first (a
+                // folder reads as notFound). A version that is no rev cannot match it.
+                let current = try await metadata(of: path)
+                try precondition.check(current: current.version, at: path, for: .delete)
             }
             do {
                 try await writeOnce(done: { try await self.isGone(path) }) { [arguments] in
@@ -231,12 +221,7 @@ public final class DropboxService: Service {
 
     /// `()` when no file is at a path any more.
     private func isGone(_ path: RemotePath) async throws -> Void? {
-        do {
-            _ = try await metadata(of: path)
-            return nil
-        } catch let error as ServiceError where error.code == .notFound {
-            return ()
-        }
+        try await metadataIfPresent(of: path) == nil ? () : nil
     }
 
     /// The file, when it holds the content of one of its revisions.

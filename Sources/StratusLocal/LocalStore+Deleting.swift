@@ -12,7 +12,7 @@ extension LocalStore {
             guard var record = try record(of: path), record.exists else {
                 throw ServiceError(.notFound, "Cannot delete \(path): no file is there.")
             }
-            try Self.check(precondition, against: record, at: path, action: "delete")
+            try precondition.check(current: record.currentVersion?.id, at: path, for: .delete)
             record.currentVersionNumber = nil
             let preparedRecord = try prepare(record)
             defer { FileSystem.discardFile(preparedRecord) }

@@ -24,7 +24,7 @@ extension LocalStore {
         throws -> RemoteFile
     {
         // Fail fast, before a long transfer; the checks are repeated under the lock.
-        try Self.check(options.precondition, against: try record(of: path), at: path, action: "write")
+        try options.precondition.check(current: try record(of: path)?.currentVersion?.id, at: path)
         try checkNothingInTheWay(of: path)
 
         let staged: StagedContent
@@ -80,7 +80,7 @@ extension LocalStore {
     ) throws -> RemoteFile {
         let key = layout.key(for: path)
         let existing = try record(of: path)
-        try Self.check(precondition, against: existing, at: path, action: "write")
+        try precondition.check(current: existing?.currentVersion?.id, at: path)
         try checkNothingInTheWay(of: path)
 
         var createdFolders: [String] = []

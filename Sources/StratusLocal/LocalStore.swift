@@ -128,41 +128,4 @@ struct LocalStore: Sendable {
             throw ServiceError(.localFile, "Could not make a random identifier: \(error).", underlying: error)
         }
     }
-
-    /// Checks a write or delete's precondition against a path's record.
-    /// - Parameters:
-    ///   - precondition: The precondition.
-    ///   - record: The path's record, if any.
-    ///   - path: The path, for the message.
-    ///   - action: `"write"` or `"delete"`, for the message.
-    /// - Throws: ``ServiceError`` (`conflict`) when it does not hold.
-    static func check(
-        _ precondition: WritePrecondition, against record: FileRecord?, at path: RemotePath, action: String
-    ) throws {
-        let current = record?.currentVersion
-        switch precondition {
-        case .none:
-            return
-        case .mustNotExist:
-            if let current {
-                throw ServiceError(
-                    .conflict,
-                    "Did not \(action) \(path): a file is already there (version \(current.id)) and the call asked that none be. Read it, then pass .mustMatch(\(current.id)) to replace it."
-                )
-            }
-        case .mustMatch(let expected):
-            guard let current else {
-                throw ServiceError(
-                    .conflict,
-                    "Did not \(action) \(path): the call expected version \(expected), but no file is there now (it was deleted or never written)."
-                )
-            }
-            if current.id != expected {
-                throw ServiceError(
-                    .conflict,
-                    "Did not \(action) \(path): the call expected version \(expected), but the file is now at version \(current.id); someone else wrote it since it was read. Read the current version, merge, and retry with .mustMatch(\(current.id))."
-                )
-            }
-        }
-    }
 }

@@ -37,21 +37,15 @@ extension S3Service {
             try await checkNoFolderConflict(path)
             // The current file matters for a precondition, and for metadata nil (which keeps it).
             let current = options.precondition == .none && options.metadata != nil ? nil : try await headIfPresent(path)
+            try options.precondition.check(current: try current.map(version(of:)), at: path)
             var conditions: [(String, String)] = []
             switch options.precondition {
             case .none:
                 break
             case .mustNotExist:
-                if current != nil {
-                    throw ServiceError(
-                        .conflict, "\(path) exists, and the precondition says it must not; nothing was written.")
-                }
                 conditions.append(("If-None-Match", "*"))
-            case .mustMatch(let expected):
-                guard let current, try version(of: current) == expected else {
-                    throw ServiceError(.conflict, "\(path) is not at the version \(expected); nothing was written.")
-                }
-                conditions.append(("If-Match", "\"\(current.etag)\""))
+            case .mustMatch:
+                if let current { conditions.append(("If-Match", "\"\(current.etag)\"")) }
             }
             let metadata = options.metadata ?? current?.metadata ?? [:]
             let progress = MonotonicProgress(options.progress, total: content.size)
@@ -101,11 +95,7 @@ extension S3Service {
 
     /// `HeadObject`, or `nil` when no file is there.
     func headIfPresent(_ path: RemotePath) async throws -> S3ObjectDescription? {
-        do {
-            return try await headDescription(path, version: nil)
-        } catch let error as ServiceError where error.code == .notFound {
-            return nil
-        }
+        try await ServiceError.nilIfNotFound { try await headDescription(path, version: nil) }
     }
 
     /// Refuses a write where a folder is (keys below the path) or below a file (an ancestor is

@@ -222,11 +222,7 @@ public final class S3Service: Service {
                 let path = paths[next]
                 next += 1
                 group.addTask {
-                    do {
-                        return try await self.head(path, version: nil)
-                    } catch let error as ServiceError where error.code == .notFound {
-                        return nil
-                    }
+                    try await ServiceError.nilIfNotFound { try await self.head(path, version: nil) }
                 }
             }
             for _ in 0..<8 { addNext() }
@@ -248,17 +244,9 @@ public final class S3Service: Service {
             try validateFile(path)
             try await ensureVersioning()
             let current = try await headDescription(path, version: nil)
+            try precondition.check(current: try version(of: current), at: path, for: .delete)
             var request = S3Transport.Request(method: .delete, key: key(for: path), action: "DeleteObject of \(path)")
-            switch precondition {
-            case .none:
-                break
-            case .mustNotExist:
-                throw ServiceError(
-                    .conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
-            case .mustMatch(let expected):
-                guard try version(of: current) == expected else {
-                    throw ServiceError(.conflict, "\(path) is not at the version \(expected); nothing was deleted.")
-                }
+            if case .mustMatch = precondition {
                 request.headers.append(("If-Match", "\"\(current.etag)\""))
             }
             do {

@@ -85,10 +85,6 @@ extension SyncStore {
     }
 
     private func listOrEmpty(_ folder: RemotePath) async throws -> [RemoteFile] {
-        do {
-            return try await service.list(folder)
-        } catch let error as ServiceError where error.code == .notFound {
-            return []
-        }
+        try await ServiceError.nilIfNotFound { try await service.list(folder) } ?? []
     }
 }

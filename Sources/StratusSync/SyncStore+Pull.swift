@@ -86,12 +86,7 @@ extension SyncStore {
     /// - Parameter token: The feed's position taken before the listing (so a change made while
     ///   the listing runs is read again later), saved with the result; `nil` without a feed.
     private func collectFullListing(_ run: SyncRun, token: ChangeToken?) async throws {
-        let files: [RemoteFile]
-        do {
-            files = try await service.list(layout.records)
-        } catch let error as ServiceError where error.code == .notFound {
-            files = []
-        }
+        let files = try await ServiceError.nilIfNotFound { try await service.list(layout.records) } ?? []
         var known = try await knownBaseVersions()
         var entries: [PendingPull] = []
         for file in files {

@@ -206,11 +206,7 @@ extension SyncStore {
     }
 
     private func blobIsThere(_ path: RemotePath, _ entry: RecordDocument.FileEntry) async throws -> Bool {
-        do {
-            return try await service.metadata(of: path).size == entry.size
-        } catch let error as ServiceError where error.code == .notFound {
-            return false
-        }
+        try await service.metadataIfPresent(of: path)?.size == entry.size
     }
 
     private func confirm(_ hash: String) async throws {

@@ -199,11 +199,7 @@ extension SyncStore {
 
     /// The marker file's description, or `nil` when there is none.
     private func markerMetadata() async throws -> RemoteFile? {
-        do {
-            return try await service.metadata(of: layout.marker)
-        } catch let error as ServiceError where error.code == .notFound {
-            return nil
-        }
+        try await service.metadataIfPresent(of: layout.marker)
     }
 
     /// Downloads and reads the marker; `nil` when it disappeared meanwhile.

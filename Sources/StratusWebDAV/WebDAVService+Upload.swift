@@ -49,21 +49,15 @@ extension WebDAVService {
         if let current, current.isCollection {
             throw ServiceError(.conflict, "\(path) is a folder; a file cannot be written there.")
         }
+        try options.precondition.check(current: current.map(version(of:)), at: path)
         var conditions: [(String, String)] = []
         switch options.precondition {
         case .none:
             break
         case .mustNotExist:
-            if current != nil {
-                throw ServiceError(
-                    .conflict, "\(path) exists, and the precondition says it must not; nothing was written.")
-            }
             if !configuration.usesLocks { conditions.append(("If-None-Match", "*")) }
-        case .mustMatch(let expected):
-            guard let current, version(of: current) == expected else {
-                throw ServiceError(.conflict, "\(path) is not at the version \(expected); nothing was written.")
-            }
-            if !configuration.usesLocks, let etag = current.etag,
+        case .mustMatch:
+            if !configuration.usesLocks, let current, let etag = current.etag,
                 current.state == nil || !configuration.keepsDeadProperties
             {
                 conditions.append(("If-Match", "\"\(etag)\""))
@@ -269,16 +263,7 @@ extension WebDAVService {
                 guard let current = try await entry(path), !current.isCollection else {
                     throw ServiceError(.notFound, "No file at \(path).")
                 }
-                switch precondition {
-                case .none: break
-                case .mustNotExist:
-                    throw ServiceError(
-                        .conflict, "\(path) exists, and the precondition says it must not; nothing was deleted.")
-                case .mustMatch(let expected):
-                    guard version(of: current) == expected else {
-                        throw ServiceError(.conflict, "\(path) is not at the version \(expected); nothing was deleted.")
-                    }
-                }
+                try precondition.check(current: version(of: current), at: path, for: .delete)
                 let request = transport.request(.delete, try url(for: path), isIdempotent: false)
                 do {
                     // After a failure of unknown outcome, a file that is gone was deleted by

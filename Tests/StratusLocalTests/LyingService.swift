@@ -178,20 +178,7 @@ struct LyingService: Service {
 
     /// The lying check: a look at the current state, apart from the write that follows.
     private func checkPrecondition(_ precondition: WritePrecondition, at path: RemotePath) async throws {
-        let current: RemoteFile?
-        do {
-            current = try await inner.metadata(of: path)
-        } catch let error as ServiceError where error.code == .notFound {
-            current = nil
-        }
-        switch precondition {
-        case .mustNotExist where current != nil:
-            throw ServiceError(.conflict, "A file exists at \(path).")
-        case .mustMatch(let version) where current?.version != version:
-            throw ServiceError(.conflict, "The file at \(path) is not at version \(version).")
-        default:
-            break
-        }
+        try precondition.check(current: try await inner.metadataIfPresent(of: path)?.version, at: path)
     }
 
     /// The size of an upload's content.

@@ -64,18 +64,7 @@ final class ScriptedService: Service {
     }
 
     private func check(_ precondition: WritePrecondition, at path: RemotePath) async throws {
-        let current: RemoteFile?
-        do {
-            current = try await base.metadata(of: path)
-        } catch let error as ServiceError where error.code == .notFound {
-            current = nil
-        }
-        switch precondition {
-        case .none: return
-        case .mustNotExist: if current != nil { throw ServiceError(.conflict, "The file exists.") }
-        case .mustMatch(let expected):
-            if current?.version != expected { throw ServiceError(.conflict, "The file changed.") }
-        }
+        try precondition.check(current: try await base.metadataIfPresent(of: path)?.version, at: path)
     }
 
     func latestChangeToken() async throws -> ChangeToken {

@@ -8,11 +8,17 @@ extension ContractSuite {
     }
 
     private static let missingPath = ContractCheck.Definition("not found: every call on a path never written") { run in
-        _ = try await run.upload(.bytes(Data("neighbour".utf8)), to: try run.path("present.txt"))
+        let present = try await run.upload(.bytes(Data("neighbour".utf8)), to: try run.path("present.txt"))
         let missing = try run.path("missing/never-written.txt")
         try await run.expectError(.notFound, "metadata(of: \(missing))") {
             try await run.service.metadata(of: missing)
         }
+        let absent = try await run.service.metadataIfPresent(of: missing)
+        try expect(absent == nil, "metadataIfPresent(of: \(missing)) returned \(String(describing: absent)), not nil")
+        let found = try await run.service.metadataIfPresent(of: present.path)
+        try expect(
+            found?.version == present.version,
+            "metadataIfPresent(of: \(present.path)) returned \(String(describing: found)), not the file just written")
         let destination = run.localFile("never-created.bin")
         try await run.expectError(.notFound, "download(\(missing))") {
             try await run.service.download(missing, to: destination)
