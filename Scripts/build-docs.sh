@@ -18,9 +18,9 @@
 #   Scripts/build-docs.sh                      every module
 #   Scripts/build-docs.sh Stratus StratusSync  the named modules (and the modules they link to)
 #   Scripts/build-docs.sh --preview <Module> [port]
-#                                              builds, then serves the module's documentation with
-#                                              `docc preview` at http://localhost:<port>/documentation/
-#                                              (default port 8080), rebuilding when the catalogue changes
+#       builds the modules it links to, then serves its documentation with `docc preview` at
+#       http://localhost:<port>/documentation/<module, lower case> (port 8080 by default); edits
+#       of the catalogue show at once, edits of `///` comments after running the command again
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -107,15 +107,14 @@ if [ "$#" -gt 0 ]; then
 fi
 
 start=$SECONDS
+mkdir -p "$out"
 swift package dump-symbol-graph --minimum-access-level public --skip-synthesized-members \
-    --emit-extension-block-symbols >"$out.dump.log" 2>&1 || {
-    cat "$out.dump.log" >&2
+    --emit-extension-block-symbols >"$out/dump-symbol-graph.log" 2>&1 || {
+    cat "$out/dump-symbol-graph.log" >&2
     exit 1
 }
 graphs="$(swift build --show-bin-path)/../symbolgraph"
-mkdir -p "$out"
-mv "$out.dump.log" "$out/dump-symbol-graph.log"
-echo "symbol graphs: $((SECONDS - start)) s"
+echo "build and symbol graphs: $((SECONDS - start)) s"
 
 # The inputs docc needs for one module: its catalogue, a folder of its own symbol graphs, and
 # the archives of the modules it links to.
@@ -144,6 +143,16 @@ docc_arguments() {
 failed=()
 for module in "${selected[@]}"; do
     [ "$module" != "$preview" ] || continue
+    rm -rf "${out:?}/$module.doccarchive"
+    missing=""
+    for dependency in ${links[$module]}; do
+        [ -d "$out/$dependency.doccarchive" ] || missing+=" $dependency"
+    done
+    if [ -n "$missing" ]; then
+        failed+=("$module")
+        echo "SKIPPED: $module (it links to$missing, which failed)" >&2
+        continue
+    fi
     docc_arguments "$module"
     if "$docc" convert "${arguments[@]}" --warnings-as-errors --output-path "$out/$module.doccarchive" \
         >"$out/$module.log" 2>&1; then
@@ -154,7 +163,7 @@ for module in "${selected[@]}"; do
         cat "$out/$module.log" >&2
     fi
 done
-echo "docc: $((SECONDS - start)) s in all"
+echo "docs: $((SECONDS - start)) s in all"
 
 if [ "${#failed[@]}" -gt 0 ]; then
     echo "error: documentation with warnings or errors: ${failed[*]}" >&2
