@@ -9,8 +9,10 @@
 #   2. `docc convert` per module, in dependency order: the module's catalogue plus its own symbol
 #      graphs (<Module>.symbols.json and its extensions of other modules, <Module>@*.symbols.json),
 #      `--warnings-as-errors`; each archive is built with external link support, and the archives
-#      of the Stratus modules it depends on are passed with `--dependency`, so ``Stratus/Service``
-#      in another module's documentation is a checked link too.
+#      of the Stratus modules it depends on are passed with `--dependency`, so an absolute link
+#      such as ``/Stratus/Service`` in another module's documentation is checked too. (A relative
+#      ``Stratus/Service`` is looked up in the module itself only, where it finds at most the
+#      module's own extension of the type: write it so only for what that extension declares.)
 #
 # Archives: .build/docs/<Module>.doccarchive (git-ignored with .build/).
 #
