@@ -28,8 +28,8 @@ extension WebDAVService {
     }
 
     /// Writes content through a temporary resource and moves it onto the path (under the
-    /// path's lock). The temporary resource is deleted, best effort and without waiting, when
-    /// anything fails or the task is cancelled.
+    /// path's lock). When anything fails or the task is cancelled, the temporary resource is
+    /// deleted, best effort, before the error is thrown.
     /// - Parameters:
     ///   - content: The content.
     ///   - path: The target.
@@ -49,7 +49,7 @@ extension WebDAVService {
                 content, at: stagingURL, to: path, current: current, precondition: precondition, metadata: metadata,
                 progress: progress)
         } catch {
-            discardStaging(stagingURL)
+            await discardStaging(stagingURL)
             throw error
         }
     }
@@ -200,42 +200,47 @@ extension WebDAVService {
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    /// Makes `.stratus/uploads/` once per instance and then deletes, in the background, the
-    /// temporary uploads in it that are older than ``abandonedUploadAge`` (left by writers that
-    /// died between PUT and MOVE).
+    /// Makes `.stratus/uploads/` once per instance and then deletes the temporary uploads in it
+    /// that are older than ``abandonedUploadAge`` (left by writers that died between PUT and
+    /// MOVE). The sweep is part of the first write and best effort: a failure is logged, and a
+    /// sweep cut short (the write cancelled) leaves the rest to the next instance.
     private func ensureUploadsFolder() async throws {
         let key = Self.reservedFolder + "/" + Self.uploadsFolder
         let isNew = !knownFolders.withLock { $0.contains(key) }
         try await ensureReservedFolder(Self.uploadsFolder)
         guard isNew else { return }
-        let transport = self.transport
-        let logger = self.logger
-        Task.detached {
-            do {
-                let folder = try transport.url(for: [Self.reservedFolder, Self.uploadsFolder], isFolder: true)
-                let entries = try await transport.propfind(folder, depth: 1, action: "PROPFIND of the uploads") ?? []
-                let cutoff = Date().addingTimeInterval(-Self.abandonedUploadAge)
-                for entry in entries where !entry.isCollection {
-                    let encoded = entry.href.split(separator: "/").last.map(String.init) ?? ""
-                    let name = encoded.removingPercentEncoding ?? encoded
-                    guard let made = Self.stagingTime(name), made < cutoff else { continue }
-                    let url = try transport.url(for: [Self.reservedFolder, Self.uploadsFolder, name])
-                    _ = try? await transport.send(
-                        transport.request(.delete, url), action: "DELETE of an abandoned upload", repetition: .safe)
-                }
-            } catch {
-                logger.debug("Abandoned uploads were not swept", metadata: ["error": "\(error)"])
-            }
+        do {
+            try await sweepAbandonedUploads()
+        } catch {
+            logger.debug("Abandoned uploads were not swept", metadata: ["error": "\(error)"])
         }
     }
 
-    /// Deletes a temporary upload in the background, best effort: a cancelled write does not
-    /// wait for it, and one left behind is swept later by age.
-    private func discardStaging(_ url: URL) {
+    /// Deletes the temporary uploads older than ``abandonedUploadAge``; one that cannot be
+    /// deleted is left for a later sweep.
+    private func sweepAbandonedUploads() async throws {
+        let folder = try transport.url(for: [Self.reservedFolder, Self.uploadsFolder], isFolder: true)
+        let entries = try await transport.propfind(folder, depth: 1, action: "PROPFIND of the uploads") ?? []
+        let cutoff = Date().addingTimeInterval(-Self.abandonedUploadAge)
+        for entry in entries where !entry.isCollection {
+            try Task.checkCancellation()
+            let encoded = entry.href.split(separator: "/").last.map(String.init) ?? ""
+            let name = encoded.removingPercentEncoding ?? encoded
+            guard let made = Self.stagingTime(name), made < cutoff else { continue }
+            let url = try transport.url(for: [Self.reservedFolder, Self.uploadsFolder, name])
+            _ = try? await transport.send(
+                transport.request(.delete, url), action: "DELETE of an abandoned upload", repetition: .safe)
+        }
+    }
+
+    /// Deletes a temporary upload, best effort, and returns once that is done. It runs in a task
+    /// of its own, awaited, so that it is sent even when the write was cancelled; one left behind
+    /// (the DELETE failed) is swept later by age.
+    private func discardStaging(_ url: URL) async {
         let request = transport.request(.delete, url)
         let transport = self.transport
         let logger = self.logger
-        Task.detached {
+        await Task {
             do {
                 _ = try await transport.send(request, action: "DELETE of a temporary upload", repetition: .safe)
             } catch let error as ServiceError where error.code == .notFound {
@@ -243,6 +248,6 @@ extension WebDAVService {
             } catch {
                 logger.debug("A temporary upload was not deleted", metadata: ["error": "\(error)"])
             }
-        }
+        }.value
     }
 }
