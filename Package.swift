@@ -50,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         // C shims: libcurl and OpenSSL's libcrypto, found through pkg-config.
@@ -66,14 +68,18 @@ let package = Package(
         // Linux system calls that Glibc's Swift module does not show (sync_file_range).
         .systemLibrary(name: "CLinux"),
 
-        // Library targets: libcurl, OpenSSL and swift-log only.
+        // Library targets: libcurl, OpenSSL, swift-log, swift-metrics and swift-distributed-tracing only.
         // File-system primitives (atomic replace, file locks, EINTR-safe calls, child processes):
         // nothing but the C library and the header-only CLinux shim.
         .target(name: "StratusFileSystem", dependencies: ["CLinux"], swiftSettings: strict),
         // The core links no OpenSSL: hash algorithms are names here, computed in StratusDigest.
         .target(
             name: "Stratus",
-            dependencies: ["StratusFileSystem", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "StratusFileSystem", .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -90,6 +96,7 @@ let package = Package(
             name: "StratusLocal",
             dependencies: [
                 "Stratus", "StratusDigest", "StratusFileSystem", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict
         ),
@@ -97,7 +104,10 @@ let package = Package(
         // The public kit for adapter authors: the plumbing every HTTP adapter shares.
         .target(
             name: "StratusAdapterKit",
-            dependencies: ["Stratus", "StratusHTTP", "StratusDigest", "StratusFileSystem"],
+            dependencies: [
+                "Stratus", "StratusHTTP", "StratusDigest", "StratusFileSystem",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -148,6 +158,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict
         ),
@@ -348,6 +359,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strict
         ),
@@ -364,6 +376,8 @@ let package = Package(
             dependencies: [
                 "StratusTestSupport", "StratusAdapterKit", "StratusFileSystem", "Stratus", "StratusHTTP",
                 "StratusDigest",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict
         ),
@@ -477,6 +491,8 @@ let package = Package(
                 "WebDAVServers", "StratusFileSystem", "StratusDigest",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict
         ),

@@ -61,7 +61,9 @@ extension RetryPolicy {
         _ repetition: Repetition,
         _ operation: @Sendable (_ attempt: Int) async throws -> Result
     ) async throws -> Result {
-        try await run(isRetryable: { repetition.allowsRepeat(after: $0) }, operation)
+        try await run(isRetryable: { repetition.allowsRepeat(after: $0) }) { attempt in
+            try await RetryMetrics.observe(attempt: attempt) { try await operation(attempt) }
+        }
     }
 
     /// Runs a write whose outcome a failure can leave unknown, the "look first" protocol: a
@@ -90,21 +92,23 @@ extension RetryPolicy {
             Repetition.wasRefused($0) || Repetition.leavesOutcomeUnknown($0)
         }
         return try await run(isRetryable: isRetryable) { attempt in
-            if mustLook.withLock({ $0 }) {
-                try Task.checkCancellation()
-                if let outcome = try await lookFirst() { return outcome }
-                mustLook.withLock { $0 = false }
-            }
-            do {
-                return try await write(attempt)
-            } catch  where Repetition.leavesOutcomeUnknown(error) {
-                mustLook.withLock { $0 = true }
-                if attempt >= lastAttempt || exceedsRetryAfter(error), !Task.isCancelled,
-                    let outcome = try? await lookFirst()
-                {
-                    return outcome
+            try await RetryMetrics.observe(attempt: attempt) {
+                if mustLook.withLock({ $0 }) {
+                    try Task.checkCancellation()
+                    if let outcome = try await lookFirst() { return outcome }
+                    mustLook.withLock { $0 = false }
                 }
-                throw error
+                do {
+                    return try await write(attempt)
+                } catch  where Repetition.leavesOutcomeUnknown(error) {
+                    mustLook.withLock { $0 = true }
+                    if attempt >= lastAttempt || exceedsRetryAfter(error), !Task.isCancelled,
+                        let outcome = try? await lookFirst()
+                    {
+                        return outcome
+                    }
+                    throw error
+                }
             }
         }
     }
@@ -139,13 +143,15 @@ extension RetryPolicy {
             return isLast ? repetition == .safe && count < 2 : repetition.allowsRepeat(after: error)
         }
         return try await run(isRetryable: isRetryable) { attempt in
-            unreadable.withLock { $0.isLast = false }
-            let answer = try await send(attempt)
-            do {
-                return try await read(answer)
-            } catch let error as ServiceError where error.code == .invalidResponse {
-                unreadable.withLock { $0 = (count: $0.count + 1, isLast: true) }
-                throw error
+            try await RetryMetrics.observe(attempt: attempt) {
+                unreadable.withLock { $0.isLast = false }
+                let answer = try await send(attempt)
+                do {
+                    return try await read(answer)
+                } catch let error as ServiceError where error.code == .invalidResponse {
+                    unreadable.withLock { $0 = (count: $0.count + 1, isLast: true) }
+                    throw error
+                }
             }
         }
     }

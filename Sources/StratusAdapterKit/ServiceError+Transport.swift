@@ -1,5 +1,6 @@
 import Stratus
 import StratusHTTP
+import Tracing
 
 extension ServiceError {
     /// The error for an HTTP exchange that did not complete (no answer, or an answer cut short),
@@ -35,15 +36,44 @@ extension ServiceError {
     /// Runs an adapter's call so that it throws ``/Stratus/ServiceError`` only: a
     /// `CancellationError` becomes `cancelled`, anything else unexpected becomes `internalError`,
     /// which is not transient: a programming error is not retried.
+    ///
+    /// Every adapter's calls pass here, so this is where they are observed: the call runs in a
+    /// span named `stratus.service.call` (with the attributes `stratus.backend` and, when given,
+    /// `stratus.operation`, plus `stratus.error.code` when it fails), and with `service` as the
+    /// ``/Stratus/StratusTelemetry/backend`` of the HTTP and retry metrics it causes.
     /// - Parameters:
     ///   - service: The service's name for messages, such as "Dropbox".
+    ///   - operation: The ``/Stratus/Service`` requirement being served, such as `upload`, if the
+    ///     adapter names it.
     ///   - body: The call.
     /// - Returns: What the call returns.
     /// - Throws: ``/Stratus/ServiceError`` only.
     public static func guarding<Result: Sendable>(
         _ service: String,
+        operation: String? = nil,
         _ body: () async throws -> Result
     ) async throws -> Result {
+        var telemetry = StratusTelemetry.current
+        telemetry.backend = service
+        var attributes = ["stratus.backend": service]
+        attributes["stratus.operation"] = operation
+        return try await StratusTelemetry.$current.withValue(telemetry) {
+            try await telemetry.withSpan(ServiceCallSpan.name, ofKind: .client, attributes: attributes) { span in
+                do {
+                    return try await mapUnexpected(service, body)
+                } catch let error as ServiceError {
+                    span.attributes["stratus.error.code"] = "\(error.code)"
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Maps what a call threw to ``/Stratus/ServiceError``.
+    private static func mapUnexpected<Result: Sendable>(
+        _ service: String,
+        _ body: () async throws -> Result
+    ) async throws(ServiceError) -> Result {
         do {
             return try await body()
         } catch let error as ServiceError {

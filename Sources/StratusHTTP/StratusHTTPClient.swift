@@ -105,6 +105,7 @@ public final class StratusHTTPClient: Sendable {
         _ request: StratusHTTPRequest,
         progress: (@Sendable (HTTPProgress) -> Void)? = nil
     ) async throws(StratusHTTPClientError) -> HTTPStreamingResponse {
+        let started = ContinuousClock.now
         let source = try openSource(request)
         let head = HeadHandOver()
         let result = await withTaskCancellationHandler {
@@ -131,6 +132,10 @@ public final class StratusHTTPClient: Sendable {
         } onCancel: {
             head.cancel()
         }
+        let answer = try? result.get()
+        HTTPRequestMetrics.record(
+            method: request.method, status: answer?.status, since: started,
+            sent: answer == nil ? nil : source.length, received: nil)
         return try result.get()
     }
 
@@ -162,6 +167,7 @@ public final class StratusHTTPClient: Sendable {
         sink: any ResponseSink,
         progress: (@Sendable (HTTPProgress) -> Void)?
     ) async throws(StratusHTTPClientError) -> TransferOutcome {
+        let started = ContinuousClock.now
         let source = try openSource(request)
         let head = HeadHandOver()
         let result = await withTaskCancellationHandler {
@@ -176,6 +182,10 @@ public final class StratusHTTPClient: Sendable {
         } onCancel: {
             head.cancel()
         }
+        let outcome = try? result.get()
+        HTTPRequestMetrics.record(
+            method: request.method, status: outcome?.status, since: started,
+            sent: outcome == nil ? nil : source.length, received: outcome?.bodyLength)
         return try result.get()
     }
 }

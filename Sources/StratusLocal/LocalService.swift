@@ -284,11 +284,25 @@ public final class LocalService: Service {
     }
 
     /// Runs store work off the concurrency pool and turns file system failures into the
-    /// ``/Stratus/ServiceError`` a caller sees.
+    /// ``/Stratus/ServiceError`` a caller sees; the work runs in a span (see
+    /// ``LocalCallSpan``), the local backend's entry point being this one.
     /// - Parameters:
     ///   - action: What is being done, phrased to follow "could not".
+    ///   - function: The ``/Stratus/Service`` requirement calling, whose base name is the span's
+    ///     operation (never `action`, which names paths).
     ///   - work: The work.
     func perform<Result: Sendable>(
+        _ action: String,
+        function: String = #function,
+        _ work: @escaping @Sendable (CancellationFlag) throws -> Result
+    ) async throws -> Result {
+        try await LocalCallSpan.observe(function: function) {
+            try await performUnobserved(action, work)
+        }
+    }
+
+    /// ``perform(_:function:_:)`` without its span.
+    private func performUnobserved<Result: Sendable>(
         _ action: String,
         _ work: @escaping @Sendable (CancellationFlag) throws -> Result
     ) async throws -> Result {

@@ -32,8 +32,16 @@ extension SyncStore {
         await scheduler.stop(cancelRunning: cancelRunning)
     }
 
-    /// One sync run: the scheduler makes sure only one runs at a time.
+    /// One sync run, observed (see ``SyncRunTelemetry``): the scheduler makes sure only one
+    /// runs at a time.
     private func performSync() async throws -> SyncReport {
+        try await SyncRunTelemetry.observe(backend: SyncRunTelemetry.backendName(of: service)) {
+            try await runSync()
+        }
+    }
+
+    /// One sync run: its report and the number of quarantined records it leaves.
+    private func runSync() async throws -> (report: SyncReport, quarantined: Int) {
         statusBoard.set(.syncing(nil))
         defer { runsEnded.send([()]) }
         let userProgress = configuration.progress
@@ -68,7 +76,7 @@ extension SyncStore {
                 "Sync finished: \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflicts, \(report.failures.count) failures."
             )
             statusBoard.set(Self.status(after: report, quarantined: quarantined))
-            return report
+            return (report, quarantined.count)
         } catch {
             let failure = SyncError.wrapping(error, "Syncing with the remote", otherwise: .database)
             statusBoard.failed(failure, nextAttempt: nil)
