@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import StratusDigest
 import StratusFileSystem
+import Synchronization
 
 /// What is known about bytes stored in the blob store or received into a file.
 public struct BlobInfo: Sendable, Hashable {
@@ -219,29 +220,42 @@ public struct BlobStore: Sendable {
 
 /// The three digests a blob is known by, fed together.
 ///
-/// `@unchecked Sendable`: the digests are not thread-safe and no lock of their own guards them.
-/// A request's digests live in that request alone; an upload session's are touched only by the
-/// request that claimed the session, one at a time (`UploadSessions`' busy flag, set and
-/// cleared under its `Mutex`, hands them from one request to the next).
-public final class BlobDigests: @unchecked Sendable {
-    private let sha256 = SHA256Digest()
-    private let contentHash = DropboxContentHash()
-    private let md5 = MD5Digest()
+/// The digests are not thread-safe, so a `Mutex` guards them: an upload session's digests are
+/// handed from one request to the next (see `UploadSessions`), and each feeds them under the
+/// lock.
+public final class BlobDigests: Sendable {
+    /// The digests, fed together.
+    private struct Digests {
+        let sha256 = SHA256Digest()
+        let contentHash = DropboxContentHash()
+        let md5 = MD5Digest()
+    }
+
+    private let digests = Mutex(Digests())
 
     /// Fresh digests, before any byte.
     public init() {}
 
     /// Feeds bytes to all three.
     public func update(_ bytes: UnsafeRawBufferPointer) {
-        sha256.update(bytes)
-        contentHash.update(bytes)
-        md5.update(bytes)
+        // Copied: a pointer (not `Sendable`) cannot reach the digests inside the lock.
+        let bytes = [UInt8](bytes)
+        digests.withLock { digests in
+            bytes.withUnsafeBytes { bytes in
+                digests.sha256.update(bytes)
+                digests.contentHash.update(bytes)
+                digests.md5.update(bytes)
+            }
+        }
     }
 
     /// The description of every byte fed; call it once.
     /// - Parameter size: How many bytes were fed.
     public func finalize(size: Int64) -> BlobInfo {
-        BlobInfo(
-            sha256: sha256.finalizeHex(), contentHash: contentHash.finalizeHex(), md5: md5.finalizeHex(), size: size)
+        digests.withLock { digests in
+            BlobInfo(
+                sha256: digests.sha256.finalizeHex(), contentHash: digests.contentHash.finalizeHex(),
+                md5: digests.md5.finalizeHex(), size: size)
+        }
     }
 }
