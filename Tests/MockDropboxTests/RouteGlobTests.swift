@@ -26,17 +26,19 @@ import Testing
     }
 
     @Test func manyStarsTakeNoTime() {
-        // Seven stars and a text that almost matches: the backtracking matcher took seconds.
+        // Seven stars and a text that almost matches: the backtracking matcher took seconds for
+        // 64 characters, and would take hours for these 200; the matcher in use takes
+        // microseconds, so the bound holds on any machine, however busy.
         let route = "/*a*a*a*a*a*a*b"
-        let path = "/" + String(repeating: "a", count: 64)
+        let path = "/" + String(repeating: "a", count: 200)
         let elapsed = ContinuousClock().measure { #expect(!matches(route, path)) }
-        #expect(elapsed < .milliseconds(500), "\(elapsed)")
+        #expect(elapsed < .seconds(10), "\(elapsed)")
         // A long text costs no more than its length.
         let long = "/" + String(repeating: "a", count: 100_000)
         var matched = true
         let longElapsed = ContinuousClock().measure { matched = matches(route, long) }
         #expect(!matched)
-        #expect(longElapsed < .seconds(1), "\(longElapsed)")
+        #expect(longElapsed < .seconds(10), "\(longElapsed)")
     }
 
     @Test func aRuleCanTargetOneDropboxDownloadByItsArgumentHeader() throws {

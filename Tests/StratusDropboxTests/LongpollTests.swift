@@ -81,16 +81,16 @@ import Testing
     }
 
     @Test func aTimeoutUnderThirtySecondsAsksForThirtyAndStopsAtTheCallersDeadline() async throws {
-        try await Self.withMock(.init(maxLongpollWait: .seconds(10))) { fixture in
+        try await Self.withMock(.init(maxLongpollWait: .seconds(30))) { fixture in
             let service = try fixture.makeService()
             let token = try await service.latestChangeToken()
             let started = ContinuousClock.now
             #expect(try await service.waitForChanges(after: token, timeout: .seconds(1)) == .timedOut)
-            // A test of a timeout: not before it, and well before the 10 s the mock holds (a
+            // A test of a timeout: not before it, and well before the 30 s the mock holds (a
             // loaded machine's margin apart).
             let elapsed = ContinuousClock.now - started
             #expect(elapsed >= .seconds(1))
-            #expect(elapsed < .seconds(8))
+            #expect(elapsed < .seconds(20))
             let polls = try await Self.waitForLoggedLongpolls(fixture, count: 1)
             #expect(polls.count == 1)
             #expect(try polls.first.map(Self.timeoutArgument) == 30)
@@ -153,7 +153,8 @@ import Testing
             let cancelled = ContinuousClock.now
             wait.cancel()
             await expectServiceError(.cancelled) { try await wait.value }
-            #expect(ContinuousClock.now - cancelled < .seconds(10))
+            // Ended by the cancellation, not by the hour-long wait (a busy machine's margin apart).
+            #expect(ContinuousClock.now - cancelled < .seconds(60))
         }
     }
 

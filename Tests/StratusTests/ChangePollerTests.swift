@@ -114,7 +114,8 @@ struct ChangePollerTests {
         let cancelled = ContinuousClock.now
         wait.cancel()
         await expectServiceError(.cancelled) { try await wait.value }
-        #expect(ContinuousClock.now - cancelled < .seconds(10))
+        // Ended by the cancellation, not by the hour-long wait (a busy machine's margin apart).
+        #expect(ContinuousClock.now - cancelled < .seconds(60))
     }
 
     @Test func aRefusedTokenIsRefusedAsTheFeedRefusesIt() async {
