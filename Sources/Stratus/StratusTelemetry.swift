@@ -90,8 +90,10 @@ public struct StratusTelemetry: Sendable {
     ///   - name: The span's operation name, such as `stratus.sync.run`.
     ///   - kind: The span's kind.
     ///   - attributes: The span's attributes; never a path, a file name or a secret.
+    ///   - isolation: The caller's actor, which `body` runs on.
     ///   - body: The work; it receives the span to add attributes as it learns them.
     /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     public func withSpan<Result>(
         _ name: String,
         ofKind kind: SpanKind = .internal,
