@@ -23,7 +23,7 @@ enum ServerRuns {
                 throw BenchmarkFailure("moto is not installed for python3: pip install 'moto[server]'")
             }
             Progress.say("starting moto's S3 server")
-            let url = try MotoLauncher.start(minimumPartSize: 5 * 1_048_576)
+            let url = try await MotoLauncher.start(minimumPartSize: 5 * 1_048_576)
             try await MotoLauncher.createBucket(StratusClients.s3Bucket, at: url)
             let base = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
             let endpoint = MockEndpoint(
@@ -45,7 +45,7 @@ enum ServerRuns {
             let directory = workspace.appendingPathComponent("apache")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let user = "bench"
-            let server = try WebDAVServerLauncher.start(.apache, in: directory, user: user, password: secret)
+            let server = try await WebDAVServerLauncher.start(.apache, in: directory, user: user, password: secret)
             let folder = "bench"
             let local = server.root.appendingPathComponent(folder)
             try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)

@@ -213,14 +213,14 @@ final class RemoteEndpoint {
             return RemoteEndpoint(name: name, folder: folder, process: process, baseURL: base, token: token)
         case "s3":
             // moto (PyPI's moto[server]), a child of this process on a free port.
-            let endpoint = try MotoLauncher.start(minimumPartSize: 5 * 1_048_576)
+            let endpoint = try await MotoLauncher.start(minimumPartSize: 5 * 1_048_576)
             let bucket = "sync-bench-" + UUID().uuidString.lowercased().prefix(8)
             try await MotoLauncher.createBucket(bucket, at: endpoint)
             return RemoteEndpoint(
                 name: name, folder: folder, process: nil, baseURL: endpoint, token: nil, container: bucket)
         case "webdav":
             // Apache httpd with mod_dav (Debian's apache2), a child of this process on a free port.
-            let server = try WebDAVServerLauncher.start(
+            let server = try await WebDAVServerLauncher.start(
                 .apache, in: folder.appending(path: "apache"), user: webDAVUser, password: webDAVPassword)
             return RemoteEndpoint(
                 name: name, folder: server.root, process: nil, baseURL: server.url, token: nil, container: "")

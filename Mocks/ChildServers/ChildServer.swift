@@ -22,6 +22,18 @@ public enum ChildServer {
         public var description: String { reason }
     }
 
+    /// Runs a server's start, which blocks while it waits for the server to answer, on a thread
+    /// outside Swift's cooperative pool: the pool has one thread per core, and tests that start
+    /// servers while others run would otherwise stall every other task for seconds.
+    /// - Parameter start: The blocking start.
+    /// - Returns: What `start` returns.
+    /// - Throws: What `start` throws.
+    public static func offThePool<Value: Sendable>(_ start: @escaping @Sendable () throws -> Value) async throws
+        -> Value
+    {
+        try await BlockingWork.run { _ in try start() }
+    }
+
     /// Whether `python3` can import the named modules (for example `"moto.server"`).
     /// - Parameter modules: A comma-separated list, as an `import` statement takes it.
     public static func pythonImports(_ modules: String) -> Bool {

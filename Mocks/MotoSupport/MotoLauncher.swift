@@ -20,7 +20,12 @@ public enum MotoLauncher {
     ///   - arguments: More arguments for the script (such as `--cut-downloads-after N`).
     /// - Returns: The server's endpoint, `http://127.0.0.1:PORT`.
     /// - Throws: ``MotoUnavailable`` with moto's own output when it does not start.
-    public static func start(minimumPartSize: Int64, arguments: [String] = []) throws -> URL {
+    public static func start(minimumPartSize: Int64, arguments: [String] = []) async throws -> URL {
+        try await ChildServer.offThePool { try startBlocking(minimumPartSize: minimumPartSize, arguments: arguments) }
+    }
+
+    /// ``start(minimumPartSize:arguments:)``, blocking the calling thread until moto answers.
+    private static func startBlocking(minimumPartSize: Int64, arguments: [String]) throws -> URL {
         let log = FileManager.default.temporaryDirectory.appending(path: "stratus-moto-\(UUID().uuidString).log")
         let port: Int
         do {

@@ -63,7 +63,16 @@ public enum WebDAVServerLauncher {
     ///   - password: That user's password.
     /// - Returns: The running server.
     /// - Throws: ``WebDAVServerUnavailable`` with the server's own output when it does not start.
-    public static func start(_ kind: Kind, in directory: URL, user: String, password: String) throws -> Server {
+    public static func start(_ kind: Kind, in directory: URL, user: String, password: String) async throws -> Server {
+        try await ChildServer.offThePool {
+            try startBlocking(kind, in: directory, user: user, password: password)
+        }
+    }
+
+    /// ``start(_:in:user:password:)``, blocking the calling thread until the server answers.
+    private static func startBlocking(_ kind: Kind, in directory: URL, user: String, password: String) throws
+        -> Server
+    {
         let root = directory.appending(path: "data")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         // Apache started as root serves as nobody, which must be able to write there.

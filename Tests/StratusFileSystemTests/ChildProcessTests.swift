@@ -18,8 +18,9 @@ import Testing
         let failed = try await ChildProcess.run("/bin/sh", ["-c", "exit 3"])
         #expect(failed.termination == .exited(3))
         #expect(!failed.termination.isSuccess)
-        let blocking = await offThePool { Result { try ChildProcess.runBlocking("/bin/sh", ["-c", "exit 255"]) } }
-        #expect(try blocking.get().termination == .exited(255))
+        // Blocking calls run off the cooperative pool, whose few threads other tests need.
+        let blocking = try await BlockingWork.run { _ in try ChildProcess.runBlocking("/bin/sh", ["-c", "exit 255"]) }
+        #expect(blocking.termination == .exited(255))
     }
 
     @Test func aSignalThatKillsTheChildIsReported() async throws {
@@ -147,7 +148,9 @@ import Testing
 
     @Test func waitingForOutputSeesItAsItArrives() async throws {
         let child = try ChildProcess("/bin/sh", ["-c", "echo ready; exec sleep 30"], output: .collect())
-        let ready = await offThePool { child.waitBlocking { output, _ in output.contains(UInt8(ascii: "\n")) } }
+        let ready = try await BlockingWork.run { _ in
+            child.waitBlocking { output, _ in output.contains(UInt8(ascii: "\n")) }
+        }
         #expect(ready)
         #expect(String(decoding: child.standardOutput, as: UTF8.self) == "ready\n")
         #expect(child.isRunning)
@@ -155,7 +158,7 @@ import Testing
         #expect(await child.wait() == .signalled(SIGKILL))
 
         let quiet = try ChildProcess("true", output: .collect())
-        let printed = await offThePool { quiet.waitBlocking { output, _ in !output.isEmpty } }
+        let printed = try await BlockingWork.run { _ in quiet.waitBlocking { output, _ in !output.isEmpty } }
         #expect(!printed, "ended without printing")
     }
 
@@ -303,13 +306,5 @@ import Testing
             return await group.compactMap { $0 }.reduce(into: []) { $0.append($1) }
         }
         #expect(endings == Array(repeating: .signalled(SIGKILL), count: 8))
-    }
-}
-
-/// Runs a blocking call on a thread of its own: a test of a blocking API must not hold one of
-/// the cooperative pool's few threads (one per core) while other tests' tasks wait for them.
-private func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: body()) }.start()
     }
 }

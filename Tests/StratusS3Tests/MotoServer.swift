@@ -31,7 +31,7 @@ enum MotoServer {
         try await launch.value
     }
 
-    private static let launch = Task<URL, any Error> { try start() }
+    private static let launch = Task<URL, any Error> { try await start() }
 
     /// A second server whose first whole-object GET of each `cut-me/` key drops the connection
     /// after 100 KiB (the script's `--cut-downloads-after`).
@@ -42,13 +42,13 @@ enum MotoServer {
     static let cutAfter = 100 * 1024
 
     private static let cuttingLaunch = Task<URL, any Error> {
-        try start(arguments: ["--cut-downloads-after", String(cutAfter)])
+        try await start(arguments: ["--cut-downloads-after", String(cutAfter)])
     }
 
     private static func canImportMoto() -> Bool { MotoLauncher.isInstalled() }
 
-    private static func start(arguments: [String] = []) throws -> URL {
-        try MotoLauncher.start(minimumPartSize: minimumPartSize, arguments: arguments)
+    private static func start(arguments: [String] = []) async throws -> URL {
+        try await MotoLauncher.start(minimumPartSize: minimumPartSize, arguments: arguments)
     }
 
     /// Test credentials (moto accepts any).

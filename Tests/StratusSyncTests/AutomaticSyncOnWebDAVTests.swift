@@ -20,7 +20,7 @@ struct AutomaticSyncOnWebDAVTests {
         let directory = FileManager.default.temporaryDirectory.appending(
             path: "stratus-sync-apache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return try WebDAVServerLauncher.start(.apache, in: directory, user: user, password: password)
+        return try await WebDAVServerLauncher.start(.apache, in: directory, user: user, password: password)
     }
 
     @Test func aSaveOnOneDeviceReachesTheOtherByItself() async throws {

@@ -36,15 +36,15 @@ enum WebDAVTestServers {
         }
     }
 
-    private static let apache = Task<WebDAVServerLauncher.Server, any Error> { try start(.apache) }
-    private static let rclone = Task<WebDAVServerLauncher.Server, any Error> { try start(.rclone) }
-    private static let wsgidav = Task<WebDAVServerLauncher.Server, any Error> { try start(.wsgidav) }
+    private static let apache = Task<WebDAVServerLauncher.Server, any Error> { try await start(.apache) }
+    private static let rclone = Task<WebDAVServerLauncher.Server, any Error> { try await start(.rclone) }
+    private static let wsgidav = Task<WebDAVServerLauncher.Server, any Error> { try await start(.wsgidav) }
 
-    private static func start(_ kind: WebDAVServerLauncher.Kind) throws -> WebDAVServerLauncher.Server {
+    private static func start(_ kind: WebDAVServerLauncher.Kind) async throws -> WebDAVServerLauncher.Server {
         let directory = FileManager.default.temporaryDirectory.appending(
             path: "stratus-webdav-\(kind.rawValue)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return try WebDAVServerLauncher.start(kind, in: directory, user: user, password: password)
+        return try await WebDAVServerLauncher.start(kind, in: directory, user: user, password: password)
     }
 
     /// The running server of a kind, started the first time.

@@ -1,38 +1,33 @@
 import Dispatch
-import Stratus
 import Synchronization
 
 /// Set when the task that started a piece of blocking work is cancelled, so the work can stop
-/// between two buffers.
-final class CancellationFlag: Sendable {
+/// between two steps.
+package final class CancellationFlag: Sendable {
     private let state = Atomic<Bool>(false)
 
+    /// A flag that is not set.
+    package init() {}
+
     /// Whether the task was cancelled.
-    var isCancelled: Bool { state.load(ordering: .relaxed) }
+    package var isCancelled: Bool { state.load(ordering: .relaxed) }
 
     /// Marks the task as cancelled.
-    func cancel() { state.store(true, ordering: .relaxed) }
-
-    /// Throws ``ServiceError/Code/cancelled`` when the task was cancelled.
-    /// - Parameter message: What was stopped and what was left behind (nothing).
-    func check(_ message: @autoclosure () -> String) throws {
-        if isCancelled {
-            throw ServiceError(.cancelled, message())
-        }
-    }
+    package func cancel() { state.store(true, ordering: .relaxed) }
 }
 
-/// Runs file system work that blocks (reads, writes, `fsync`, waiting for the store's lock) on
-/// Dispatch threads, so the Swift concurrency pool keeps running other tasks meanwhile.
-enum BlockingWork {
-    private static let queue = DispatchQueue(label: "stratus.local.file-io", attributes: .concurrent)
+/// Runs work that blocks (file reads and writes, `fsync`, waiting for a lock, starting a server
+/// and waiting for its port) on Dispatch threads, so it never holds a thread of Swift's
+/// cooperative pool, which has one per core: a blocked pool thread stalls every other task.
+package enum BlockingWork {
+    private static let queue = DispatchQueue(label: "stratus.blocking-work", attributes: .concurrent)
 
     /// Runs work on a Dispatch thread and waits for it.
     /// - Parameter work: The work; it receives a flag that is set if the calling task is
     ///   cancelled while it runs.
     /// - Returns: What the work returns.
     /// - Throws: What the work throws.
-    static func run<Result: Sendable>(
+    package static func run<Result: Sendable>(
         _ work: @escaping @Sendable (CancellationFlag) throws -> Result
     ) async throws -> Result {
         let flag = CancellationFlag()
