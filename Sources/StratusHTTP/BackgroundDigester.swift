@@ -25,13 +25,14 @@ final class BackgroundDigester: Sendable {
         var wake: (@Sendable () -> Void)?
     }
 
-    /// The digests, touched only by blocks running on `queue`.
+    /// The digests, touched only by blocks running on `queue` (checked on every access).
     private let digests: QueueConfined<[any IncrementalDigest]>
     /// A serial queue: one block at a time, in the order they were taken.
-    private let queue = DispatchQueue(label: "stratus.http.digest")
+    private let queue: DispatchQueue
     private let state = Mutex(State())
-    /// The block being filled; touched only on the event-loop thread until ``finish()``.
-    private let filling: QueueConfined<[UInt8]>
+    /// The block being filled by ``take(_:)``; it is moved out of the lock to be filled, so the
+    /// event-loop thread appends each piece without holding the lock or copying the block.
+    private let filling: Mutex<[UInt8]>
 
     /// Takes over digests that have seen every byte of the content before this body.
     /// - Parameters:
@@ -39,11 +40,14 @@ final class BackgroundDigester: Sendable {
     ///   - capacity: How many bytes may wait to be hashed before ``hasRoom(orWake:)`` says no.
     ///   - blockSize: How many bytes are handed over at a time.
     init(_ digests: [any IncrementalDigest], capacity: Int = 16 * 1024 * 1024, blockSize: Int = 1024 * 1024) {
-        self.digests = QueueConfined(digests)
+        let queue = DispatchQueue(label: "stratus.http.digest")
+        self.queue = queue
+        self.digests = QueueConfined(digests, on: queue)
         self.capacity = capacity
         self.blockSize = blockSize
-        self.filling = QueueConfined([])
-        filling.value.reserveCapacity(blockSize)
+        var block: [UInt8] = []
+        block.reserveCapacity(blockSize)
+        self.filling = Mutex(block)
     }
 
     /// Whether the next piece may be written now. When it may not, `wake` is called once the
@@ -56,15 +60,32 @@ final class BackgroundDigester: Sendable {
         }
     }
 
-    /// Copies a piece of the body (already written by the sink) for hashing.
+    /// Copies a piece of the body (already written by the sink) for hashing. Pieces are taken
+    /// one at a time, in order (the event-loop thread calls it).
     func take(_ bytes: UnsafeRawBufferPointer) {
-        filling.value.append(contentsOf: bytes)
-        if filling.value.count >= blockSize { submitFillingBlock() }
+        var block = takeFillingBlock()
+        block.append(contentsOf: bytes)
+        if block.count >= blockSize {
+            submit(block)
+            block = []
+            block.reserveCapacity(blockSize)
+        }
+        filling.withLock { [block] in $0 = block }
     }
 
     /// Hands over the last partial block; call it once, after the last ``take(_:)``.
     func finish() {
-        if !filling.value.isEmpty { submitFillingBlock() }
+        let block = takeFillingBlock()
+        if !block.isEmpty { submit(block) }
+    }
+
+    /// The block being filled, moved out of `filling` (which is left empty), so that appending
+    /// to it copies nothing.
+    private func takeFillingBlock() -> [UInt8] {
+        filling.withLock { filling in
+            defer { filling = [] }
+            return filling
+        }
     }
 
     /// The digests in lowercase hex, once every block handed over was hashed.
@@ -78,17 +99,15 @@ final class BackgroundDigester: Sendable {
         }
     }
 
-    private func submitFillingBlock() {
-        let block = QueueConfined(filling.value)
-        filling.value = []
-        filling.value.reserveCapacity(blockSize)
-        state.withLock { $0.queuedBytes += block.value.count }
+    /// Hands a full (or the last) block to the hashing thread.
+    private func submit(_ block: [UInt8]) {
+        state.withLock { $0.queuedBytes += block.count }
         queue.async { [self] in
-            block.value.withUnsafeBytes { bytes in
+            block.withUnsafeBytes { bytes in
                 for digest in digests.value { digest.update(bytes) }
             }
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
-                state.queuedBytes -= block.value.count
+                state.queuedBytes -= block.count
                 guard state.queuedBytes <= capacity / 2 else { return nil }
                 defer { state.wake = nil }
                 return state.wake
@@ -98,13 +117,37 @@ final class BackgroundDigester: Sendable {
     }
 }
 
-/// A value that one thread at a time owns, handed from one to the next by a happens-before edge
-/// (here: `DispatchQueue.async`, whose blocks on one serial queue run one after another).
+/// A value touched only on one serial `DispatchQueue`, which every access checks at run time
+/// (`dispatchPrecondition`), as NIO's `NIOLoopBound` checks its event loop: a use on another
+/// thread stops the process instead of racing.
 ///
-/// `@unchecked Sendable`: no lock; the serial `DispatchQueue` in ``BackgroundDigester`` (for the
-/// digests and blocks) and the event-loop thread (for the block being filled, until
-/// ``BackgroundDigester/finish()`` hands it over) are the only places that touch the value.
-private final class QueueConfined<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+/// `@unchecked Sendable`: no lock; `queue` makes it true. After `init` the value is read and
+/// written only by blocks running on `queue` (checked on every access), which is serial, so
+/// they run one after another, each seeing what the ones before did; `init` stores the value
+/// before any block that reads it is submitted.
+final class QueueConfined<Value>: @unchecked Sendable {
+    /// The queue whose blocks alone touch the value.
+    let queue: DispatchQueue
+    private var storage: Value
+
+    /// Confines a value to a serial queue.
+    /// - Parameters:
+    ///   - value: The value; from now on only `queue`'s blocks touch it.
+    ///   - queue: A serial queue.
+    init(_ value: Value, on queue: DispatchQueue) {
+        self.queue = queue
+        self.storage = value
+    }
+
+    /// The value; read and written only on ``queue`` (anywhere else it stops the process).
+    var value: Value {
+        get {
+            dispatchPrecondition(condition: .onQueue(queue))
+            return storage
+        }
+        set {
+            dispatchPrecondition(condition: .onQueue(queue))
+            storage = newValue
+        }
+    }
 }
