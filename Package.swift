@@ -1,11 +1,6 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Every Stratus target builds in the Swift 6 language mode (strict concurrency is part of it).
-let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny")
-]
-
 let package = Package(
     name: "Stratus",
     platforms: [.macOS(.v15)],
@@ -71,7 +66,7 @@ let package = Package(
         // Library targets: libcurl, OpenSSL, swift-log, swift-metrics and swift-distributed-tracing only.
         // File-system primitives (atomic replace, file locks, EINTR-safe calls, child processes):
         // nothing but the C library and the header-only CLinux shim.
-        .target(name: "StratusFileSystem", dependencies: ["CLinux"], swiftSettings: strict),
+        .target(name: "StratusFileSystem", dependencies: ["CLinux"]),
         // The core links no OpenSSL: hash algorithms are names here, computed in StratusDigest.
         .target(
             name: "Stratus",
@@ -79,76 +74,67 @@ let package = Package(
                 "StratusFileSystem", .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .target(
-            name: "StratusDigest", dependencies: ["Stratus", "COpenSSL", "StratusFileSystem"], swiftSettings: strict),
+            name: "StratusDigest", dependencies: ["Stratus", "COpenSSL", "StratusFileSystem"]),
         .target(
             name: "StratusHTTP",
             dependencies: [
                 "CCurl", "CLinux", "Stratus", "StratusDigest", "StratusFileSystem",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .target(
             name: "StratusLocal",
             dependencies: [
                 "Stratus", "StratusDigest", "StratusFileSystem", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            swiftSettings: strict
+            ]
         ),
-        .target(name: "StratusContract", dependencies: ["Stratus", "StratusDigest"], swiftSettings: strict),
+        .target(name: "StratusContract", dependencies: ["Stratus", "StratusDigest"]),
         // The public kit for adapter authors: the plumbing every HTTP adapter shares.
         .target(
             name: "StratusAdapterKit",
             dependencies: [
                 "Stratus", "StratusHTTP", "StratusDigest", "StratusFileSystem",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .target(
             name: "StratusOAuth",
             dependencies: [
                 "Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit", "StratusFileSystem",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .target(
             name: "StratusDropbox",
             dependencies: [
                 "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest", "StratusAdapterKit",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .target(
             name: "StratusDrive",
             dependencies: [
                 "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest", "StratusAdapterKit",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .target(
             name: "StratusS3",
             dependencies: [
                 "Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .target(
             name: "StratusWebDAV",
             dependencies: [
                 "Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit", "StratusFileSystem",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         // The sync layer: records and their files over any Service, local state in SQLite.
         .target(
@@ -159,11 +145,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         // The synced key-value store and event log, built on StratusSync's public API alone.
-        .target(name: "StratusKeyValue", dependencies: ["Stratus", "StratusSync"], swiftSettings: strict),
+        .target(name: "StratusKeyValue", dependencies: ["Stratus", "StratusSync"]),
 
         // Mock servers (Hummingbird is allowed here, not in the library targets).
         .target(
@@ -179,30 +164,26 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            path: "Mocks/MockSupport",
-            swiftSettings: strict
+            path: "Mocks/MockSupport"
         ),
         .target(
             name: "MockOAuth",
             dependencies: ["MockSupport", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird")],
-            path: "Mocks/MockOAuth",
-            swiftSettings: strict
+            path: "Mocks/MockOAuth"
         ),
         .target(
             name: "MockDropbox",
             dependencies: [
                 "MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
             ],
-            path: "Mocks/MockDropbox",
-            swiftSettings: strict
+            path: "Mocks/MockDropbox"
         ),
         .target(
             name: "MockDrive",
             dependencies: [
                 "MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
             ],
-            path: "Mocks/MockDrive",
-            swiftSettings: strict
+            path: "Mocks/MockDrive"
         ),
         .target(
             name: "MockNextcloud",
@@ -210,18 +191,16 @@ let package = Package(
                 "MockSupport", "StratusAdapterKit", "StratusDigest",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
-            path: "Mocks/MockNextcloud",
-            swiftSettings: strict
+            path: "Mocks/MockNextcloud"
         ),
         // Starts the real servers tests run against as children that stop when the process ends.
         .target(
-            name: "ChildServers", dependencies: ["StratusFileSystem"], path: "Mocks/ChildServers",
-            swiftSettings: strict),
-        .target(name: "MotoSupport", dependencies: ["ChildServers"], path: "Mocks/MotoSupport", swiftSettings: strict),
+            name: "ChildServers", dependencies: ["StratusFileSystem"], path: "Mocks/ChildServers"),
+        .target(name: "MotoSupport", dependencies: ["ChildServers"], path: "Mocks/MotoSupport"),
         // Launchers of the real WebDAV servers the tests run against (Apache, rclone, WsgiDAV).
         .target(
             name: "WebDAVServers", dependencies: ["ChildServers", "StratusDigest"], path: "Mocks/WebDAVServers",
-            exclude: ["wsgidav-server.py"], swiftSettings: strict),
+            exclude: ["wsgidav-server.py"]),
         .target(
             name: "FaultMatrix",
             dependencies: [
@@ -230,14 +209,12 @@ let package = Package(
                 "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
-            path: "Mocks/FaultMatrix",
-            swiftSettings: strict
+            path: "Mocks/FaultMatrix"
         ),
         .executableTarget(
             name: "FaultMatrixCommand",
             dependencies: ["FaultMatrix"],
-            path: "Mocks/FaultMatrixCommand",
-            swiftSettings: strict
+            path: "Mocks/FaultMatrixCommand"
         ),
         .executableTarget(
             name: "StratusMock",
@@ -246,23 +223,20 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            path: "Mocks/StratusMock",
-            swiftSettings: strict
+            path: "Mocks/StratusMock"
         ),
 
         // Examples and benchmarks.
         .executableTarget(
             name: "StratusTour",
             dependencies: ["Stratus", "StratusLocal"],
-            path: "Examples/Tour",
-            swiftSettings: strict
+            path: "Examples/Tour"
         ),
         // Imports only the core; Scripts/check-core-links.sh proves it links no OpenSSL.
         .executableTarget(
             name: "StratusCoreOnly",
             dependencies: ["Stratus"],
-            path: "Examples/CoreOnly",
-            swiftSettings: strict
+            path: "Examples/CoreOnly"
         ),
         .executableTarget(
             name: "StratusCLI",
@@ -271,8 +245,7 @@ let package = Package(
                 "StratusWebDAV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Examples/CLI",
-            swiftSettings: strict
+            path: "Examples/CLI"
         ),
         .executableTarget(
             name: "SaveSync",
@@ -281,8 +254,7 @@ let package = Package(
                 "StratusS3", "StratusWebDAV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Examples/SaveSync",
-            swiftSettings: strict
+            path: "Examples/SaveSync"
         ),
         .executableTarget(
             name: "HTTPBenchmark",
@@ -292,8 +264,7 @@ let package = Package(
                 "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
-            path: "Benchmarks/HTTPBenchmark",
-            swiftSettings: strict
+            path: "Benchmarks/HTTPBenchmark"
         ),
         .executableTarget(
             name: "AdapterBenchmark",
@@ -302,8 +273,7 @@ let package = Package(
                 "StratusS3", "StratusWebDAV",
                 "MotoSupport", "WebDAVServers",
             ],
-            path: "Benchmarks/AdapterBenchmark",
-            swiftSettings: strict
+            path: "Benchmarks/AdapterBenchmark"
         ),
         .target(
             name: "SyncSimulation",
@@ -311,8 +281,7 @@ let package = Package(
                 "Stratus", "StratusDigest", "StratusSync", "StratusLocal", "StratusS3", "FaultMatrix", "MockSupport",
                 "MotoSupport",
             ],
-            path: "Examples/SyncSimulation",
-            swiftSettings: strict
+            path: "Examples/SyncSimulation"
         ),
         .executableTarget(
             name: "SyncSimCommand",
@@ -320,8 +289,7 @@ let package = Package(
                 "SyncSimulation", "StratusSync", "StratusLocal", "Stratus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Examples/SyncSimCommand",
-            swiftSettings: strict
+            path: "Examples/SyncSimCommand"
         ),
         .executableTarget(
             name: "SyncBenchmark",
@@ -330,26 +298,23 @@ let package = Package(
                 "StratusS3", "StratusWebDAV",
                 "SyncSimulation", "MotoSupport", "WebDAVServers",
             ],
-            path: "Benchmarks/SyncBenchmark",
-            swiftSettings: strict
+            path: "Benchmarks/SyncBenchmark"
         ),
 
         // Tests (Swift Testing).
         // Shared test helpers (regular targets so every test target can depend on them):
         // the plain one needs only the core; the mock one adds the mock servers.
         .target(
-            name: "StratusTestSupport", dependencies: ["Stratus"], path: "Tests/StratusTestSupport",
-            swiftSettings: strict),
+            name: "StratusTestSupport", dependencies: ["Stratus"], path: "Tests/StratusTestSupport"),
         .target(
             name: "StratusMockTestSupport",
             dependencies: [
                 "StratusTestSupport", "MockSupport", "MockOAuth", "MockDropbox", "MockDrive",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
-            path: "Tests/StratusMockTestSupport",
-            swiftSettings: strict
+            path: "Tests/StratusMockTestSupport"
         ),
-        .testTarget(name: "StratusDigestTests", dependencies: ["StratusDigest"], swiftSettings: strict),
+        .testTarget(name: "StratusDigestTests", dependencies: ["StratusDigest"]),
         .testTarget(
             name: "StratusHTTPTests",
             dependencies: [
@@ -360,17 +325,14 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "StratusTests",
-            dependencies: ["StratusTestSupport", "Stratus", .product(name: "InMemoryLogging", package: "swift-log")],
-            swiftSettings: strict
+            dependencies: ["StratusTestSupport", "Stratus", .product(name: "InMemoryLogging", package: "swift-log")]
         ),
         .testTarget(
-            name: "StratusFileSystemTests", dependencies: ["StratusTestSupport", "StratusFileSystem"],
-            swiftSettings: strict),
+            name: "StratusFileSystemTests", dependencies: ["StratusTestSupport", "StratusFileSystem"]),
         .testTarget(
             name: "StratusAdapterKitTests",
             dependencies: [
@@ -378,8 +340,7 @@ let package = Package(
                 "StratusDigest",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "StratusOAuthTests",
@@ -387,8 +348,7 @@ let package = Package(
                 "StratusTestSupport", "StratusOAuth", "MockOAuth", "MockSupport", "StratusHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "MockDropboxTests",
@@ -396,8 +356,7 @@ let package = Package(
                 "StratusTestSupport", "StratusMockTestSupport",
                 "MockDropbox", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest", "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "StratusDropboxTests",
@@ -407,33 +366,29 @@ let package = Package(
                 "StratusAdapterKit",
                 "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "MockOAuthTests",
             dependencies: [
                 "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: strict
+            ]
         ),
-        .testTarget(name: "FaultMatrixTests", dependencies: ["FaultMatrix"], swiftSettings: strict),
+        .testTarget(name: "FaultMatrixTests", dependencies: ["FaultMatrix"]),
         .testTarget(
             name: "StratusLocalTests",
             dependencies: [
                 "StratusTestSupport", "Stratus", "StratusLocal", "StratusContract", "StratusFileSystem",
                 .product(name: "InMemoryLogging", package: "swift-log"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "MockNextcloudTests",
             dependencies: [
                 "StratusTestSupport", "MockNextcloud", "MockSupport", "StratusAdapterKit", "StratusHTTP",
                 "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "MockDriveTests",
@@ -441,8 +396,7 @@ let package = Package(
                 "StratusTestSupport", "StratusMockTestSupport",
                 "MockDrive", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "StratusDriveTests",
@@ -451,8 +405,7 @@ let package = Package(
                 "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth",
                 "StratusAdapterKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "StratusS3Tests",
@@ -462,8 +415,7 @@ let package = Package(
                 "MockSupport", "MotoSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "StratusWebDAVTests",
@@ -471,8 +423,7 @@ let package = Package(
                 "StratusWebDAV", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "WebDAVServers",
                 "StratusTestSupport", "MockNextcloud", "MockSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "StratusCLITests",
@@ -481,8 +432,7 @@ let package = Package(
                 "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", "MockDrive", "MockOAuth",
                 "MockSupport", "StratusFileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "StratusSyncTests",
@@ -493,15 +443,28 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-            ],
-            swiftSettings: strict
+            ]
         ),
         .testTarget(
             name: "StratusKeyValueTests",
             dependencies: [
                 "StratusTestSupport", "StratusKeyValue", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation",
-            ],
-            swiftSettings: strict
+            ]
         ),
     ]
 )
+
+// Every Stratus target builds in the Swift 6 language mode (strict concurrency is part of it),
+// with the same settings, set here once rather than on each target (as swift-log does).
+for target in package.targets {
+    switch target.type {
+    case .regular, .test, .executable:
+        var settings = target.swiftSettings ?? []
+        settings.append(.enableUpcomingFeature("ExistentialAny"))
+        target.swiftSettings = settings
+    case .macro, .plugin, .system, .binary:
+        ()  // Not Swift code built by this package.
+    @unknown default:
+        ()
+    }
+}
