@@ -37,35 +37,23 @@ extension ServiceError {
     /// `CancellationError` becomes `cancelled`, anything else unexpected becomes `internalError`,
     /// which is not transient: a programming error is not retried.
     ///
-    /// Every adapter's calls pass here, so this is where they are observed: the call runs in a
-    /// span named `stratus.service.call` (with the attributes `stratus.backend` and, when given,
-    /// `stratus.operation`, plus `stratus.error.code` when it fails), and with `service` as the
-    /// ``/Stratus/StratusTelemetry/backend`` of the HTTP and retry metrics it causes.
+    /// Every adapter's calls pass here, so this is where they are observed
+    /// (``/Stratus/StratusTelemetry/observeServiceCall(backend:function:isolation:_:)``: a span
+    /// with the backend, the operation and any error code, and `service` as the backend of the
+    /// HTTP and retry metrics the call causes).
     /// - Parameters:
     ///   - service: The service's name for messages, such as "Dropbox".
-    ///   - operation: The ``/Stratus/Service`` requirement being served, such as `upload`, if the
-    ///     adapter names it.
+    ///   - function: The ``/Stratus/Service`` requirement being served, as `#function` gives it.
     ///   - body: The call.
     /// - Returns: What the call returns.
     /// - Throws: ``/Stratus/ServiceError`` only.
     public static func guarding<Result: Sendable>(
         _ service: String,
-        operation: String? = nil,
+        function: String = #function,
         _ body: () async throws -> Result
     ) async throws -> Result {
-        var telemetry = StratusTelemetry.current
-        telemetry.backend = service
-        var attributes = ["stratus.backend": service]
-        attributes["stratus.operation"] = operation
-        return try await StratusTelemetry.$current.withValue(telemetry) {
-            try await telemetry.withSpan(ServiceCallSpan.name, ofKind: .client, attributes: attributes) { span in
-                do {
-                    return try await mapUnexpected(service, body)
-                } catch let error as ServiceError {
-                    span.attributes["stratus.error.code"] = "\(error.code)"
-                    throw error
-                }
-            }
+        try await StratusTelemetry.observeServiceCall(backend: service, function: function) {
+            try await mapUnexpected(service, body)
         }
     }
 

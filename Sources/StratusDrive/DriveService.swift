@@ -265,8 +265,10 @@ public final class DriveService: Service {
     func rememberRootID(_ id: String) { rootID.withLock { $0 = id } }
 
     /// Runs a call so that it throws ``/Stratus/ServiceError`` only.
-    func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
-        try await ServiceError.guarding("Drive", body)
+    func guarded<Result: Sendable>(function: String = #function, _ body: () async throws -> Result)
+        async throws -> Result
+    {
+        try await ServiceError.guarding("Drive", function: function, body)
     }
 }
 

@@ -273,7 +273,9 @@ public final class DropboxService: Service {
     }
 
     /// Runs a call so that it throws ``/Stratus/ServiceError`` only.
-    func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
-        try await ServiceError.guarding("Dropbox", body)
+    func guarded<Result: Sendable>(function: String = #function, _ body: () async throws -> Result)
+        async throws -> Result
+    {
+        try await ServiceError.guarding("Dropbox", function: function, body)
     }
 }

@@ -284,8 +284,9 @@ public final class LocalService: Service {
     }
 
     /// Runs store work off the concurrency pool and turns file system failures into the
-    /// ``/Stratus/ServiceError`` a caller sees; the work runs in a span (see
-    /// ``LocalCallSpan``), the local backend's entry point being this one.
+    /// ``/Stratus/ServiceError`` a caller sees; the call is observed as every adapter's is
+    /// (``/Stratus/StratusTelemetry/observeServiceCall(backend:function:isolation:_:)``), the
+    /// local backend's entry point being this one.
     /// - Parameters:
     ///   - action: What is being done, phrased to follow "could not".
     ///   - function: The ``/Stratus/Service`` requirement calling, whose base name is the span's
@@ -296,7 +297,7 @@ public final class LocalService: Service {
         function: String = #function,
         _ work: @escaping @Sendable (CancellationFlag) throws -> Result
     ) async throws -> Result {
-        try await LocalCallSpan.observe(function: function) {
+        try await StratusTelemetry.observeServiceCall(backend: "local", function: function) {
             try await performUnobserved(action, work)
         }
     }

@@ -309,7 +309,9 @@ public final class S3Service: Service {
     // MARK: Errors
 
     /// Runs a call so that it throws ``/Stratus/ServiceError`` only.
-    func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
-        try await ServiceError.guarding("S3", body)
+    func guarded<Result: Sendable>(function: String = #function, _ body: () async throws -> Result)
+        async throws -> Result
+    {
+        try await ServiceError.guarding("S3", function: function, body)
     }
 }

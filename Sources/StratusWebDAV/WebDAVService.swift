@@ -315,7 +315,9 @@ public final class WebDAVService: Service {
     // MARK: Errors
 
     /// Runs a call so that it throws ``/Stratus/ServiceError`` only.
-    func guarded<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
-        try await ServiceError.guarding("WebDAV", body)
+    func guarded<Result: Sendable>(function: String = #function, _ body: () async throws -> Result)
+        async throws -> Result
+    {
+        try await ServiceError.guarding("WebDAV", function: function, body)
     }
 }

@@ -32,7 +32,7 @@ import Tracing
         ])
         let quick = quick
         let result = try await StratusTelemetry.$current.withValue(telemetry) {
-            try await ServiceError.guarding("TestBackend", operation: "download") {
+            try await ServiceError.guarding("TestBackend", function: "download(_:version:to:options:)") {
                 try await quick.run(.safe) { _ in try script.attempt() }
             }
         }
@@ -70,7 +70,7 @@ import Tracing
         let secretPath = "Clients/Acme/tax-return-2025.pdf"
         await #expect(throws: ServiceError.self) {
             try await StratusTelemetry.$current.withValue(telemetry) {
-                try await ServiceError.guarding("TestBackend", operation: "metadata") { () async throws -> Int in
+                try await ServiceError.guarding("TestBackend", function: "metadata(of:)") { () async throws -> Int in
                     throw ServiceError(.notFound, "Nothing is at \(secretPath).")
                 }
             }
