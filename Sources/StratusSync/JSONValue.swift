@@ -62,7 +62,7 @@ public enum JSONValue: Hashable, Sendable, Codable {
     public init(encoding value: some Encodable) throws {
         do {
             let data = try JSONCoding.encoder.encode(value)
-            self = try JSONCoding.decoder.decode(JSONValue.self, from: data)
+            self = try JSONValue.read(data)
         } catch {
             throw SyncError(.invalidValue, "The value cannot be written as JSON: \(error)")
         }

@@ -53,7 +53,7 @@ struct RemoteMarker: Hashable, Sendable {
         }
         let root: JSONValue
         do {
-            root = try JSONCoding.decoder.decode(JSONValue.self, from: data)
+            root = try JSONValue.read(data)
         } catch {
             throw SyncError(.invalidDocument, "The store marker \(path) is not valid JSON (\(data.count) bytes).")
         }
