@@ -97,7 +97,7 @@ public final class MockDropboxServer: Sendable {
     public func addRoutes(to router: Router<BasicRequestContext>) {
         router.addMockInfrastructure(requestLog: requestLog, faults: faults)
         authorization.addRoutes(to: router)
-        let table: [(String, @Sendable (inout Request) async throws -> Response)] = [
+        var table: [(String, @Sendable (inout Request) async throws -> Response)] = [
             ("upload", { try await self.upload(&$0) }),
             ("upload_session/start", { try await self.uploadSessionStart(&$0) }),
             ("upload_session/append_v2", { try await self.uploadSessionAppend(&$0) }),
@@ -112,6 +112,8 @@ public final class MockDropboxServer: Sendable {
             ("list_folder/get_latest_cursor", { try await self.getLatestCursor(&$0) }),
             ("list_folder/longpoll", { try await self.longpoll(&$0) }),
         ]
+        table += batchCommitRoutes
+        table += relocationRoutes
         let properties: [(String, @Sendable (inout Request) async throws -> Response)] = [
             ("templates/add_for_user", { try await self.addTemplate(&$0) }),
             ("templates/get_for_user", { try await self.getTemplate(&$0) }),
@@ -125,6 +127,12 @@ public final class MockDropboxServer: Sendable {
         }
         for (name, handler) in table {
             router.post(RouterPath("/2/files/" + name)) { request, _ in
+                var request = request
+                return try await Self.answer { try await handler(&request) }
+            }
+        }
+        for (name, handler) in userRoutes {
+            router.post(RouterPath("/2/users/" + name)) { request, _ in
                 var request = request
                 return try await Self.answer { try await handler(&request) }
             }
