@@ -60,6 +60,8 @@ public final class MockDropboxServer: Sendable {
     let namespace = Namespace()
     let sessions: UploadSessions
     let templates = PropertyTemplates()
+    /// Where every commit takes its turn.
+    let writes = WriteContention()
 
     /// Creates a server with an empty namespace.
     /// - Parameters:
