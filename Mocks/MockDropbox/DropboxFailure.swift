@@ -24,6 +24,27 @@ struct DropboxFailure: Error {
         DropboxFailure(response: jsonError(error, status: .conflict))
     }
 
+    /// 429 with an `auth.RateLimitError`, and its wait in a `Retry-After` header as well.
+    /// - Parameters:
+    ///   - reason: The `RateLimitReason` tag: `too_many_requests` or `too_many_write_operations`.
+    ///   - seconds: The `retry_after` the client should wait.
+    static func rateLimited(_ reason: String, retryAfter seconds: Int) -> DropboxFailure {
+        let error: [String: Any] = ["reason": [".tag": reason], "retry_after": seconds]
+        let body: [String: Any] = ["error_summary": reason + "/...", "error": error]
+        return DropboxFailure(
+            response: .json(
+                text: DropboxJSON.text(body), status: .tooManyRequests, headers: [.retryAfter: String(seconds)]))
+    }
+
+    /// 429 `too_many_write_operations`: the namespace has too many writes in flight (see
+    /// ``WriteContention``).
+    static func tooManyWriteOperations(retryAfter seconds: Int) -> DropboxFailure {
+        rateLimited("too_many_write_operations", retryAfter: seconds)
+    }
+
+    /// Whether this is a 429 refusal (the request did nothing).
+    var isRateLimit: Bool { response.status == .tooManyRequests }
+
     private static func jsonError(_ error: [String: Any], status: HTTPResponse.Status) -> Response {
         let body: [String: Any] = ["error_summary": summary(of: error), "error": error]
         return .json(text: DropboxJSON.text(body), status: status)

@@ -23,10 +23,7 @@ enum DropboxFaultAnswers {
         let code = HTTPResponse.Status(code: status)
         switch status {
         case 429:
-            let seconds = retryAfter ?? 1
-            let error: [String: Any] = ["reason": [".tag": "too_many_requests"], "retry_after": seconds]
-            let body: [String: Any] = ["error_summary": "too_many_requests/...", "error": error]
-            return .json(text: DropboxJSON.text(body), status: code, headers: [.retryAfter: String(seconds)])
+            return DropboxFailure.rateLimited("too_many_requests", retryAfter: retryAfter ?? 1).response
         case 401:
             return DropboxFailure.unauthorized(FilesError.tag("expired_access_token")).response
         case 409:

@@ -94,6 +94,27 @@ struct DropboxArguments {
         return DropboxArguments(object: value, route: route, source: "\(source): \(field)")
     }
 
+    /// A required list of objects, such as a batch's `entries`.
+    /// - Parameter maxItems: The most items the list may hold.
+    /// - Throws: ``DropboxFailure`` (400) when the field is missing, not a list, holds something
+    ///   other than objects, or holds more than `maxItems`.
+    func objects(_ field: String, maxItems: Int) throws(DropboxFailure) -> [DropboxArguments] {
+        guard let raw = object[field], !(raw is NSNull) else { throw bad(field, "missing required field") }
+        guard let list = raw as? [Any] else { throw bad(field, "expected list, got \(Self.kind(raw))") }
+        guard list.count <= maxItems else {
+            throw bad(field, "list has \(list.count) items, more than the maximum of \(maxItems)")
+        }
+        var items: [DropboxArguments] = []
+        items.reserveCapacity(list.count)
+        for (index, item) in list.enumerated() {
+            guard let value = item as? [String: Any] else {
+                throw bad("\(field)[\(index)]", "expected object, got \(Self.kind(item))")
+            }
+            items.append(DropboxArguments(object: value, route: route, source: "\(source): \(field)[\(index)]"))
+        }
+        return items
+    }
+
     /// A union field: its tag and, for a member with a value, the object holding it. A bare
     /// string is a void member.
     func union(_ field: String, default tag: String) throws(DropboxFailure) -> (tag: String, value: [String: Any]) {

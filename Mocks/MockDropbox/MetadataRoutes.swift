@@ -41,7 +41,7 @@ extension MockDropboxServer {
             }
         }
         do {
-            let node = try namespace.withState { try $0.delete(raw, parentRev: parentRev) }
+            let node = try await writes.commit { try namespace.withState { try $0.delete(raw, parentRev: parentRev) } }
             return Self.ok(["metadata": node.metadata(tagged: true)])
         } catch let problem as DeleteProblem {
             switch problem {
@@ -111,7 +111,9 @@ extension MockDropboxServer {
             throw DropboxFailure.route(FilesError.wrap("path_lookup", LookupProblem.malformedPath.union))
         }
         do {
-            let (node, revision) = try namespace.withState { try $0.restore(path, rev: rev) }
+            let (node, revision) = try await writes.commit {
+                try namespace.withState { try $0.restore(path, rev: rev) }
+            }
             return Self.ok(node.metadata(of: revision))
         } catch let problem as WriteProblem {
             throw DropboxFailure.route(FilesError.wrap("path_write", problem.union))

@@ -31,19 +31,25 @@ public final class MockDropboxServer: Sendable {
         /// one when it wants fewer long polls; `nil` (the default) for none. The mock answers
         /// whatever comes next either way: honouring the backoff is the client's part.
         public var longpollBackoff: Int?
+        /// How writes contend in the namespace, as Dropbox serialises them (see
+        /// ``WriteContention``): on by default, with the defaults of ``WriteContention/Settings``;
+        /// `nil` turns it off, so commits never wait and never meet a 429.
+        public var writeContention: WriteContention.Settings?
 
         /// Creates options.
         /// - Parameters:
         ///   - maxUploadBytes: The largest body of one upload call.
         ///   - maxLongpollWait: The longest a longpoll waits.
         ///   - longpollBackoff: The `backoff` in every longpoll answer, in seconds.
+        ///   - writeContention: How writes contend; `nil` for never.
         public init(
             maxUploadBytes: Int64 = 150 * 1024 * 1024, maxLongpollWait: Duration = .seconds(480),
-            longpollBackoff: Int? = nil
+            longpollBackoff: Int? = nil, writeContention: WriteContention.Settings? = WriteContention.Settings()
         ) {
             self.maxUploadBytes = maxUploadBytes
             self.maxLongpollWait = maxLongpollWait
             self.longpollBackoff = longpollBackoff
+            self.writeContention = writeContention
         }
     }
 
@@ -60,8 +66,11 @@ public final class MockDropboxServer: Sendable {
     let namespace = Namespace()
     let sessions: UploadSessions
     let templates = PropertyTemplates()
-    /// Where every commit takes its turn.
-    let writes = WriteContention()
+    /// Where every commit takes its turn: the namespace's write contention, with what is in
+    /// flight and how many writes were refused.
+    public let writes: WriteContention
+    /// The jobs of `upload_session/finish_batch`, by id.
+    let batchJobs = BatchJobs()
 
     /// Creates a server with an empty namespace.
     /// - Parameters:
@@ -81,6 +90,7 @@ public final class MockDropboxServer: Sendable {
         self.options = options
         self.requestLog = requestLog
         self.faults = FaultInjector(hooks: DropboxFaultAnswers.hooks(authorization: authorization))
+        self.writes = WriteContention(settings: options.writeContention)
         self.blobs = try BlobStore(root: storageDirectory)
         self.sessions = UploadSessions(directory: blobs.scratchDirectory)
     }

@@ -6,7 +6,18 @@ import StratusDigest
 /// `files/upload` and the `upload_session/...` routes.
 extension MockDropboxServer {
     /// Reads `CommitInfo` fields.
+    /// - Throws: 400 for a malformed argument, ``LookupProblem/malformedPath``, 409
+    ///   `properties_error` for property groups that do not fit their template.
     func commitRequest(_ arguments: DropboxArguments) throws -> CommitRequest {
+        do { return try commitInfo(arguments) } catch let problem as PropertyTemplates.Problem {
+            throw DropboxFailure.route(FilesError.wrap("properties_error", problem.union))
+        }
+    }
+
+    /// Reads `CommitInfo` fields, throwing a refusal of its property groups as it is.
+    /// - Throws: 400 for a malformed argument, ``LookupProblem/malformedPath``,
+    ///   `PropertyTemplates.Problem`.
+    func commitInfo(_ arguments: DropboxArguments) throws -> CommitRequest {
         let raw = try arguments.string("path")
         let path = try parsePath(raw, allowRoot: false, arguments: arguments)
         let modeUnion = try arguments.union("mode", default: "add")
@@ -30,12 +41,7 @@ extension MockDropboxServer {
             clientModified = date
         }
         _ = try arguments.bool("mute", default: false)
-        let groups: [PropertyGroupValue]
-        do {
-            groups = try templates.parse(arguments.object["property_groups"], arguments: arguments)
-        } catch let problem as PropertyTemplates.Problem {
-            throw DropboxFailure.route(FilesError.wrap("properties_error", problem.union))
-        }
+        let groups = try templates.parse(arguments.object["property_groups"], arguments: arguments)
         return CommitRequest(
             path: path, mode: mode,
             autorename: try arguments.bool("autorename", default: false),
@@ -68,7 +74,9 @@ extension MockDropboxServer {
             throw DropboxFailure.route(FilesError.tag("content_hash_mismatch"))
         }
         do {
-            let (node, revision) = try namespace.withState { try $0.commit(commit, blob: blob) }
+            let (node, revision) = try await writes.commit {
+                try namespace.withState { try $0.commit(commit, blob: blob) }
+            }
             return Self.ok(node.metadata(of: revision))
         } catch let problem as WriteProblem {
             let sessionID = sessions.adopt(blob: blobs.url(ofBlob: blob.sha256), size: blob.size)
@@ -97,12 +105,26 @@ extension MockDropboxServer {
         return Self.ok(["session_id": id])
     }
 
+    /// What an append did to its session.
+    private struct Appended {
+        /// The session.
+        var id: String
+        /// The offset the cursor named.
+        var offset: Int64
+        /// How many bytes were appended.
+        var added: Int64
+        /// Whether the session was closed before.
+        var wasClosed: Bool
+    }
+
     /// Appends a request body to a session named by a `cursor` argument.
-    /// - Returns: The session id, or throws the session's `UploadSessionLookupError`.
+    /// - Returns: The session and what was appended, or throws the session's
+    ///   `UploadSessionLookupError`.
+    @discardableResult
     private func append(
         _ request: Request, cursor: DropboxArguments, close: Bool, expected: String?, finishing: Bool = false,
         lookupFailed: (UploadSessions.Problem) -> DropboxFailure
-    ) async throws -> String {
+    ) async throws -> Appended {
         let id = try cursor.string("session_id")
         guard let offset = try cursor.integer("offset", default: nil, range: 0...Int64.max) else {
             throw cursor.fail("offset", "missing required field")
@@ -119,7 +141,7 @@ extension MockDropboxServer {
             }
             sessions.release(id, added: 0, close: true)
             if hasData { throw lookupFailed(.closed) }
-            return id
+            return Appended(id: id, offset: offset, added: 0, wasClosed: true)
         }
         let added: Int64
         do {
@@ -137,7 +159,7 @@ extension MockDropboxServer {
             throw (error as? AppendRefusal)?.failure ?? error
         }
         sessions.release(id, added: added, close: close)
-        return id
+        return Appended(id: id, offset: offset, added: added, wasClosed: false)
     }
 
     /// Appends a request body to a session's file. The bytes feed the session's digests, so
@@ -166,7 +188,7 @@ extension MockDropboxServer {
         let cursor = try arguments.nested("cursor")
         let close = try arguments.bool("close", default: false)
         let expected = try expectedHash(arguments)
-        _ = try await append(request, cursor: cursor, close: close, expected: expected) { problem in
+        try await append(request, cursor: cursor, close: close, expected: expected) { problem in
             DropboxFailure.route(problem.union)
         }
         return .json(text: "null")
@@ -182,23 +204,65 @@ extension MockDropboxServer {
             throw DropboxFailure.route(FilesError.wrap("path", WriteProblem.malformedPath.union))
         }
         let expected = try expectedHash(arguments)
-        let id = try await append(request, cursor: cursor, close: true, expected: expected, finishing: true) {
-            problem in
+        let appended = try await append(
+            request, cursor: cursor, close: true, expected: expected, finishing: true
+        ) { problem in
             DropboxFailure.route(FilesError.wrap("lookup_failed", problem.union))
         }
-        guard let file = sessions.file(ofClosed: id) else {
-            throw DropboxFailure.route(FilesError.wrap("lookup_failed", UploadSessions.Problem.notFound.union))
+        do {
+            let (node, revision) = try await writes.commit { try commitClosedSession(appended.id, as: commit) }
+            return Self.ok(node.metadata(of: revision))
+        } catch let failure as DropboxFailure where failure.isRateLimit {
+            // Refused before it ran: the request leaves no trace, so the same one can be sent again.
+            sessions.undoFinish(
+                appended.id, offset: appended.offset, added: appended.added, wasClosed: appended.wasClosed)
+            throw failure
+        } catch let problem as FinishProblem {
+            throw DropboxFailure.route(problem.union)
         }
+    }
+
+    /// Commits a closed session's bytes as a file: what `upload_session/finish` does after its
+    /// append, and what each entry of a batch commit does. The caller holds the write slot.
+    /// - Returns: The node and its new current revision.
+    /// - Throws: ``FinishProblem`` when the session is gone or the write fails; an I/O error.
+    func commitClosedSession(_ id: String, as commit: CommitRequest) throws -> (NamespaceNode, FileRevision) {
+        guard let file = sessions.file(ofClosed: id) else { throw FinishProblem.lookup(.notFound) }
         // Linked, not moved: if the commit conflicts, the closed session stays for a retry. The
         // digests its appends fed describe the file; only when they missed bytes is it read again.
         let content = try sessions.content(ofClosed: id) ?? BlobStore.hash(fileAt: file)
         let blob = try blobs.commit(file, info: content, keepSource: true)
         do {
-            let (node, revision) = try namespace.withState { try $0.commit(commit, blob: blob) }
+            let committed = try namespace.withState { try $0.commit(commit, blob: blob) }
             sessions.finish(id)
-            return Self.ok(node.metadata(of: revision))
+            return committed
         } catch let problem as WriteProblem {
-            throw DropboxFailure.route(FilesError.wrap("path", problem.union))
+            throw FinishProblem.write(problem)
+        }
+    }
+}
+
+/// Why committing a session failed, as an `UploadSessionFinishError`.
+enum FinishProblem: Error {
+    /// `lookup_failed` with an `UploadSessionLookupError`.
+    case lookup(UploadSessions.Problem)
+    /// `path` with a `WriteError`.
+    case write(WriteProblem)
+    /// `properties_error` with an `InvalidPropertyGroupError`.
+    case properties(PropertyTemplates.Problem)
+    /// `content_hash_mismatch`.
+    case contentHashMismatch
+    /// `other`: the mock could not read or store the session's bytes.
+    case other
+
+    /// The `UploadSessionFinishError` union.
+    var union: [String: Any] {
+        switch self {
+        case .lookup(let problem): FilesError.wrap("lookup_failed", problem.union)
+        case .write(let problem): FilesError.wrap("path", problem.union)
+        case .properties(let problem): FilesError.wrap("properties_error", problem.union)
+        case .contentHashMismatch: FilesError.tag("content_hash_mismatch")
+        case .other: FilesError.tag("other")
         }
     }
 }

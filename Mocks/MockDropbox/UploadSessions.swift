@@ -22,6 +22,8 @@ final class UploadSessions: Sendable {
         case notFound
         case incorrectOffset(Int64)
         case closed
+        /// A batch entry named a session that was never closed.
+        case notClosed
 
         var union: [String: Any] {
             switch self {
@@ -29,6 +31,7 @@ final class UploadSessions: Sendable {
             case .incorrectOffset(let correct):
                 [".tag": "incorrect_offset", "correct_offset": NSNumber(value: correct)]
             case .closed: [".tag": "closed"]
+            case .notClosed: [".tag": "not_closed"]
             }
         }
     }
@@ -117,6 +120,28 @@ final class UploadSessions: Sendable {
         sessions.withLock { all in
             guard let session = all[id], session.isClosed, !session.isBusy else { return nil }
             return session.file
+        }
+    }
+
+    /// Undoes the append of a `finish` whose commit was refused before it ran: the session
+    /// goes back to `offset`, open again if it was, so the same request can be sent again.
+    /// - Parameters:
+    ///   - offset: The offset the finish named.
+    ///   - added: How many bytes the finish appended (they are cut off the file).
+    ///   - wasClosed: Whether the session was closed before the finish.
+    func undoFinish(_ id: String, offset: Int64, added: Int64, wasClosed: Bool) {
+        sessions.withLock { all in
+            guard var session = all[id], !session.isBusy, session.offset == offset + added else { return }
+            if added > 0 {
+                guard let handle = try? FileHandle(forWritingTo: session.file) else { return }
+                defer { try? handle.close() }
+                guard (try? handle.truncate(atOffset: UInt64(offset))) != nil else { return }
+                // The digests saw the bytes just cut off.
+                session.digests = nil
+            }
+            session.offset = offset
+            session.isClosed = wasClosed
+            all[id] = session
         }
     }
 

@@ -18,6 +18,8 @@ struct MockOptions {
     var tokenLifetime: Duration?
     /// The `backoff` every Dropbox long-poll answer carries, in seconds.
     var longpollBackoff: Int?
+    /// Whether Dropbox writes contend as Dropbox serialises them (429 `too_many_write_operations`).
+    var writeContention = true
     /// Whether to serve HTTPS.
     var tls = false
     /// A certificate chain and key to serve HTTPS with, instead of made ones.
@@ -49,6 +51,11 @@ struct MockOptions {
           --token-ttl SECONDS  Access token lifetime (default: the provider's: 14400 Dropbox, 3599 Google)
           --longpoll-backoff SECONDS
                                Dropbox: every list_folder/longpoll answer asks for this backoff
+          --no-write-contention
+                               Dropbox: commits never wait or meet a 429. By default a commit holds a
+                               write slot for 2 ms (a batch for 10 ms + 0.1 ms per entry); a third
+                               overlapping commit, or a second batch, is refused with HTTP 429
+                               too_many_write_operations and Retry-After: 1, as Dropbox does
           --tls                Serve HTTPS with a certificate the mock makes, signed by a CA of its own
                                whose certificate is written to DATA-DIR/tls/ca.pem (or --ca-out)
           --ca-out FILE        Where --tls writes the CA certificate clients should trust
@@ -103,6 +110,8 @@ struct MockOptions {
                         description: "--longpoll-backoff must be a whole number of seconds, not '\(text)'")
                 }
                 options.longpollBackoff = seconds
+            case "--no-write-contention":
+                options.writeContention = false
             case "--tls":
                 options.tls = true
             case "--ca-out":

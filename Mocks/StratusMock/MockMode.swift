@@ -33,19 +33,27 @@ extension MockOptions.Mode {
     /// - Parameters:
     ///   - secure: Whether it is served over TLS (the URLs it hands out say `https`).
     ///   - longpollBackoff: The `backoff` of every Dropbox long-poll answer, if any.
+    ///   - writeContention: Whether Dropbox writes contend (``WriteContention``'s defaults) or never do.
     func makeMock(
-        dataDirectory: URL, authorization: MockAuthorizationServer, secure: Bool, longpollBackoff: Int? = nil
+        dataDirectory: URL, authorization: MockAuthorizationServer, secure: Bool, longpollBackoff: Int? = nil,
+        writeContention: Bool = true
     ) throws -> ServedMock {
         let router = Router()
         switch self {
         case .dropbox:
             let dropbox = try MockDropboxServer(
                 storageDirectory: dataDirectory, authorization: authorization,
-                options: MockDropboxServer.Options(longpollBackoff: longpollBackoff))
+                options: MockDropboxServer.Options(
+                    longpollBackoff: longpollBackoff, writeContention: writeContention ? .init() : nil))
             dropbox.addRoutes(to: router)
             return ServedMock(router: router, authorization: authorization, controlToken: dropbox.faults.controlToken) {
                 base in
-                ["  base URL (api, content and notify hosts): \(base.absoluteString)"]
+                [
+                    "  base URL (api, content and notify hosts): \(base.absoluteString)",
+                    writeContention
+                        ? "  write contention: on (429 too_many_write_operations past 2 overlapping commits)"
+                        : "  write contention: off",
+                ]
             }
         case .drive:
             let drive = try MockDriveServer(
@@ -92,7 +100,7 @@ enum MockMode {
         let (tls, trust) = try options.makeTLS(dataDirectory: dataDirectory)
         let mock = try options.mode.makeMock(
             dataDirectory: dataDirectory, authorization: authorization, secure: tls != nil,
-            longpollBackoff: options.longpollBackoff)
+            longpollBackoff: options.longpollBackoff, writeContention: options.writeContention)
         let tokens = authorization.issueTokens()
         let configuration = authorization.configuration
         let mode = options.mode.rawValue
