@@ -5,7 +5,7 @@ import MockSupport
 let folderMimeType = "application/vnd.google-apps.folder"
 
 /// Which space a file lives in.
-enum DriveSpace: String, Sendable {
+enum DriveSpace: String, Sendable, Codable {
     /// My Drive.
     case drive
     /// The hidden application data folder.
@@ -13,7 +13,7 @@ enum DriveSpace: String, Sendable {
 }
 
 /// Bytes in the blob store with every hash Drive reports.
-struct StoredContent: Sendable {
+struct StoredContent: Sendable, Codable {
     /// The blob and its SHA-256, MD5 and size.
     var blob: BlobInfo
     /// Lowercase hex SHA-1 (`sha1Checksum`).
@@ -32,7 +32,7 @@ struct StoredContent: Sendable {
 }
 
 /// One stored version of a file's content.
-struct DriveRevision: Sendable {
+struct DriveRevision: Sendable, Codable {
     /// The opaque revision id.
     var id: String
     /// The content.
@@ -65,7 +65,7 @@ struct DriveRevision: Sendable {
 }
 
 /// A file or folder and its revisions.
-struct DriveNode: Sendable {
+struct DriveNode: Sendable, Codable {
     var id: String
     /// The order of creation, for a stable default listing order.
     var serial: Int

@@ -6,21 +6,39 @@ import Synchronization
 /// live in the blob store. Safe from any task (one `Mutex`).
 final class DriveStore: Sendable {
     private let state: Mutex<DriveState>
+    /// Called after a `withState` that changed the state (see ``DriveState/changeStamp``): the
+    /// saved state's cue. `nil` when the store lives in memory only.
+    private let onChange: (@Sendable () -> Void)?
 
-    init() {
-        state = Mutex(DriveState())
+    /// A store holding `state` (by default a new, empty one).
+    /// - Parameter onChange: Called, outside the lock, after every `withState` that changed
+    ///   the state.
+    init(state: DriveState = DriveState(), onChange: (@Sendable () -> Void)? = nil) {
+        self.state = Mutex(state)
+        self.onChange = onChange
     }
 
-    /// Runs `body` under the lock.
+    /// Runs `body` under the lock. Every change to the state goes through here, so a change
+    /// seen here (a different ``DriveState/changeStamp`` after `body`, even one that threw) is
+    /// reported to `onChange`: routes need do nothing to have their writes saved.
     func withState<T, Failure: Error>(_ body: (inout DriveState) throws(Failure) -> sending T) throws(Failure)
         -> sending T
     {
-        try state.withLock { (state: inout DriveState) throws(Failure) -> sending T in try body(&state) }
+        guard let onChange else {
+            return try state.withLock { (state: inout DriveState) throws(Failure) -> sending T in try body(&state) }
+        }
+        var changed = false
+        defer { if changed { onChange() } }
+        return try state.withLock { (state: inout DriveState) throws(Failure) -> sending T in
+            let before = state.changeStamp
+            defer { changed = state.changeStamp != before }
+            return try body(&state)
+        }
     }
 }
 
 /// One entry of the change log.
-struct ChangeRecord: Sendable {
+struct ChangeRecord: Sendable, Codable {
     /// The change's number; page tokens count in these.
     var sequence: Int64
     var fileID: String
@@ -51,8 +69,8 @@ struct DriveState: Sendable {
     /// The last `files.list` result, kept while nothing is written so that paging through a
     /// large folder sorts it once.
     private var cachedListing: CachedListing?
-    private var versionCounter: Int64 = 0
-    private var serialCounter = 0
+    private(set) var versionCounter: Int64 = 0
+    private(set) var serialCounter = 0
 
     init() {
         rootID = "0A" + Self.randomID(count: 17) + "Uk9PVA"
@@ -67,6 +85,46 @@ struct DriveState: Sendable {
             space: .appDataFolder, createdTime: now, modifiedTime: now, version: 1
         )
         versionCounter = 1
+    }
+
+    /// A state restored from a saved one (see `DriveSnapshot`).
+    /// - Parameters:
+    ///   - nodes: Every node, the two roots included.
+    ///   - changes: The change log, by ascending sequence.
+    init(
+        rootID: String, appDataID: String, nodes: [DriveNode], changes: [ChangeRecord], nextSequence: Int64,
+        versionCounter: Int64, serialCounter: Int
+    ) {
+        self.rootID = rootID
+        self.appDataID = appDataID
+        for node in nodes { self.nodes[node.id] = node }
+        self.changes = changes
+        for change in changes { newestChange[change.fileID] = change.sequence }
+        self.nextSequence = nextSequence
+        self.versionCounter = versionCounter
+        self.serialCounter = serialCounter
+    }
+
+    /// Counters that move on every change worth saving: a write to `nodes` (which every
+    /// change of a file or revision is), a change recorded, new versions and serials. A cached
+    /// listing does not move them.
+    var changeStamp: ChangeStamp {
+        ChangeStamp(
+            generation: nodes.generation, nextSequence: nextSequence, versionCounter: versionCounter,
+            serialCounter: serialCounter)
+    }
+
+    /// The counters of ``changeStamp``.
+    struct ChangeStamp: Equatable {
+        var generation: Int
+        var nextSequence: Int64
+        var versionCounter: Int64
+        var serialCounter: Int
+    }
+
+    /// Whether the newest change of a file is the one with this sequence number.
+    func isNewestChange(_ record: ChangeRecord) -> Bool {
+        newestChange[record.fileID] == record.sequence
     }
 
     /// Random characters of the alphabet Drive ids use.
@@ -217,6 +275,29 @@ struct DriveState: Sendable {
         return (parent.id, parent.space)
     }
 
+    /// The id of a new file: the one the request body asked for (from `files.generateIds`),
+    /// checked, or a new random one.
+    /// - Throws: 400 `invalid` at `id` for an id Drive would not have made, 409 `duplicate`
+    ///   for one in use.
+    func newFileID(requested: String?) throws(DriveFailure) -> String {
+        guard let requested else { return DriveState.randomID(count: 33) }
+        guard requested.count >= 10,
+            requested.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+            })
+        else {
+            throw DriveFailure(
+                DriveErrorBody(
+                    code: 400, reason: "invalid", message: "The provided file ID is not usable.", location: "id",
+                    locationType: "other"))
+        }
+        guard nodes[requested] == nil, !isRoot(requested) else {
+            throw DriveFailure(
+                DriveErrorBody(code: 409, reason: "duplicate", message: "A file already exists with the provided ID."))
+        }
+        return requested
+    }
+
     /// Creates a file or folder.
     /// - Parameters:
     ///   - metadata: The request body.
@@ -234,25 +315,7 @@ struct DriveState: Sendable {
                     code: 403, reason: "cannotAddParent", message: "Increasing the number of parents is not allowed."))
         }
         let parent = try parentFolder(parentIDs.first ?? "root")
-        var id = DriveState.randomID(count: 33)
-        if let requested = metadata.id {
-            guard requested.count >= 10,
-                requested.unicodeScalars.allSatisfy({
-                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
-                })
-            else {
-                throw DriveFailure(
-                    DriveErrorBody(
-                        code: 400, reason: "invalid", message: "The provided file ID is not usable.", location: "id",
-                        locationType: "other"))
-            }
-            guard nodes[requested] == nil, !isRoot(requested) else {
-                throw DriveFailure(
-                    DriveErrorBody(
-                        code: 409, reason: "duplicate", message: "A file already exists with the provided ID."))
-            }
-            id = requested
-        }
+        let id = try newFileID(requested: metadata.id)
         let now = DriveTime.now()
         let mimeType = metadata.mimeType ?? contentType ?? "application/octet-stream"
         let name = metadata.name ?? "Untitled"

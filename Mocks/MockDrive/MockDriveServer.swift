@@ -21,7 +21,11 @@ import MockSupport
 /// The API (`/drive/v3/...`), the upload endpoint (`/upload/drive/v3/files`) and the
 /// authorization server's routes (`/token`, ...) share one base URL. File contents live on
 /// disk in a content-addressed blob store under `storageDirectory`; metadata, revisions and
-/// the change log live in memory. Safe to use from any number of tasks at once.
+/// the change log live in memory, and with `persistence: .saved()` are also saved to
+/// `drive-state.json` there and loaded by the next server on that folder, so ids and page
+/// tokens issued before a restart go on working (resumable upload sessions do not survive
+/// one; see ``saveState()`` and ``PersistentState`` for what a hard kill loses). Safe to use
+/// from any number of tasks at once.
 public final class MockDriveServer: Sendable {
     /// Limits and behaviour.
     public struct Options: Sendable {
@@ -65,22 +69,29 @@ public final class MockDriveServer: Sendable {
     /// also reachable over HTTP on `/__stratus/faults`.
     public let faults: FaultInjector
     let blobs: BlobStore
-    let store = DriveStore()
+    let store: DriveStore
     let uploads: ResumableSessions
+    /// The saved state, when the server was asked to save it (`persistence: .saved()`).
+    public let persistence: PersistentState?
 
-    /// Creates a server with an empty My Drive and application data folder.
+    /// Creates a server with an empty My Drive and application data folder, or with the ones
+    /// saved in `storageDirectory`.
     /// - Parameters:
     ///   - storageDirectory: Where blobs and upload sessions are written; created if needed.
     ///   - authorization: The authorization server whose access tokens are accepted; its
     ///     routes are mounted beside the Drive routes.
     ///   - options: Limits and behaviour.
     ///   - requestLog: Where requests are recorded.
-    /// - Throws: An error when the storage folders cannot be created.
+    ///   - persistence: Whether files, revisions and the change log are also saved in
+    ///     `storageDirectory` and loaded from it (in memory only by default).
+    /// - Throws: An error when the storage folders cannot be created; ``PersistentStateError``
+    ///   when a saved state exists but cannot be used.
     public init(
         storageDirectory: URL,
         authorization: MockAuthorizationServer,
         options: Options = Options(),
-        requestLog: RequestLog = RequestLog()
+        requestLog: RequestLog = RequestLog(),
+        persistence: StatePersistence = .inMemory
     ) throws {
         self.authorization = authorization
         self.options = options
@@ -88,6 +99,9 @@ public final class MockDriveServer: Sendable {
         self.faults = FaultInjector(hooks: DriveFaultAnswers.hooks(authorization: authorization))
         self.blobs = try BlobStore(root: storageDirectory)
         self.uploads = ResumableSessions(directory: blobs.scratchDirectory)
+        let restored = try Self.restoreState(in: storageDirectory, blobs: blobs, choice: persistence)
+        self.store = restored.0
+        self.persistence = restored.1
     }
 
     /// Ends every resumable upload session, as Drive does after about a week: later requests
@@ -105,7 +119,7 @@ public final class MockDriveServer: Sendable {
     /// Mounts the Drive routes and the authorization server's routes on a router:
     ///
     /// - `POST|GET /drive/v3/files`, `GET|PATCH|DELETE /drive/v3/files/{fileId}`,
-    ///   `GET /drive/v3/files/generateIds`
+    ///   `GET /drive/v3/files/generateIds`, `POST /drive/v3/files/{fileId}/copy`
     /// - `POST /upload/drive/v3/files`, `PATCH /upload/drive/v3/files/{fileId}` (`uploadType`
     ///   `media`, `multipart`, `resumable`), `PUT` on both for resumable chunks; the same under
     ///   `/resumable/upload/drive/v3/files`
@@ -138,6 +152,9 @@ public final class MockDriveServer: Sendable {
             try await self.updateMetadataOnly(&request, id: context.fileID)
         }
         mount(.delete, "/drive/v3/files/{fileId}") { _, context in try self.deleteFile(id: context.fileID) }
+        mount(.post, "/drive/v3/files/{fileId}/copy") { request, context in
+            try await self.copyFile(&request, id: context.fileID)
+        }
         mount(.post, "/upload/drive/v3/files") { request, _ in try await self.upload(&request, fileID: nil) }
         mount(.patch, "/upload/drive/v3/files/{fileId}") { request, context in
             try await self.upload(&request, fileID: context.fileID)

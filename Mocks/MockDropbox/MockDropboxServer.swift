@@ -18,8 +18,11 @@ import MockSupport
 /// ```
 ///
 /// File contents live on disk in a content-addressed blob store under `storageDirectory`;
-/// metadata, revisions and the change log live in memory. API, content and notify hosts are
-/// one base URL. Safe to use from any number of tasks at once.
+/// metadata, revisions, the change log and property templates live in memory, and with
+/// `persistence: .saved()` are also saved to `dropbox-state.json` there and loaded by the next
+/// server on that folder, so cursors issued before a restart go on working (upload sessions
+/// do not survive one; see ``saveState()`` and ``PersistentState`` for what a hard kill loses).
+/// API, content and notify hosts are one base URL. Safe to use from any number of tasks at once.
 public final class MockDropboxServer: Sendable {
     /// Limits and behaviour.
     public struct Options: Sendable {
@@ -63,28 +66,34 @@ public final class MockDropboxServer: Sendable {
     /// also reachable over HTTP on `/__stratus/faults`.
     public let faults: FaultInjector
     let blobs: BlobStore
-    let namespace = Namespace()
+    let namespace: Namespace
     let sessions: UploadSessions
-    let templates = PropertyTemplates()
+    let templates: PropertyTemplates
+    /// The saved state, when the server was asked to save it (`persistence: .saved()`).
+    public let persistence: PersistentState?
     /// Where every commit takes its turn: the namespace's write contention, with what is in
     /// flight and how many writes were refused.
     public let writes: WriteContention
     /// The jobs of `upload_session/finish_batch`, by id.
     let batchJobs = BatchJobs()
 
-    /// Creates a server with an empty namespace.
+    /// Creates a server with an empty namespace, or with the one saved in `storageDirectory`.
     /// - Parameters:
     ///   - storageDirectory: Where blobs and upload sessions are written; created if needed.
     ///   - authorization: The authorization server whose access tokens are accepted; its
     ///     routes are mounted beside the Dropbox routes.
     ///   - options: Limits and behaviour.
     ///   - requestLog: Where requests are recorded.
-    /// - Throws: An error when the storage folders cannot be created.
+    ///   - persistence: Whether the namespace is also saved in `storageDirectory` and loaded
+    ///     from it (in memory only by default).
+    /// - Throws: An error when the storage folders cannot be created; ``PersistentStateError``
+    ///   when a saved state exists but cannot be used.
     public init(
         storageDirectory: URL,
         authorization: MockAuthorizationServer,
         options: Options = Options(),
-        requestLog: RequestLog = RequestLog()
+        requestLog: RequestLog = RequestLog(),
+        persistence: StatePersistence = .inMemory
     ) throws {
         self.authorization = authorization
         self.options = options
@@ -93,6 +102,10 @@ public final class MockDropboxServer: Sendable {
         self.writes = WriteContention(settings: options.writeContention)
         self.blobs = try BlobStore(root: storageDirectory)
         self.sessions = UploadSessions(directory: blobs.scratchDirectory)
+        let restored = try Self.restoreState(in: storageDirectory, blobs: blobs, choice: persistence)
+        self.namespace = restored.namespace
+        self.templates = restored.templates
+        self.persistence = restored.persistence
     }
 
     /// Makes every `list_folder` cursor issued so far answer `reset`.

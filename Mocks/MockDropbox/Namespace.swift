@@ -26,7 +26,18 @@ final class Namespace: Sendable {
         var idCounter = 0
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+    /// Called after a `withState` that changed the state (see ``State/changeStamp``): the
+    /// saved state's cue. `nil` when the namespace lives in memory only.
+    private let onChange: (@Sendable () -> Void)?
+
+    /// A namespace holding `state` (empty by default).
+    /// - Parameter onChange: Called, outside the lock, after every `withState` that changed
+    ///   the state.
+    init(state: State = State(), onChange: (@Sendable () -> Void)? = nil) {
+        self.state = Mutex(state)
+        self.onChange = onChange
+    }
 
     /// The cursor epoch; ``invalidateCursors()`` bumps it.
     var epoch: Int { state.withLock { $0.epoch } }
@@ -35,12 +46,58 @@ final class Namespace: Sendable {
 
     /// Makes every cursor issued so far answer `reset`.
     func invalidateCursors() {
-        state.withLock { $0.epoch += 1 }
+        withState { $0.epoch += 1 }
     }
 
-    /// Runs `body` under the lock.
+    /// Runs `body` under the lock. Every change to the state goes through here, so a change
+    /// seen here (a different ``State/changeStamp`` after `body`, even one that threw) is
+    /// reported to `onChange`: routes need do nothing to have their writes saved.
     func withState<T: Sendable>(_ body: (inout State) throws -> T) rethrows -> T {
-        try state.withLock { try body(&$0) }
+        guard let onChange else { return try state.withLock { try body(&$0) } }
+        var changed = false
+        defer { if changed { onChange() } }
+        return try state.withLock { state in
+            let before = state.changeStamp
+            defer { changed = state.changeStamp != before }
+            return try body(&state)
+        }
+    }
+}
+
+extension Namespace.State {
+    /// Counters that move on every change worth saving: a write to `nodes` (which every
+    /// change of a file or folder is), a change recorded, new ids and revs, and the epoch.
+    /// A cached listing does not move them.
+    var changeStamp: ChangeStamp {
+        ChangeStamp(
+            generation: generation, sequence: sequence, epoch: epoch, revCounter: revCounter, idCounter: idCounter)
+    }
+
+    /// The counters of ``changeStamp``.
+    struct ChangeStamp: Equatable {
+        var generation: Int
+        var sequence: Int
+        var epoch: Int
+        var revCounter: UInt64
+        var idCounter: Int
+    }
+
+    /// A state restored from a saved one (see `NamespaceSnapshot`).
+    /// - Parameter changes: The change log, by ascending sequence.
+    init(
+        nodes: [String: NamespaceNode], pathOfID: [String: String], pathOfRev: [String: String],
+        changes: [(sequence: Int, key: String)], sequence: Int, epoch: Int, revCounter: UInt64, idCounter: Int
+    ) {
+        self.init()
+        self.nodes = nodes
+        self.pathOfID = pathOfID
+        self.pathOfRev = pathOfRev
+        self.changes = changes
+        for change in changes { newestChange[change.key] = change.sequence }
+        self.sequence = sequence
+        self.epoch = epoch
+        self.revCounter = revCounter
+        self.idCounter = idCounter
     }
 }
 

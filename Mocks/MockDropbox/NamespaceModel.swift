@@ -2,7 +2,7 @@ import Foundation
 import MockSupport
 
 /// One stored version of a file.
-struct FileRevision: Sendable {
+struct FileRevision: Sendable, Codable {
     /// The rev: lowercase hex, at least 9 characters, unique.
     var rev: String
     /// The contents.
@@ -16,9 +16,9 @@ struct FileRevision: Sendable {
 }
 
 /// A file or folder the namespace knows about, possibly deleted.
-struct NamespaceNode: Sendable {
+struct NamespaceNode: Sendable, Codable {
     /// File or folder.
-    enum Kind: Sendable { case file, folder }
+    enum Kind: String, Sendable, Codable { case file, folder }
 
     /// Its kind.
     var kind: Kind

@@ -42,13 +42,28 @@ final class PropertyTemplates: Sendable {
         }
     }
 
-    private let templates = Mutex<[String: Template]>([:])
+    private let templates: Mutex<[String: Template]>
+    /// Called after a template was added: the saved state's cue.
+    private let onChange: (@Sendable () -> Void)?
+
+    /// Templates by `ptid:` id (none by default).
+    /// - Parameter onChange: Called after every template added.
+    init(templates: [String: Template] = [:], onChange: (@Sendable () -> Void)? = nil) {
+        self.templates = Mutex(templates)
+        self.onChange = onChange
+    }
 
     /// Adds a template and returns its `ptid:` id.
     func add(_ template: Template) -> String {
         let id = "ptid:" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         templates.withLock { $0[id] = template }
+        onChange?()
         return id
+    }
+
+    /// Every template by id.
+    var all: [String: Template] {
+        templates.withLock { $0 }
     }
 
     func template(_ id: String) -> Template? {

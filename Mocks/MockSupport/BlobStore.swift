@@ -5,8 +5,9 @@ import StratusDigest
 import StratusFileSystem
 import Synchronization
 
-/// What is known about bytes stored in the blob store or received into a file.
-public struct BlobInfo: Sendable, Hashable {
+/// What is known about bytes stored in the blob store or received into a file. `Codable`, so a
+/// mock's saved state (``PersistentState``) can name the blobs its files hold.
+public struct BlobInfo: Sendable, Hashable, Codable {
     /// Lowercase hex SHA-256 of the bytes; the blob's file name.
     public var sha256: String
     /// The Dropbox content hash of the bytes.

@@ -15,6 +15,9 @@ struct MockOptions {
     var host = "127.0.0.1"
     var port = 0
     var dataDirectory: URL?
+    /// Whether the Dropbox and Drive mocks keep their metadata in memory only, even with a
+    /// data directory (`--in-memory`).
+    var inMemory = false
     var tokenLifetime: Duration?
     /// The `backoff` every Dropbox long-poll answer carries, in seconds.
     var longpollBackoff: Int?
@@ -47,7 +50,13 @@ struct MockOptions {
         Options:
           --port N             Port to listen on; 0 (default) picks a free one
           --host H             Address to listen on (default 127.0.0.1)
-          --data-dir DIR       Where file contents are stored (default: a new temporary folder)
+          --data-dir DIR       Where file contents are stored (default: a new temporary folder). The dropbox
+                               and drive mocks also save their metadata there (DIR/dropbox-state.json,
+                               DIR/drive-state.json: files, revisions, ids, the change log, so cursors and
+                               page tokens go on working), at most 200 ms after a change and on SIGINT or
+                               SIGTERM, and a mock started again on DIR carries on where the last stopped.
+                               A hard kill loses at most the last 200 ms; upload sessions never survive
+          --in-memory          With --data-dir: keep metadata in memory only (start empty, save nothing)
           --token-ttl SECONDS  Access token lifetime (default: the provider's: 14400 Dropbox, 3599 Google)
           --longpoll-backoff SECONDS
                                Dropbox: every list_folder/longpoll answer asks for this backoff
@@ -97,6 +106,8 @@ struct MockOptions {
                 options.host = try next()
             case "--data-dir":
                 options.dataDirectory = URL(fileURLWithPath: try next(), isDirectory: true)
+            case "--in-memory":
+                options.inMemory = true
             case "--token-ttl":
                 let text = try next()
                 guard let seconds = Int(text), seconds > 0 else {
@@ -141,6 +152,12 @@ struct MockOptions {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try BlobStore.makePrivateFolder(directory)
         return directory
+    }
+
+    /// Whether the Dropbox and Drive mocks save their metadata: with `--data-dir` (a folder that
+    /// outlives the process), unless `--in-memory`.
+    var statePersistence: StatePersistence {
+        dataDirectory != nil && !inMemory ? .saved() : .inMemory
     }
 
     /// The TLS configuration asked for, if any, and the CA certificate clients should trust

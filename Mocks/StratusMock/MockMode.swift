@@ -14,6 +14,10 @@ struct ServedMock {
     var authorization: MockAuthorizationServer
     /// The bearer token of the control routes (`/__stratus/...`).
     var controlToken: String
+    /// The file the mock saves its state to, when it does.
+    var stateFile: URL? = nil
+    /// Saves the mock's state, if it saves it at all; called once the server has stopped.
+    var saveState: @Sendable () async throws -> Void = {}
     /// The mode's own lines for the start banner, given the base URL.
     var describe: @Sendable (URL) -> [String]
 }
@@ -34,9 +38,10 @@ extension MockOptions.Mode {
     ///   - secure: Whether it is served over TLS (the URLs it hands out say `https`).
     ///   - longpollBackoff: The `backoff` of every Dropbox long-poll answer, if any.
     ///   - writeContention: Whether Dropbox writes contend (``WriteContention``'s defaults) or never do.
+    ///   - persistence: Whether the Dropbox and Drive mocks save their state in the folder.
     func makeMock(
         dataDirectory: URL, authorization: MockAuthorizationServer, secure: Bool, longpollBackoff: Int? = nil,
-        writeContention: Bool = true
+        writeContention: Bool = true, persistence: StatePersistence = .inMemory
     ) throws -> ServedMock {
         let router = Router()
         switch self {
@@ -44,10 +49,13 @@ extension MockOptions.Mode {
             let dropbox = try MockDropboxServer(
                 storageDirectory: dataDirectory, authorization: authorization,
                 options: MockDropboxServer.Options(
-                    longpollBackoff: longpollBackoff, writeContention: writeContention ? .init() : nil))
+                    longpollBackoff: longpollBackoff, writeContention: writeContention ? .init() : nil),
+                persistence: persistence)
             dropbox.addRoutes(to: router)
-            return ServedMock(router: router, authorization: authorization, controlToken: dropbox.faults.controlToken) {
-                base in
+            return ServedMock(
+                router: router, authorization: authorization, controlToken: dropbox.faults.controlToken,
+                stateFile: dropbox.persistence?.file, saveState: dropbox.saveState
+            ) { base in
                 [
                     "  base URL (api, content and notify hosts): \(base.absoluteString)",
                     writeContention
@@ -59,12 +67,15 @@ extension MockOptions.Mode {
             let drive = try MockDriveServer(
                 storageDirectory: dataDirectory,
                 authorization: authorization,
-                options: MockDriveServer.Options(scheme: secure ? "https" : "http")
+                options: MockDriveServer.Options(scheme: secure ? "https" : "http"),
+                persistence: persistence
             )
             drive.addRoutes(to: router)
             let root = drive.rootFolderID
-            return ServedMock(router: router, authorization: authorization, controlToken: drive.faults.controlToken) {
-                base in
+            return ServedMock(
+                router: router, authorization: authorization, controlToken: drive.faults.controlToken,
+                stateFile: drive.persistence?.file, saveState: drive.saveState
+            ) { base in
                 [
                     "  base URL (api and upload): \(base.absoluteString)",
                     "  API:             \(base.absoluteString)/drive/v3/",
@@ -100,29 +111,42 @@ enum MockMode {
         let (tls, trust) = try options.makeTLS(dataDirectory: dataDirectory)
         let mock = try options.mode.makeMock(
             dataDirectory: dataDirectory, authorization: authorization, secure: tls != nil,
-            longpollBackoff: options.longpollBackoff, writeContention: options.writeContention)
+            longpollBackoff: options.longpollBackoff, writeContention: options.writeContention,
+            persistence: options.statePersistence)
         let tokens = authorization.issueTokens()
         let configuration = authorization.configuration
         let mode = options.mode.rawValue
         let describe = mock.describe
         let controlToken = mock.controlToken
-        try await MockServer.run(mock.router, tls: tls, host: options.host, port: options.port) { baseURL in
-            var lines = ["stratus-mock \(mode) listening on \(baseURL.absoluteString)"]
-            lines += describe(baseURL)
-            lines += [
-                "  token endpoint:  \(baseURL.absoluteString)\(authorization.paths.token)",
-                "  access token:    \(tokens.accessToken)  (expires in \(tokens.lifetime.components.seconds) s)",
-                "  refresh token:   \(tokens.refreshToken)",
-                "  client id:       \(configuration.clientID)",
-                "  client secret:   \(configuration.clientSecret ?? "(none; public client)")",
-                "  data directory:  \(dataDirectory.path)",
-                "  fault control:   \(baseURL.absoluteString)/__stratus/faults  (JSON, with the control token as a bearer token)",
-                "  control token:   \(controlToken)",
-            ]
-            if let trust { lines.append("  CA certificate:  \(trust.path)  (tell clients to trust this file)") }
-            lines += ["Press Ctrl-C to stop.", ""]
-            // Written straight to the file descriptor, so a parent process reading a pipe sees it at once.
-            FileHandle.standardOutput.write(Data(lines.joined(separator: "\n").utf8))
+        let stateFile = mock.stateFile
+        do {
+            try await MockServer.run(mock.router, tls: tls, host: options.host, port: options.port) { baseURL in
+                var lines = ["stratus-mock \(mode) listening on \(baseURL.absoluteString)"]
+                lines += describe(baseURL)
+                lines += [
+                    "  token endpoint:  \(baseURL.absoluteString)\(authorization.paths.token)",
+                    "  access token:    \(tokens.accessToken)  (expires in \(tokens.lifetime.components.seconds) s)",
+                    "  refresh token:   \(tokens.refreshToken)",
+                    "  client id:       \(configuration.clientID)",
+                    "  client secret:   \(configuration.clientSecret ?? "(none; public client)")",
+                    "  data directory:  \(dataDirectory.path)",
+                    "  fault control:   \(baseURL.absoluteString)/__stratus/faults  (JSON, with the control token as a bearer token)",
+                    "  control token:   \(controlToken)",
+                ]
+                if let trust { lines.append("  CA certificate:  \(trust.path)  (tell clients to trust this file)") }
+                if let stateFile {
+                    lines.append("  state file:      \(stateFile.path)  (saved within 200 ms of a change, and on exit)")
+                }
+                lines += ["Press Ctrl-C to stop.", ""]
+                // Written straight to the file descriptor, so a parent process reading a pipe sees it at once.
+                FileHandle.standardOutput.write(Data(lines.joined(separator: "\n").utf8))
+            }
+        } catch {
+            // What the mock holds is worth keeping even when serving failed.
+            try? await mock.saveState()
+            throw error
         }
+        // The server stopped (SIGINT, SIGTERM): its last changes are saved before the process ends.
+        try await mock.saveState()
     }
 }
