@@ -88,4 +88,91 @@ try:
 except Exception as e:
     assert "SSL" in repr(e) or "certificate" in repr(e).lower(), repr(e)
     print("untrusted CA -> refused")
+
+# Batch commits
+# Sessions started with close=True are committed together: finish_batch_v2 answers one result per
+# entry, in order (a failed entry does not stop the others); the deprecated finish_batch answers a
+# job id, polled with finish_batch_check. The mock serialises writes as Dropbox does: commits that
+# overlap past two meet 429 too_many_write_operations, which the SDK decodes as a RateLimitError.
+import threading, time
+from dropbox.files import CommitInfo, UploadSessionCursor, UploadSessionFinishArg
+
+def closed_session(data):
+    started = dbx.files_upload_session_start(data, close=True)
+    return UploadSessionCursor(session_id=started.session_id, offset=len(data))
+
+batch_old = dbx.files_upload(b"v1", "/SDK/batch/existing.txt", mode=WriteMode.add)
+dbx.files_upload(b"v2", "/SDK/batch/existing.txt", mode=WriteMode.overwrite)
+batch_open = dbx.files_upload_session_start(b"still open").session_id
+batch = dbx.files_upload_session_finish_batch_v2([
+    UploadSessionFinishArg(closed_session(b"batch one"), CommitInfo(path="/SDK/batch/one.txt")),
+    UploadSessionFinishArg(UploadSessionCursor(session_id=batch_open, offset=10), CommitInfo(path="/SDK/batch/open.txt")),
+    UploadSessionFinishArg(closed_session(b"stale"), CommitInfo(path="/SDK/batch/existing.txt", mode=WriteMode.update(batch_old.rev))),
+    UploadSessionFinishArg(closed_session(b"batch two!"), CommitInfo(path="/SDK/batch/two.txt")),
+])
+assert [e.is_success() for e in batch.entries] == [True, False, False, True], batch
+assert batch.entries[0].get_success().path_display == "/SDK/batch/one.txt", batch.entries[0]
+assert batch.entries[3].get_success().size == 10, batch.entries[3]
+not_closed = batch.entries[1].get_failure()
+assert not_closed.is_lookup_failed() and not_closed.get_lookup_failed().is_not_closed(), not_closed
+stale = batch.entries[2].get_failure()
+assert stale.is_path() and stale.get_path().is_conflict(), stale
+print("finish_batch_v2", [e.get_success().name if e.is_success() else str(e.get_failure()) for e in batch.entries])
+
+launch = dbx.files_upload_session_finish_batch([
+    UploadSessionFinishArg(closed_session(b"async one"), CommitInfo(path="/SDK/batch/async-1.txt")),
+    UploadSessionFinishArg(closed_session(b"async two!"), CommitInfo(path="/SDK/batch/async-2.txt")),
+])
+polls = 0
+if launch.is_async_job_id():
+    job = launch.get_async_job_id()
+    status = dbx.files_upload_session_finish_batch_check(job)
+    polls = 1
+    while status.is_in_progress():
+        assert polls < 200, "finish_batch job never completed"
+        time.sleep(0.05)
+        status = dbx.files_upload_session_finish_batch_check(job)
+        polls += 1
+    assert status.is_complete(), status
+    job_entries = status.get_complete().entries
+else:
+    job_entries = launch.get_complete().entries
+assert [e.is_success() for e in job_entries] == [True, True], job_entries
+assert [e.get_success().size for e in job_entries] == [9, 10], job_entries
+md, resp = dbx.files_download("/SDK/batch/async-2.txt")
+assert resp.content == b"async two!", resp.content
+print("finish_batch job", "async" if launch.is_async_job_id() else "complete", "after", polls, "checks:", [e.get_success().name for e in job_entries])
+try:
+    dbx.files_upload_session_finish_batch_check("dbjid:no-such-job")
+    print("FAIL: an unknown job id was checked"); sys.exit(1)
+except dropbox.exceptions.ApiError as e:
+    assert e.error.is_invalid_async_job_id(), e
+    print("finish_batch_check unknown ->", e.error)
+
+# Twelve uploads at once from clients that do not retry a rate limit (each connected first, then
+# all released together): any refused one must be Dropbox's too_many_write_operations with a
+# 1-second backoff; each is then sent again.
+refused, others = [], []
+released = threading.Barrier(12)
+def upload_at_once(index):
+    impatient = dropbox.Dropbox(oauth2_access_token=token, session=dropbox.create_session(ca_certs=ca), max_retries_on_rate_limit=0)
+    impatient.files_get_metadata("/SDK")
+    released.wait()
+    try:
+        impatient.files_upload(b"burst %d" % index, "/SDK/burst/%d.txt" % index, mode=WriteMode.add)
+    except dropbox.exceptions.RateLimitError as e:
+        refused.append((index, e))
+    except Exception as e:
+        others.append((index, e))
+threads = [threading.Thread(target=upload_at_once, args=(index,)) for index in range(12)]
+for thread in threads: thread.start()
+for thread in threads: thread.join()
+assert not others, others
+for index, e in refused:
+    assert e.error is not None and e.error.reason.is_too_many_write_operations(), e.error
+    assert e.backoff == 1, e.backoff
+    dbx.files_upload(b"burst %d" % index, "/SDK/burst/%d.txt" % index, mode=WriteMode.add)
+burst = dbx.files_list_folder("/SDK/burst").entries
+assert len(burst) == 12, burst
+print("concurrent uploads:", len(refused), "of 12 refused with too_many_write_operations (backoff 1 s), all stored after a retry")
 print("OK")
