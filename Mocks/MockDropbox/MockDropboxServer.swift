@@ -38,6 +38,14 @@ public final class MockDropboxServer: Sendable {
         /// ``WriteContention``): on by default, with the defaults of ``WriteContention/Settings``;
         /// `nil` turns it off, so commits never wait and never meet a 429.
         public var writeContention: WriteContention.Settings?
+        /// The `allocated` bytes `users/get_space_usage` reports (an `individual` allocation).
+        /// Default 2 GiB, a Dropbox Basic account's. Reported only: uploads are not refused
+        /// past it.
+        public var allocatedSpace: UInt64
+        /// How many `delete_batch/check` calls answer `in_progress` before the job's result.
+        /// Default 1: Dropbox runs `delete_batch` asynchronously, so a client must poll; 0
+        /// answers the result on the first check.
+        public var pendingJobChecks: Int
 
         /// Creates options.
         /// - Parameters:
@@ -45,14 +53,19 @@ public final class MockDropboxServer: Sendable {
         ///   - maxLongpollWait: The longest a longpoll waits.
         ///   - longpollBackoff: The `backoff` in every longpoll answer, in seconds.
         ///   - writeContention: How writes contend; `nil` for never.
+        ///   - allocatedSpace: The space `users/get_space_usage` reports as allocated, in bytes.
+        ///   - pendingJobChecks: How many checks of a `delete_batch` job answer `in_progress`.
         public init(
             maxUploadBytes: Int64 = 150 * 1024 * 1024, maxLongpollWait: Duration = .seconds(480),
-            longpollBackoff: Int? = nil, writeContention: WriteContention.Settings? = WriteContention.Settings()
+            longpollBackoff: Int? = nil, writeContention: WriteContention.Settings? = WriteContention.Settings(),
+            allocatedSpace: UInt64 = 2 << 30, pendingJobChecks: Int = 1
         ) {
             self.maxUploadBytes = maxUploadBytes
             self.maxLongpollWait = maxLongpollWait
             self.longpollBackoff = longpollBackoff
             self.writeContention = writeContention
+            self.allocatedSpace = allocatedSpace
+            self.pendingJobChecks = max(0, pendingJobChecks)
         }
     }
 
@@ -76,6 +89,8 @@ public final class MockDropboxServer: Sendable {
     public let writes: WriteContention
     /// The jobs of `upload_session/finish_batch`, by id.
     let batchJobs = BatchJobs()
+    /// The jobs of `delete_batch`, by id.
+    let deleteBatchJobs = AsyncJobs()
 
     /// Creates a server with an empty namespace, or with the one saved in `storageDirectory`.
     /// - Parameters:
