@@ -89,6 +89,80 @@ except Exception as e:
     assert "SSL" in repr(e) or "certificate" in repr(e).lower(), repr(e)
     print("untrusted CA -> refused")
 
+# Relocation and user routes
+# A move keeps the file's id and revisions and shows in the change feed as the old path deleted and
+# the new one added; a copy is a new file (new id) with the same content; create_folder_v2 and the
+# asynchronous delete_batch, polled with delete_batch_check; the account and its space usage.
+import time
+from dropbox.common import UserRootInfo
+from dropbox.files import DeleteArg
+reloc_first = dbx.files_upload(b"reloc one", "/SDK/reloc/a.txt", mode=WriteMode.add)
+reloc_second = dbx.files_upload(b"reloc two", "/SDK/reloc/a.txt", mode=WriteMode.overwrite)
+reloc_cursor = dbx.files_list_folder_get_latest_cursor("/SDK", recursive=True).cursor
+moved = dbx.files_move_v2("/SDK/reloc/a.txt", "/SDK/reloc/moved/B.txt").metadata
+assert isinstance(moved, dropbox.files.FileMetadata), moved
+assert moved.id == reloc_first.id and moved.rev == reloc_second.rev, moved
+assert moved.path_display == "/SDK/reloc/moved/B.txt", moved
+assert [r.rev for r in dbx.files_list_revisions(moved.id, mode=dropbox.files.ListRevisionsMode.id).entries] == [reloc_second.rev, reloc_first.rev]
+feed = dbx.files_list_folder_continue(reloc_cursor).entries
+assert {(type(e).__name__, e.path_lower) for e in feed} >= {("DeletedMetadata", "/sdk/reloc/a.txt"), ("FileMetadata", "/sdk/reloc/moved/b.txt")}, feed
+print("move_v2", moved.path_display, "same id and revisions; feed", sorted((type(e).__name__, e.path_lower) for e in feed))
+renamed = dbx.files_move_v2("/SDK/reloc/moved/B.txt", "/SDK/reloc/moved/b.txt").metadata
+assert renamed.id == moved.id and renamed.name == "b.txt", renamed
+copied = dbx.files_copy_v2("/SDK/reloc/moved", "/SDK/reloc/copy").metadata
+assert isinstance(copied, dropbox.files.FolderMetadata), copied
+copied_file = dbx.files_get_metadata("/SDK/reloc/copy/b.txt")
+assert copied_file.id != moved.id and copied_file.content_hash == moved.content_hash, copied_file
+assert dbx.files_download("/SDK/reloc/copy/b.txt")[1].content == b"reloc two"
+print("copy_v2", copied.path_display, "new id", copied_file.id != moved.id)
+try:
+    dbx.files_move_v2("/SDK/reloc/copy/b.txt", "/SDK/reloc/moved/b.txt")
+    print("FAIL: a move onto a file was accepted"); sys.exit(1)
+except dropbox.exceptions.ApiError as e:
+    assert e.error.is_to() and e.error.get_to().is_conflict() and e.error.get_to().get_conflict().is_file(), e
+    print("move onto a file ->", e.error)
+try:
+    dbx.files_move_v2("/SDK/reloc", "/SDK/reloc/inner")
+    print("FAIL: a folder was moved into itself"); sys.exit(1)
+except dropbox.exceptions.ApiError as e:
+    assert e.error.is_cant_move_folder_into_itself(), e
+folder = dbx.files_create_folder_v2("/SDK/reloc/New Folder").metadata
+assert isinstance(folder, dropbox.files.FolderMetadata) and folder.name == "New Folder", folder
+try:
+    dbx.files_create_folder_v2("/SDK/reloc/new folder")
+    print("FAIL: a folder was created twice"); sys.exit(1)
+except dropbox.exceptions.ApiError as e:
+    assert e.error.is_path() and e.error.get_path().is_conflict() and e.error.get_path().get_conflict().is_folder(), e
+print("create_folder_v2", folder.path_display, "then conflict/folder")
+launch = dbx.files_delete_batch([DeleteArg("/SDK/reloc/copy"), DeleteArg("/SDK/reloc/missing.txt"), DeleteArg("/SDK/reloc/New Folder")])
+assert launch.is_async_job_id(), launch
+delete_checks = 1
+status = dbx.files_delete_batch_check(launch.get_async_job_id())
+while status.is_in_progress():
+    assert delete_checks < 200, "delete_batch job never completed"
+    time.sleep(0.05)
+    status = dbx.files_delete_batch_check(launch.get_async_job_id())
+    delete_checks += 1
+assert status.is_complete(), status
+outcomes = status.get_complete().entries
+assert [e.is_success() for e in outcomes] == [True, False, True], outcomes
+assert isinstance(outcomes[0].get_success().metadata, dropbox.files.FolderMetadata), outcomes[0]
+assert outcomes[1].get_failure().is_path_lookup() and outcomes[1].get_failure().get_path_lookup().is_not_found(), outcomes[1]
+print("delete_batch after", delete_checks, "checks:", [e.get_success().metadata.path_display if e.is_success() else str(e.get_failure()) for e in outcomes])
+try:
+    dbx.files_delete_batch_check("dbjid:no-such-job")
+    print("FAIL: an unknown delete job was checked"); sys.exit(1)
+except dropbox.exceptions.ApiError as e:
+    assert e.error.is_invalid_async_job_id(), e
+usage = dbx.users_get_space_usage()
+assert usage.allocation.is_individual() and usage.allocation.get_individual().allocated > usage.used > 0, usage
+print("space usage", usage.used, "of", usage.allocation.get_individual().allocated)
+account = dbx.users_get_current_account()
+assert len(account.account_id) == 40 and account.account_type.is_basic(), account
+assert isinstance(account.root_info, UserRootInfo), account.root_info
+assert account.root_info.root_namespace_id == account.root_info.home_namespace_id, account.root_info
+print("account", account.account_id, account.name.display_name, account.email, "root", account.root_info.root_namespace_id)
+
 # Batch commits
 # Sessions started with close=True are committed together: finish_batch_v2 answers one result per
 # entry, in order (a failed entry does not stop the others); the deprecated finish_batch answers a
