@@ -41,6 +41,11 @@ public enum DropboxBackend: ServiceBackend {
             "single_upload_limit",
             summary: "Files up to this many bytes go up in one request (default 8 MiB, at most 150 MiB)."),
         BackendOption("page_size", summary: "Entries per listing page, 1 to 2000 (Dropbox's default when unset)."),
+        BackendOption(
+            "batch_commits",
+            summary:
+                "Whether uploads are committed together in batches, as Dropbox asks of clients that write many files (default true)."
+        ),
         StratusHTTPClient.caFileOption,
     ]
 
@@ -72,7 +77,8 @@ public enum DropboxBackend: ServiceBackend {
             root: options.string("root") ?? "",
             chunkSize: try options.integer("chunk_size") ?? defaults.chunkSize,
             singleUploadLimit: try options.integer("single_upload_limit") ?? defaults.singleUploadLimit,
-            pageSize: try options.integer("page_size").map { Int(clamping: $0) }
+            pageSize: try options.integer("page_size").map { Int(clamping: $0) },
+            commitBatching: try options.boolean("batch_commits") == false ? nil : defaults.commitBatching
         )
         let http = try context.sharedHTTPClient(for: options)
         let credentials = try DropboxCredentials.forRemote(

@@ -21,6 +21,9 @@ public struct DropboxConfiguration: Sendable {
     public var pageSize: Int?
     /// How requests that are safe to repeat are retried.
     public var retryPolicy: RetryPolicy
+    /// How uploads are committed: in batches (the default, see ``CommitBatching``), or each on
+    /// its own with `nil`.
+    public var commitBatching: CommitBatching?
 
     /// 4 MiB, the unit of chunk sizes.
     public static let chunkUnit: Int64 = 4 * 1_048_576
@@ -37,6 +40,7 @@ public struct DropboxConfiguration: Sendable {
     ///   - singleUploadLimit: The largest single-request upload, at most 150 MiB.
     ///   - pageSize: Entries per listing page, 1...2000.
     ///   - retryPolicy: How safe-to-repeat requests are retried.
+    ///   - commitBatching: How uploads are committed together; `nil` commits each on its own.
     /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for out-of-range values.
     public init(
         apiURL: URL = DropboxConfiguration.https("api.dropboxapi.com"),
@@ -46,7 +50,8 @@ public struct DropboxConfiguration: Sendable {
         chunkSize: Int64 = 8 * 1_048_576,
         singleUploadLimit: Int64 = 8 * 1_048_576,
         pageSize: Int? = nil,
-        retryPolicy: RetryPolicy = .standard
+        retryPolicy: RetryPolicy = .standard,
+        commitBatching: CommitBatching? = CommitBatching.standard
     ) throws {
         guard chunkSize > 0, chunkSize % DropboxConfiguration.chunkUnit == 0 else {
             throw ServiceError(
@@ -72,6 +77,7 @@ public struct DropboxConfiguration: Sendable {
         self.singleUploadLimit = singleUploadLimit
         self.pageSize = pageSize
         self.retryPolicy = retryPolicy
+        self.commitBatching = commitBatching
     }
 
     /// `https://<host>` for one of Dropbox's fixed host names.

@@ -53,3 +53,29 @@ struct DropboxPathMapper: Sendable {
         return try? RemotePath(parts.dropFirst(rootComponents.count).joined(separator: "/"))
     }
 }
+
+extension DropboxPathMapper {
+    /// A ``/Stratus/RemoteFile`` from a file's metadata.
+    /// - Parameter requested: The path asked about, in the caller's spelling; `nil` to use the
+    ///   path Dropbox reports (listings).
+    func file(from entry: DropboxMetadata, route: String, requested: RemotePath?) throws -> RemoteFile {
+        guard let rev = entry.rev, let size = entry.size, let modifiedText = entry.serverModified,
+            let modified = DropboxMetadata.date(modifiedText)
+        else {
+            throw DropboxErrorMapping.undecodable(route: route, "a file entry lacks rev, size or server_modified")
+        }
+        let reported = (entry.pathDisplay ?? entry.pathLower).flatMap(remotePath(fromDropbox:))
+        guard let path = requested ?? reported else {
+            throw DropboxErrorMapping.undecodable(route: route, "a file entry has no path under the root")
+        }
+        return RemoteFile(
+            path: path,
+            id: entry.id ?? "",
+            size: size,
+            modified: modified,
+            contentHash: entry.contentHash.map { ContentHash(algorithm: .dropboxContentHash, value: $0) },
+            version: VersionID(rev),
+            metadata: try DropboxCustomMetadata.metadata(from: entry.propertyGroups, route: route)
+        )
+    }
+}

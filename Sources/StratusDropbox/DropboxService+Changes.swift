@@ -51,7 +51,7 @@ extension DropboxService {
                 }
                 switch entry.kind {
                 case "file":
-                    changes.append(.upserted(try file(from: entry, route: route, requested: nil)))
+                    changes.append(.upserted(try paths.file(from: entry, route: route, requested: nil)))
                 case "deleted":
                     if let last = await lastRevisionOfDeleted(path, since: since.issuedAt) {
                         changes.append(.upserted(last))
@@ -85,7 +85,7 @@ extension DropboxService {
         ])
         guard let result = try? await transport.rpc(route, argument, as: DropboxRevisionsResult.self),
             let entry = result.entries.first,
-            let file = try? file(from: entry, route: route, requested: path),
+            let file = try? paths.file(from: entry, route: route, requested: path),
             Int64(file.modified.timeIntervalSince1970) >= time - 1
         else {
             return nil

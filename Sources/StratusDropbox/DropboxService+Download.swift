@@ -77,7 +77,7 @@ extension DropboxService {
             throw DropboxErrorMapping.undecodable(route: route, "the Dropbox-API-Result header is missing")
         }
         let entry = try DropboxTransport.decode(DropboxMetadata.self, from: Data(header.utf8), route: route)
-        let file = try file(from: entry, route: route, requested: path)
+        let file = try paths.file(from: entry, route: route, requested: path)
         guard let expected = file.contentHash?.value else {
             throw DropboxErrorMapping.undecodable(
                 route: route, "the result has no content_hash to check the content against")

@@ -44,7 +44,10 @@ extension DropboxService {
             }
             let file: RemoteFile
             let expected: String
-            if content.size <= configuration.singleUploadLimit {
+            if content.size <= configuration.singleUploadLimit, let batches {
+                (file, expected) = try await uploadForBatch(
+                    content, commit: commit, path: path, progress: progress, batches: batches)
+            } else if content.size <= configuration.singleUploadLimit {
                 (file, expected) = try await uploadInOneRequest(content, commit: commit, path: path, progress: progress)
             } else {
                 (file, expected) = try await uploadInSession(content, commit: commit, path: path, progress: progress)
@@ -114,13 +117,42 @@ extension DropboxService {
             )
             try await transport.check(response, route: route)
             let entry = try DropboxTransport.decode(DropboxMetadata.self, from: response.body, route: route)
-            return try file(from: entry, route: route, requested: path)
+            return try paths.file(from: entry, route: route, requested: path)
         }
         return (written, hash)
     }
 
+    /// One `upload_session/start` request that sends the whole content and closes the session,
+    /// then the commit with the next batch.
+    private func uploadForBatch(
+        _ content: UploadContent,
+        commit: [(String, StoneValue)],
+        path: RemotePath,
+        progress: MonotonicProgress,
+        batches: BatchCommitter
+    ) async throws -> (RemoteFile, String) {
+        let route = "files/upload_session/start"
+        let hash = try content.contentHash(0..<content.size)
+        // Safe to repeat: a repeated start only leaves an unused session behind.
+        let started = try await transport.send(
+            route: route,
+            host: .content,
+            headerArgument: .object([("close", .bool(true)), ("content_hash", .string(hash))]),
+            uploadBody: content.body(0..<content.size),
+            repetition: .safe,
+            progress: progress.upload(from: 0)
+        )
+        try await transport.check(started, route: route)
+        let session = try DropboxTransport.decode(DropboxSessionStartResult.self, from: started.body, route: route)
+            .sessionID
+        let entry = BatchEntry(sessionID: session, size: content.size, commit: commit, path: path, contentHash: hash)
+        return (try await batches.commit(entry), hash)
+    }
+
     /// An upload session of `chunkSize` pieces, each request carrying the hash of its own
-    /// bytes; an `incorrect_offset` answer resumes from Dropbox's `correct_offset`.
+    /// bytes; an `incorrect_offset` answer resumes from Dropbox's `correct_offset`. With batch
+    /// commits the session is closed and committed with the next batch; otherwise `finish`
+    /// commits it.
     private func uploadInSession(
         _ content: UploadContent,
         commit: [(String, StoneValue)],
@@ -177,9 +209,20 @@ extension DropboxService {
                 }
                 continue
             }
-            let route = "files/upload_session/finish"
             let emptyHash = DropboxContentHash().finalizeHex()
             let expected = try whole.finish(content)
+            if let batches {
+                if let correct = try await close(session, size: size, emptyHash: emptyHash) {
+                    resumes += 1
+                    guard resumes <= 8 else { throw tooManyResumes("files/upload_session/append_v2") }
+                    offset = correct
+                    continue
+                }
+                let entry = BatchEntry(
+                    sessionID: session, size: size, commit: commit, path: path, contentHash: expected)
+                return (try await batches.commit(entry), expected)
+            }
+            let route = "files/upload_session/finish"
             let outcome: SessionFinish = try await writeOnce(done: {
                 try await self.holds(path, contentHash: expected).map { .committed($0) }
             }) {
@@ -198,7 +241,7 @@ extension DropboxService {
                     return .resume(from: correct)
                 }
                 let entry = try DropboxTransport.decode(DropboxMetadata.self, from: response.body, route: route)
-                return .committed(try file(from: entry, route: route, requested: path))
+                return .committed(try paths.file(from: entry, route: route, requested: path))
             }
             switch outcome {
             case .committed(let file):
@@ -209,6 +252,27 @@ extension DropboxService {
                 offset = correct
             }
         }
+    }
+
+    /// Closes a session whose bytes are all sent, for a batch commit, with an empty
+    /// `append_v2`.
+    /// - Returns: The offset to resume from when Dropbox lacks bytes (`incorrect_offset`), or
+    ///   `nil` once the session is closed (also when a repeated close finds it closed already).
+    private func close(_ session: String, size: Int64, emptyHash: String) async throws -> Int64? {
+        let route = "files/upload_session/append_v2"
+        let response = try await transport.send(
+            route: route,
+            host: .content,
+            headerArgument: .object([
+                ("cursor", cursor(session, size)), ("close", .bool(true)), ("content_hash", .string(emptyHash)),
+            ]),
+            uploadBody: .empty,
+            repetition: .safe
+        )
+        if response.status == 409, let error = StoneErrorBody.parse(response.body), error.tags == ["closed"] {
+            return nil
+        }
+        return try await correctOffset(response, route: route, size: size)
     }
 
     /// What a session's `finish` request came to.

@@ -27,6 +27,8 @@ public final class DropboxService: Service {
     let logger: Logger
     /// The property templates that carry custom metadata.
     let templates: PropertyTemplateRegistry
+    /// Commits uploads in batches, when ``DropboxConfiguration/commitBatching`` asks for it.
+    let batches: BatchCommitter?
     /// Until when Dropbox asked this instance not to long-poll again (its `backoff`).
     let longpollBackoff = Mutex<ContinuousClock.Instant?>(nil)
 
@@ -50,6 +52,13 @@ public final class DropboxService: Service {
         self.transport = DropboxTransport(http: client, credentials: credentials, configuration: configuration)
         self.templates = PropertyTemplateRegistry(transport: transport)
         self.logger = logger
+        let sender = BatchSender(
+            transport: transport, paths: paths, retryPolicy: configuration.retryPolicy, logger: logger)
+        self.batches = configuration.commitBatching.map {
+            BatchCommitter(settings: $0, maximumAttempts: configuration.retryPolicy.maximumAttempts) {
+                await sender.send($0)
+            }
+        }
     }
 
     /// Content hash `dropboxContentHash`, atomic conditional writes (`mode update` with
@@ -87,7 +96,7 @@ public final class DropboxService: Service {
             guard entry.isFile else {
                 throw ServiceError(.notFound, "\(path) is a folder, not a file.")
             }
-            return try file(from: entry, route: route, requested: path)
+            return try paths.file(from: entry, route: route, requested: path)
         }
     }
 
@@ -113,7 +122,7 @@ public final class DropboxService: Service {
             var files: [RemoteFile] = []
             while true {
                 for entry in page.entries where entry.isFile {
-                    files.append(try file(from: entry, route: route, requested: nil))
+                    files.append(try paths.file(from: entry, route: route, requested: nil))
                 }
                 guard page.hasMore else { return files }
                 route = "files/list_folder/continue"
@@ -183,7 +192,7 @@ public final class DropboxService: Service {
                 if let before { arguments.append(("before_rev", .string(before))) }
                 let page = try await transport.rpc(route, .object(arguments), as: DropboxRevisionsResult.self)
                 for entry in page.entries {
-                    let file = try file(from: entry, route: route, requested: path)
+                    let file = try paths.file(from: entry, route: route, requested: path)
                     versions.append(
                         FileVersion(
                             id: file.version, size: file.size, modified: file.modified, contentHash: file.contentHash))
@@ -214,7 +223,7 @@ public final class DropboxService: Service {
             // before it is sent again: the file then holds the old revision's content.
             return try await writeOnce(done: { try await self.holdsRevision(path, version) }) {
                 let entry = try await transport.rpc(route, argument, as: DropboxMetadata.self, repetition: .never)
-                return try file(from: entry, route: route, requested: path)
+                return try paths.file(from: entry, route: route, requested: path)
             }
         }
     }
@@ -232,30 +241,6 @@ public final class DropboxService: Service {
     }
 
     // MARK: Helpers
-
-    /// A ``/Stratus/RemoteFile`` from a file's metadata.
-    /// - Parameter requested: The path asked about, in the caller's spelling; `nil` to use the
-    ///   path Dropbox reports (listings).
-    func file(from entry: DropboxMetadata, route: String, requested: RemotePath?) throws -> RemoteFile {
-        guard let rev = entry.rev, let size = entry.size, let modifiedText = entry.serverModified,
-            let modified = DropboxMetadata.date(modifiedText)
-        else {
-            throw DropboxErrorMapping.undecodable(route: route, "a file entry lacks rev, size or server_modified")
-        }
-        let reported = (entry.pathDisplay ?? entry.pathLower).flatMap(paths.remotePath(fromDropbox:))
-        guard let path = requested ?? reported else {
-            throw DropboxErrorMapping.undecodable(route: route, "a file entry has no path under the root")
-        }
-        return RemoteFile(
-            path: path,
-            id: entry.id ?? "",
-            size: size,
-            modified: modified,
-            contentHash: entry.contentHash.map { ContentHash(algorithm: .dropboxContentHash, value: $0) },
-            version: VersionID(rev),
-            metadata: try DropboxCustomMetadata.metadata(from: entry.propertyGroups, route: route)
-        )
-    }
 
     /// The `include_property_groups` member that asks for the adapter's metadata, or nothing
     /// when the account has no such template yet.

@@ -30,7 +30,10 @@ struct MockFixture: Sendable {
     }
 
     /// A service against this server.
-    func makeService(root: String = "", pageSize: Int? = nil) throws -> DropboxService {
+    /// - Parameter batching: How uploads are committed; `nil` for single commits.
+    func makeService(
+        root: String = "", pageSize: Int? = nil, batching: CommitBatching? = .standard
+    ) throws -> DropboxService {
         try DropboxService(
             configuration: DropboxConfiguration(
                 apiURL: baseURL,
@@ -40,7 +43,8 @@ struct MockFixture: Sendable {
                 chunkSize: 4 * 1_048_576,
                 singleUploadLimit: 64 * 1024,
                 pageSize: pageSize,
-                retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10))
+                retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10)),
+                commitBatching: batching
             ),
             credentials: .accessToken(accessToken)
         )

@@ -9,7 +9,7 @@ import Testing
 @Suite struct MockWireTests {
     @Test func conditionalUploadSendsUpdateWithTheRev() async throws {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService(root: "/wire")
+            let service = try fixture.makeService(root: "/wire", batching: nil)
             let path = try RemotePath("doc.txt")
             let first = try await service.upload(from: .bytes(Data("one".utf8)), to: path)
             let second = try await service.upload(
@@ -34,7 +34,7 @@ import Testing
 
     @Test func deleteSendsParentRevAndNeverDeletesAFolder() async throws {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
+            let service = try fixture.makeService(batching: nil)
             let file = try await service.upload(from: .bytes(Data("x".utf8)), to: try RemotePath("keep/inner.txt"))
             await #expect(throws: ServiceError.self) { try await service.delete(try RemotePath("keep")) }
             #expect(try await service.metadata(of: file.path).version == file.version)
@@ -48,7 +48,7 @@ import Testing
 
     @Test func nonASCIINamesSurviveTheHeader() async throws {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
+            let service = try fixture.makeService(batching: nil)
             let path = try RemotePath("Résumé 📄.txt")
             let file = try await service.upload(from: .bytes(Data("hi".utf8)), to: path)
             #expect(file.path == path)
@@ -65,7 +65,7 @@ import Testing
 
     @Test func largeUploadUsesASessionWithHashes() async throws {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
+            let service = try fixture.makeService(batching: nil)
             let bytes = Data((0..<(9 * 1_048_576)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
             let seen = ProgressLog()
             let file = try await service.upload(

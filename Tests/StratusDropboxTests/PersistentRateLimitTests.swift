@@ -24,20 +24,28 @@ import Testing
         return fixture.server.requestLog.entries(path: route).count
     }
 
-    @Test func aSmallUploadIsSentAtMostMaximumAttemptsTimes() async throws {
+    /// The request that commits a small upload: `files/upload` on its own, or the batch.
+    static let commits: [(route: String, batched: Bool)] = [
+        ("/2/files/upload", false), ("/2/files/upload_session/finish_batch_v2", true),
+    ]
+
+    @Test(arguments: commits)
+    func aSmallUploadIsSentAtMostMaximumAttemptsTimes(route: String, batched: Bool) async throws {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
-            let count = try await Self.requests(fixture, route: "/2/files/upload") {
+            let service = try fixture.makeService(batching: batched ? .standard : nil)
+            let count = try await Self.requests(fixture, route: route) {
                 _ = try await service.upload(from: .bytes(Data("small".utf8)), to: RemotePath("small.txt"))
             }
             #expect(count == Self.maximumAttempts)
         }
     }
 
-    @Test func aWriteOfUnknownOutcomeThenRefusedIsSentAtMostMaximumAttemptsTimes() async throws {
+    @Test(arguments: commits)
+    func aWriteOfUnknownOutcomeThenRefusedIsSentAtMostMaximumAttemptsTimes(route: String, batched: Bool)
+        async throws
+    {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
-            let route = "/2/files/upload"
+            let service = try fixture.makeService(batching: batched ? .standard : nil)
             // The first upload fails with a 5xx (its outcome unknown), every later one is refused.
             _ = fixture.server.faults.add(FaultRule(route: route, fault: .status(503)))
             _ = fixture.server.faults.add(FaultRule(route: route, nth: 2, times: 0, fault: .status(429, retryAfter: 0)))
@@ -55,7 +63,7 @@ import Testing
     @Test(arguments: ["/2/files/upload_session/start", "/2/files/upload_session/finish"])
     func aSessionRequestIsSentAtMostMaximumAttemptsTimes(route: String) async throws {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
+            let service = try fixture.makeService(batching: nil)
             let bytes = Data((0..<(100 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
             let count = try await Self.requests(fixture, route: route) {
                 _ = try await service.upload(from: .bytes(bytes), to: RemotePath("large.bin"))

@@ -10,7 +10,7 @@ import Testing
 @Suite struct ResilienceWireTests {
     @Test func sessionResumesAtTheOffsetDropboxAcknowledges() async throws {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService(root: "/resume")
+            let service = try fixture.makeService(root: "/resume", batching: nil)
             // The first append is stored, but its answer is lost: the client sends it again,
             // Dropbox answers incorrect_offset with correct_offset, and the upload goes on
             // from there instead of starting over.
@@ -59,7 +59,7 @@ import Testing
 
     @Test func lostAnswerToAnUploadIsFoundInsteadOfWrittenTwice() async throws {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService(root: "/lost")
+            let service = try fixture.makeService(root: "/lost", batching: nil)
             fixture.server.faults.add(FaultRule(route: "/2/files/upload", fault: .dropBeforeResponse))
             let path = try RemotePath("new.txt")
             let file = try await service.upload(
@@ -71,7 +71,7 @@ import Testing
 
     @Test func customMetadataTravelsInOnePropertyTemplate() async throws {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService(root: "/meta")
+            let service = try fixture.makeService(root: "/meta", batching: nil)
             let path = try RemotePath("save.json")
             let long = String(repeating: "é", count: 700)
             let metadata = ["slot": "1", "note": long]
