@@ -129,7 +129,8 @@ public final class MockDropboxServer: Sendable {
     }
 
     /// Mounts the `/2/files/...` routes, the user property-template routes
-    /// (`/2/file_properties/templates/{add,get,list}_for_user`), the authorization server's
+    /// (`/2/file_properties/templates/{add,get,list}_for_user`), the account routes
+    /// (`/2/users/get_current_account`, `/2/users/get_space_usage`), the authorization server's
     /// routes and the fault control routes (`/__stratus/...`, see ``FaultControlRoutes``) on a
     /// router, behind the request log and fault injection. Call it on a fresh router: the
     /// log and the faults apply to routes added after them.

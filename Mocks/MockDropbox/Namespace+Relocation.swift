@@ -55,6 +55,8 @@ extension Namespace.State {
     ///
     /// A move keeps every node's id and revisions: the old paths become deleted entries and the
     /// new paths added ones in the change log, so a `list_folder/continue` cursor sees both.
+    /// The history goes with the id: `list_revisions` of the new path (or the id) lists every
+    /// revision, that of the old path none. The old path can be written again, as a new file.
     /// A move that changes only the case of the name renames in place. A copy makes new nodes
     /// with new ids whose one revision has the source's current content (and client-modified
     /// time and properties). Missing ancestors of the destination are created, as Dropbox does.
