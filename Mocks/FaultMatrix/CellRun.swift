@@ -22,15 +22,17 @@ struct CellRun {
         let path = try RemotePath("cell/file.bin")
 
         switch cell.operation {
-        case .smallUpload, .chunkedUpload:
-            let size = cell.operation == .smallUpload ? harness.smallSize : harness.chunkedSize
+        case .smallUpload, .batchCommit, .chunkedUpload:
+            let size = cell.operation == .chunkedUpload ? harness.chunkedSize : harness.smallSize
             let local = try Self.content(size: size, seed: 1, in: folder, name: "content.bin")
             let hash = try Self.hash(local, algorithm)
             let clean = try await requests {
                 _ = try await service.upload(
                     from: .file(local), to: try RemotePath("clean/file.bin"), options: UploadOptions())
             }
-            let faulted = try await faultedRequests(sendsBody: true, bodySize: size) {
+            // A batch commit's body is a small JSON document, not the file's bytes.
+            let body = cell.operation == .batchCommit ? 64 : size
+            let faulted = try await faultedRequests(sendsBody: true, bodySize: body) {
                 let file = try await service.upload(from: .file(local), to: path, options: UploadOptions())
                 try expect(
                     file.contentHash?.value == hash,

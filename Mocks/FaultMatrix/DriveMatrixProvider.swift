@@ -53,7 +53,7 @@ public struct DriveMatrixProvider: MatrixProvider {
                     keepsVersionsOfDeletedFiles: false,
                     route: { operation in
                         switch operation {
-                        case .smallUpload: ("/upload/drive/v3/files", "POST")
+                        case .smallUpload, .batchCommit: ("/upload/drive/v3/files", "POST")
                         case .chunkedUpload: ("/upload/drive/v3/files", "PUT")
                         case .download: ("/drive/v3/files/*", "GET")
                         case .changeFeed: ("/drive/v3/changes", "GET")

@@ -8,8 +8,8 @@ import StratusDropbox
 import StratusHTTP
 import StratusOAuth
 
-/// The matrix against ``MockDropbox``: 4 MiB chunks, single uploads up to 64 KiB, tokens
-/// refreshed through the mock's authorization server.
+/// The matrix against ``MockDropbox``: 4 MiB chunks, single uploads up to 64 KiB, commits in
+/// batches (the adapter's default), tokens refreshed through the mock's authorization server.
 public struct DropboxMatrixProvider: MatrixProvider {
     /// Creates the provider.
     public init() {}
@@ -55,7 +55,10 @@ public struct DropboxMatrixProvider: MatrixProvider {
                     route: { operation in
                         let path =
                             switch operation {
-                            case .smallUpload: "/2/files/upload"
+                            // Uploads are committed in batches: a small upload's bytes go in a
+                            // session start, its commit in a batch.
+                            case .smallUpload: "/2/files/upload_session/start"
+                            case .batchCommit: "/2/files/upload_session/finish_batch_v2"
                             case .chunkedUpload: "/2/files/upload_session/append_v2"
                             case .download: "/2/files/download"
                             case .changeFeed: "/2/files/list_folder/continue"

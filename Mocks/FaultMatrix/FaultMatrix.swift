@@ -19,7 +19,7 @@ import Synchronization
 public enum FaultMatrix {
     /// Every cell of a provider, operations in order, each under every fault.
     public static func cells(provider: String) -> [MatrixCell] {
-        MatrixOperation.allCases.flatMap { operation in
+        MatrixOperation.allCases.filter { $0.applies(to: provider) }.flatMap { operation in
             MatrixFault.allCases.map { MatrixCell(provider: provider, operation: operation, fault: $0) }
         }
     }

@@ -46,7 +46,7 @@ public struct NextcloudMatrixProvider: MatrixProvider {
                     keepsVersionsOfDeletedFiles: false,
                     route: { operation in
                         switch operation {
-                        case .smallUpload, .chunkedUpload: ("/remote.php/dav/files/*/file.bin", "PUT")
+                        case .smallUpload, .batchCommit, .chunkedUpload: ("/remote.php/dav/files/*/file.bin", "PUT")
                         case .download: ("/remote.php/dav/files/*/file.bin", "GET")
                         case .changeFeed: ("/remote.php/dav/files/*/.stratus/journal/", "PROPFIND")
                         case .versions: ("/remote.php/dav/versions/*", "PROPFIND")

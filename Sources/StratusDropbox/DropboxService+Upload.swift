@@ -134,17 +134,13 @@ extension DropboxService {
         let route = "files/upload_session/start"
         let hash = try content.contentHash(0..<content.size)
         // Safe to repeat: a repeated start only leaves an unused session behind.
-        let started = try await transport.send(
-            route: route,
-            host: .content,
+        let session = try await transport.safeUpload(
+            route,
             headerArgument: .object([("close", .bool(true)), ("content_hash", .string(hash))]),
-            uploadBody: content.body(0..<content.size),
-            repetition: .safe,
+            body: content.body(0..<content.size),
+            as: DropboxSessionStartResult.self,
             progress: progress.upload(from: 0)
-        )
-        try await transport.check(started, route: route)
-        let session = try DropboxTransport.decode(DropboxSessionStartResult.self, from: started.body, route: route)
-            .sessionID
+        ).sessionID
         let entry = BatchEntry(sessionID: session, size: content.size, commit: commit, path: path, contentHash: hash)
         return (try await batches.commit(entry), hash)
     }
@@ -166,18 +162,13 @@ extension DropboxService {
         // Start with the first chunk. Repeating a start only leaves an unused session behind.
         let firstEnd = min(chunk, size)
         let startHash = try whole.hash(content, 0..<firstEnd)
-        let startRoute = "files/upload_session/start"
-        let started = try await transport.send(
-            route: startRoute,
-            host: .content,
+        let session = try await transport.safeUpload(
+            "files/upload_session/start",
             headerArgument: .object([("close", .bool(false)), ("content_hash", .string(startHash))]),
-            uploadBody: content.body(0..<firstEnd),
-            repetition: .safe,
+            body: content.body(0..<firstEnd),
+            as: DropboxSessionStartResult.self,
             progress: progress.upload(from: 0)
-        )
-        try await transport.check(started, route: startRoute)
-        let session = try DropboxTransport.decode(DropboxSessionStartResult.self, from: started.body, route: startRoute)
-            .sessionID
+        ).sessionID
 
         var offset = firstEnd
         var resumes = 0

@@ -128,6 +128,26 @@ struct DropboxTransport: Sendable {
         }
     }
 
+    /// Sends an upload request that is safe to repeat (a session's start) and decodes its JSON
+    /// result; an answer that cannot be read is asked for once more, as for RPC calls.
+    func safeUpload<Result: Decodable & Sendable>(
+        _ route: String,
+        headerArgument: StoneValue,
+        body: HTTPRequestBody,
+        as type: Result.Type,
+        progress: (@Sendable (HTTPProgress) -> Void)? = nil
+    ) async throws -> Result {
+        try await configuration.retryPolicy.run(.safe) { _ in
+            let response = try await send(
+                route: route, host: .content, headerArgument: headerArgument, uploadBody: body, repetition: .never,
+                progress: progress)
+            try await check(response, route: route)
+            return response
+        } read: { response in
+            try DropboxTransport.decode(type, from: response.body, route: route)
+        }
+    }
+
     /// Throws the mapped error for a non-2xx answer, with the credentials' secrets scrubbed from
     /// whatever text of the server it quotes.
     func check(_ response: StratusHTTPResponse, route: String) async throws {
