@@ -27,6 +27,8 @@ extension MockDriveServer {
             }
             try persistence.checkBlobs(snapshot.blobs, in: blobs)
         }
+        // Upload sessions end with the process that had them: their files are litter now.
+        blobs.removeScratchFiles()
         // Weak: the saver holds the store (to read it), not the other way round.
         let store = DriveStore(state: state) { [weak persistence] in persistence?.stateDidChange() }
         // A copy of the state under the lock (copy-on-write, so constant time); the snapshot is

@@ -35,6 +35,8 @@ extension MockDropboxServer {
             try persistence.checkBlobs(snapshot.blobs, in: blobs)
             templates = snapshot.templates
         }
+        // Upload sessions end with the process that had them: their files are litter now.
+        blobs.removeScratchFiles()
         // Weak: the saver holds the namespace (to read it), not the other way round.
         let changed: @Sendable () -> Void = { [weak persistence] in persistence?.stateDidChange() }
         let namespace = Namespace(state: state, onChange: changed)

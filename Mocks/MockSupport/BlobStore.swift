@@ -58,6 +58,16 @@ public struct BlobStore: Sendable {
         blobsDirectory.appendingPathComponent(sha256)
     }
 
+    /// Removes everything in the scratch folder: the files of upload sessions a mock forgot
+    /// when it stopped. A mock whose state survives a restart calls it when it starts (its
+    /// sessions do not survive); nothing else may be using the folder then.
+    public func removeScratchFiles() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: scratchDirectory.path)) ?? []
+        for name in names {
+            try? FileManager.default.removeItem(at: scratchDirectory.appendingPathComponent(name))
+        }
+    }
+
     /// A new, empty scratch file.
     public func makeScratchFile() throws -> URL {
         let url = scratchDirectory.appendingPathComponent(UUID().uuidString)

@@ -50,7 +50,8 @@ public final class PersistentState: Sendable {
         var isDirty = false
         var isScheduled = false
         var saveCount = 0
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextWaiterID: UInt64 = 0
     }
 
     private let status = Mutex(Status())
@@ -149,9 +150,11 @@ public final class PersistentState: Sendable {
         }
         guard schedule else { return }
         let (seconds, attoseconds) = saveDelay.components
-        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+        let nanoseconds =
+            seconds >= Int64(Int.max / 1_000_000_000) - 1
+            ? Int.max : max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
         // The closure keeps this object alive until the save ran, even when its mock is gone.
-        queue.asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) {
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
             do {
                 try self.saveIfChanged()
             } catch {
@@ -176,16 +179,29 @@ public final class PersistentState: Sendable {
     public var saveCount: Int { status.withLock { $0.saveCount } }
 
     /// Waits until at least `count` saves have been written (by the delayed saves or by
-    /// ``flush()``); for tests of the delayed save, which would otherwise have to sleep.
+    /// ``flush()``), or the task is cancelled; for tests of the delayed save, which would
+    /// otherwise have to sleep.
     /// - Parameter count: The number of saves to wait for.
     public func waitForSaves(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = status.withLock { status in
-                guard status.saveCount < count else { return true }
-                status.waiters.append((count, continuation))
-                return false
+        let id = status.withLock { status in
+            status.nextWaiterID += 1
+            return status.nextWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let done = status.withLock { status in
+                    // Cancelled before it waits: the handler below found nothing to resume.
+                    guard status.saveCount < count, !Task.isCancelled else { return true }
+                    status.waiters.append((id, count, continuation))
+                    return false
+                }
+                if done { continuation.resume() }
             }
-            if done { continuation.resume() }
+        } onCancel: {
+            let waiter = status.withLock { status in
+                status.waiters.firstIndex { $0.id == id }.map { status.waiters.remove(at: $0).continuation }
+            }
+            waiter?.resume()
         }
     }
 
