@@ -1,6 +1,10 @@
 """Drives `stratus-mock drive` with Google's official Python client for the Drive API v3.
 
-Usage: drive_sdk_check.py BASE_URL ACCESS_TOKEN REFRESH_TOKEN (run-drive-sdk-check.sh does it).
+Usage: drive_sdk_check.py BASE_URL ACCESS_TOKEN REFRESH_TOKEN [SUMMARY_FILE]
+       drive_sdk_check.py --after-restart BASE_URL ACCESS_TOKEN SUMMARY_FILE
+(run-drive-sdk-check.sh does both). The first writes what it left (ids, contents, its last page
+token) to SUMMARY_FILE; the second, run against the mock restarted on the same data folder,
+checks that all of it is still there and that the old page token sees later changes.
 The client is built from the discovery document it ships, with `rootUrl` pointed at the mock
 (`api_endpoint` alone would keep uploads on https://); everything else is the client as users
 run it: httplib2 transport, MediaIoBaseUpload (multipart and resumable), MediaIoBaseDownload.
@@ -16,7 +20,12 @@ from googleapiclient.discovery_cache import get_static_doc
 from googleapiclient.errors import HttpError
 from googleapiclient.http import MediaIoBaseDownload, MediaIoBaseUpload, build_http
 
-base, token, refresh = sys.argv[1], sys.argv[2], sys.argv[3]
+after_restart = sys.argv[1] == "--after-restart"
+if after_restart:
+    base, token, summary_path = sys.argv[2], sys.argv[3], sys.argv[4]
+else:
+    base, token, refresh = sys.argv[1], sys.argv[2], sys.argv[3]
+    summary_path = sys.argv[4] if len(sys.argv) > 4 else None
 FOLDER = "application/vnd.google-apps.folder"
 
 
@@ -45,6 +54,35 @@ def expect_http_error(call, status, reason):
         return
     fail(f"expected {status} {reason}, but the call succeeded")
 
+
+def check_after_restart():
+    """What the first run left is there after a restart: files, contents, revisions, tokens."""
+    with open(summary_path) as file:
+        left = json.load(file)
+    drive = client(google.oauth2.credentials.Credentials(token))
+    for file_id, content in [(left["small"], left["small_content"]), (left["copy"], left["small_content"])]:
+        meta = drive.files().get(fileId=file_id, fields="id,md5Checksum,parents").execute()
+        assert meta["md5Checksum"] == hashlib.md5(content.encode()).hexdigest(), meta
+        assert meta["parents"] == [left["folder"]], meta
+        assert drive.files().get_media(fileId=file_id).execute() == content.encode()
+    revisions = drive.revisions().list(fileId=left["small"], fields="revisions(id)").execute()["revisions"]
+    assert [r["id"] for r in revisions] == left["revisions"], revisions
+    names = sorted(f["name"] for f in drive.files().list(q=f"'{left['folder']}' in parents", fields="files(name)")
+                   .execute()["files"])
+    assert names == left["names"], names
+    quiet = drive.changes().list(pageToken=left["page_token"]).execute()
+    assert quiet["changes"] == [] and quiet["newStartPageToken"] == left["page_token"], quiet
+    later = drive.files().create(body={"name": "after-restart.txt", "parents": [left["folder"]]},
+                                 media_body=MediaIoBaseUpload(io.BytesIO(b"later"), mimetype="text/plain")).execute()
+    seen = drive.changes().list(pageToken=left["page_token"], fields="changes(fileId)").execute()["changes"]
+    assert [c["fileId"] for c in seen] == [later["id"]], seen
+    print("after restart: files, contents, revisions, listing and page tokens survived; new change", later["id"])
+    print("OK")
+
+
+if after_restart:
+    check_after_restart()
+    sys.exit(0)
 
 drive = client(google.oauth2.credentials.Credentials(token))
 start = drive.changes().getStartPageToken().execute()["startPageToken"]
@@ -148,6 +186,24 @@ drive.revisions().delete(fileId=small["id"], revisionId=revisions[1]["id"]).exec
 expect_http_error(lambda: drive.revisions().delete(fileId=small["id"], revisionId=revisions[0]["id"]).execute(), 400, "cannotDeleteOnlyRevision")
 print("revisions", [r["id"] for r in revisions], "old content", old)
 
+current = drive.files().get_media(fileId=small["id"]).execute()
+copied = drive.files().copy(
+    fileId=small["id"], body={"name": "copied.txt", "appProperties": {"copied": "yes"}},
+    fields="id,name,parents,md5Checksum,size,headRevisionId,appProperties", keepRevisionForever=True,
+).execute()
+assert copied["id"] != small["id"] and copied["name"] == "copied.txt", copied
+assert copied["parents"] == [folder["id"]], copied
+assert copied["md5Checksum"] == hashlib.md5(current).hexdigest() and copied["size"] == str(len(current)), copied
+assert copied["appProperties"] == {"origin": "sdk", "copied": "yes"}, copied
+copy_revisions = drive.revisions().list(fileId=copied["id"], fields="revisions(id,keepForever)").execute()["revisions"]
+assert copy_revisions == [{"id": copied["headRevisionId"], "keepForever": True}], copy_revisions
+assert drive.files().get_media(fileId=copied["id"]).execute() == current
+default_name = drive.files().copy(fileId=small["id"], body={"parents": ["root"]}, fields="name,parents").execute()
+assert default_name["name"] == "Copy of it's.txt" and default_name["parents"] != [folder["id"]], default_name
+expect_http_error(lambda: drive.files().copy(fileId=folder["id"], body={}).execute(), 403, "cannotCopyFile")
+expect_http_error(lambda: drive.files().copy(fileId="no-such-file", body={}).execute(), 404, "notFound")
+print("copy", copied["id"], copied["md5Checksum"], "and", default_name["name"])
+
 expect_http_error(lambda: drive.files().get(fileId="no-such-file").execute(), 404, "notFound")
 expect_http_error(lambda: drive.files().create(body={"name": "tab\there.txt", "parents": [folder["id"]]}).execute(), 400, "invalid")
 expect_http_error(lambda: drive.files().list(q="name = 'unclosed").execute(), 400, "invalid")
@@ -163,4 +219,13 @@ refreshing = client(google.oauth2.credentials.Credentials(
     client_id="stratus-test-client", client_secret="stratus-test-secret"))
 count = len(refreshing.files().list(q=query).execute()["files"])
 print("refresh-token client lists", count)
+
+if summary_path:
+    with open(summary_path, "w") as file:
+        json.dump({
+            "folder": folder["id"], "small": small["id"], "small_content": current.decode(), "copy": copied["id"],
+            "revisions": [r["id"] for r in drive.revisions().list(fileId=small["id"]).execute()["revisions"]],
+            "names": sorted(f["name"] for f in drive.files().list(q=query, fields="files(name)").execute()["files"]),
+            "page_token": drive.changes().getStartPageToken().execute()["startPageToken"],
+        }, file)
 print("OK")
