@@ -128,7 +128,9 @@ private enum BatchEntry: Sendable {
 
 /// What became of one entry: an `UploadSessionFinishBatchResultEntry`.
 private enum BatchOutcome: Sendable {
+    /// Committed: the node and its new current revision.
     case success(NamespaceNode, FileRevision)
+    /// Not committed, for this reason.
     case failure(FinishProblem)
 
     /// `{".tag": "success", ...FileMetadata}` or `{".tag": "failure", "failure": ...}`.
@@ -149,6 +151,7 @@ private enum BatchOutcome: Sendable {
 final class BatchJobs: Sendable {
     /// Where a job stands.
     enum Status: Sendable {
+        /// Still committing.
         case inProgress
         /// Done, with the JSON text of its `complete` answer.
         case complete(String)

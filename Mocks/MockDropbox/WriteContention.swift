@@ -92,9 +92,13 @@ public final class WriteContention: Sendable {
         }
     }
 
+    /// What is in flight, and what was refused.
     private struct State {
+        /// Writes holding a slot (a batch counts once).
         var writes = 0
+        /// Whether one of them is a batch.
         var batchInFlight = false
+        /// Writes refused so far.
         var refusals = 0
     }
 
