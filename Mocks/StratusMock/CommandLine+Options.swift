@@ -30,6 +30,10 @@ struct MockOptions {
     var privateKey: URL?
     /// Where to write the made CA certificate.
     var caOutput: URL?
+    /// More host names the made certificate (and its CA's name constraints) cover
+    /// (`--tls-host`), such as a provider's real host names for a client reaching the mock
+    /// through a proxy.
+    var tlsHosts: [String] = []
 
     /// Why the arguments were refused.
     struct UsageError: Error, CustomStringConvertible {
@@ -68,6 +72,10 @@ struct MockOptions {
           --tls                Serve HTTPS with a certificate the mock makes, signed by a CA of its own
                                whose certificate is written to DATA-DIR/tls/ca.pem (or --ca-out)
           --ca-out FILE        Where --tls writes the CA certificate clients should trust
+          --tls-host NAME      With --tls: the made certificate is also valid for NAME (repeatable),
+                               e.g. api.dropboxapi.com for a client that reaches the mock through a
+                               CONNECT proxy under the provider's host names; the CA stays
+                               name-constrained to localhost, 127.0.0.1, ::1 and these names
           --cert FILE --key FILE
                                Serve HTTPS with this certificate chain and private key (PEM)
           -h, --help           Show this help
@@ -127,6 +135,12 @@ struct MockOptions {
                 options.tls = true
             case "--ca-out":
                 options.caOutput = URL(fileURLWithPath: try next())
+            case "--tls-host":
+                let text = try next()
+                guard !text.isEmpty, !text.contains(where: { $0 == "," || $0 == "/" || $0.isWhitespace }) else {
+                    throw UsageError(description: "--tls-host needs one host name or address, not '\(text)'")
+                }
+                options.tlsHosts.append(text)
             case "--cert":
                 options.certificate = URL(fileURLWithPath: try next())
             case "--key":
@@ -140,6 +154,9 @@ struct MockOptions {
         }
         if options.certificate != nil, options.caOutput != nil {
             throw UsageError(description: "--ca-out is for the certificate --tls makes, not one given with --cert")
+        }
+        if !options.tlsHosts.isEmpty, options.certificate != nil || !options.tls {
+            throw UsageError(description: "--tls-host goes with --tls (the certificate it makes), not with --cert")
         }
         return options
     }
@@ -169,6 +186,7 @@ struct MockOptions {
         guard tls else { return (nil, nil) }
         var hosts = ["localhost", "127.0.0.1", "::1"]
         if !hosts.contains(host), host != "0.0.0.0", host != "::" { hosts.append(host) }
+        for name in tlsHosts where !hosts.contains(name) { hosts.append(name) }
         let made = try MockCertificates.make(
             in: dataDirectory.appendingPathComponent("tls", isDirectory: true), hosts: hosts)
         guard let caOutput else { return (try made.serverConfiguration(), made.caCertificate) }
