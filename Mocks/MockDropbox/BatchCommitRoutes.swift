@@ -39,15 +39,15 @@ extension MockDropboxServer {
     func launchFinishBatch(_ request: inout Request) async throws -> Response {
         try authorize(request, scope: "files.content.write")
         let entries = try await batchEntries(&request, route: "files/upload_session/finish_batch")
-        let job = batchJobs.start()
+        let job = asyncJobs.start(pendingChecks: options.pendingJobChecks)
         do {
             try writes.launchBatch(entries: entries.count) { [self] in
                 let outcomes = commitBatch(entries)
-                batchJobs.complete(
+                asyncJobs.complete(
                     job, answer: DropboxJSON.text([".tag": "complete", "entries": outcomes.map(\.union)]))
             }
         } catch {
-            batchJobs.forget(job)
+            asyncJobs.forget(job)
             throw error
         }
         return Self.ok([".tag": "async_job_id", "async_job_id": job])
@@ -60,10 +60,10 @@ extension MockDropboxServer {
         let arguments = try await rpcArguments(&request, route: "files/upload_session/finish_batch/check")
         let id = try arguments.string("async_job_id")
         guard !id.isEmpty else { throw arguments.fail("async_job_id", "'' must be at least 1 characters") }
-        switch batchJobs.status(of: id) {
+        switch asyncJobs.check(id) {
         case nil: throw DropboxFailure.route(FilesError.tag("invalid_async_job_id"))
         case .inProgress: return Self.ok([".tag": "in_progress"])
-        case .complete(let answer): return .json(text: answer)
+        case .done(let answer): return .json(text: answer)
         }
     }
 
@@ -143,42 +143,5 @@ private enum BatchOutcome: Sendable {
         case .failure(let problem):
             return ["failure": problem.union, ".tag": "failure"]
         }
-    }
-}
-
-/// The jobs of `upload_session/finish_batch`: in progress until their commit ends, then their
-/// answer. Jobs are kept for the server's life.
-final class BatchJobs: Sendable {
-    /// Where a job stands.
-    enum Status: Sendable {
-        /// Still committing.
-        case inProgress
-        /// Done, with the JSON text of its `complete` answer.
-        case complete(String)
-    }
-
-    private let jobs = Mutex<[String: Status]>([:])
-
-    /// Registers a job in progress.
-    /// - Returns: Its `async_job_id`.
-    func start() -> String {
-        let id = "dbjid:" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        jobs.withLock { $0[id] = .inProgress }
-        return id
-    }
-
-    /// Records a job's answer.
-    func complete(_ id: String, answer: String) {
-        jobs.withLock { $0[id] = .complete(answer) }
-    }
-
-    /// Forgets a job that never started.
-    func forget(_ id: String) {
-        _ = jobs.withLock { $0.removeValue(forKey: id) }
-    }
-
-    /// Where a job stands; `nil` for an id never given.
-    func status(of id: String) -> Status? {
-        jobs.withLock { $0[id] }
     }
 }

@@ -87,10 +87,8 @@ public final class MockDropboxServer: Sendable {
     /// Where every commit takes its turn: the namespace's write contention, with what is in
     /// flight and how many writes were refused.
     public let writes: WriteContention
-    /// The jobs of `upload_session/finish_batch`, by id.
-    let batchJobs = BatchJobs()
-    /// The jobs of `delete_batch`, by id.
-    let deleteBatchJobs = AsyncJobs()
+    /// The jobs of `delete_batch` and `upload_session/finish_batch`, by id.
+    let asyncJobs = AsyncJobs()
 
     /// Creates a server with an empty namespace, or with the one saved in `storageDirectory`.
     /// - Parameters:

@@ -111,7 +111,7 @@ extension MockDropboxServer {
             namespace.withState { $0.deleteEach(items) }
         }
         let status: [String: Any] = [".tag": "complete", "entries": outcomes.map(Self.resultEntry)]
-        let id = deleteBatchJobs.launch(answer: DropboxJSON.text(status), pendingChecks: options.pendingJobChecks)
+        let id = asyncJobs.launch(answer: DropboxJSON.text(status), pendingChecks: options.pendingJobChecks)
         return Self.ok([".tag": "async_job_id", "async_job_id": id])
     }
 
@@ -125,7 +125,7 @@ extension MockDropboxServer {
         let arguments = try await rpcArguments(&request, route: "files/delete_batch/check")
         let id = try arguments.string("async_job_id")
         guard !id.isEmpty else { throw arguments.fail("async_job_id", "'' must be at least 1 characters, got 0") }
-        switch deleteBatchJobs.check(id) {
+        switch asyncJobs.check(id) {
         case nil: throw DropboxFailure.route(FilesError.tag("invalid_async_job_id"))
         case .inProgress: return Self.ok([".tag": "in_progress"])
         case .done(let answer): return .json(text: answer)
