@@ -45,7 +45,9 @@ public struct RetryPolicy: Hashable, Sendable {
     /// The wait before the next attempt.
     /// - Parameters:
     ///   - attempt: The attempt that just failed, counting from 1.
-    ///   - retryAfter: What the provider asked for, if anything; the wait is never shorter.
+    ///   - retryAfter: What the provider asked for, if anything; the wait is never shorter, and
+    ///     up to the jittered share of the computed wait longer, so clients refused at once do
+    ///     not all return at once.
     ///   - randomUnit: A value in `0...1` that picks the jitter; random by default.
     /// - Returns: How long to wait.
     public func delay(
@@ -56,7 +58,12 @@ public struct RetryPolicy: Hashable, Sendable {
         let capped = min(base, seconds(maximumDelay))
         let jittered = capped * (1 - jitter * min(max(randomUnit, 0), 1))
         let computed = Duration.milliseconds(Int64((jittered * 1000).rounded()))
-        if let retryAfter, retryAfter > computed { return retryAfter }
+        if let retryAfter, retryAfter > computed {
+            // Never sooner than asked, but spread: clients refused together (a write lock's
+            // contention) would otherwise all come back at the same instant and collide again.
+            let spread = capped * jitter * min(max(randomUnit, 0), 1)
+            return retryAfter + Duration.milliseconds(Int64((spread * 1000).rounded()))
+        }
         return computed
     }
 

@@ -51,6 +51,18 @@ struct RetryPolicyTests {
         #expect(policy.delay(afterAttempt: 9, retryAfter: .seconds(5), randomUnit: 0) == .seconds(5))
     }
 
+    @Test("a Retry-After is spread by the jittered share of the computed wait, never shortened")
+    func retryAfterIsSpread() {
+        let policy = RetryPolicy(
+            initialDelay: .milliseconds(100), multiplier: 2, maximumDelay: .seconds(1), jitter: 0.5)
+        #expect(policy.delay(afterAttempt: 1, retryAfter: .seconds(1), randomUnit: 0) == .seconds(1))
+        #expect(policy.delay(afterAttempt: 1, retryAfter: .seconds(1), randomUnit: 1) == .milliseconds(1050))
+        #expect(policy.delay(afterAttempt: 3, retryAfter: .seconds(1), randomUnit: 1) == .milliseconds(1200))
+        let waits = Set((0..<50).map { _ in policy.delay(afterAttempt: 2, retryAfter: .seconds(1)) })
+        #expect(waits.allSatisfy { $0 >= .seconds(1) && $0 <= .milliseconds(1100) })
+        #expect(waits.count > 1)
+    }
+
     @Test("the initializer keeps values in range")
     func clamping() {
         let policy = RetryPolicy(maximumAttempts: 0, multiplier: 0.5, jitter: 3)
