@@ -19,6 +19,9 @@ struct BenchmarkOptions: Sendable {
     var drivePython = ".build-drive-venv/bin/python"
     /// The providers whose rows are measured, in this order.
     var providers: [Provider] = Provider.allCases
+    /// Dropbox's small-file rows: against the mock with write contention on (its default, the
+    /// main mock), off (a second mock with `--no-write-contention`), or both, in that order.
+    var dropboxContention: [Bool] = [true, false]
     var showHelp = false
 
     var sizeBytes: Int64 { Int64(sizeMiB) * 1_048_576 }
@@ -27,11 +30,21 @@ struct BenchmarkOptions: Sendable {
     var summary: String {
         "--providers \(providers.map(\.rawValue).joined(separator: ",")) --size-mib \(sizeMiB) --files \(files)"
             + " --concurrency \(concurrency) --sdk-threads \(sdkThreads) --feed-entries \(feedEntries)"
+            + (providers.contains(.dropbox) ? " --dropbox-contention \(dropboxContentionText)" : "")
+    }
+
+    private var dropboxContentionText: String {
+        switch dropboxContention {
+        case [true]: "on"
+        case [false]: "off"
+        default: "both"
+        }
     }
 
     static let usage = """
         usage: stratus-adapter-benchmark [--providers LIST] [--size-mib N] [--files N] [--concurrency N]
-                                         [--sdk-threads N] [--feed-entries N] [--mock PATH]
+                                         [--sdk-threads N] [--feed-entries N] [--dropbox-contention on|off|both]
+                                         [--mock PATH]
                                          [--dropbox-python PATH] [--drive-python PATH]
 
         Measures Stratus's adapters next to other clients of the same server, each client in a process of
@@ -49,6 +62,13 @@ struct BenchmarkOptions: Sendable {
                               default --transfers 4 and with N
           --sdk-threads N     threads of the SDK scripts (default 1: sequential, as most scripts are)
           --feed-entries N    Dropbox and Drive: the change feed read by Stratus and the SDK (default 100000)
+          --dropbox-contention on|off|both
+                              Dropbox's small files: against the mock with its write contention on (its
+                              default: a 429 too_many_write_operations past 2 overlapping commits), off (a
+                              second mock, --no-write-contention), or both (default). Each row has Stratus
+                              with batch commits, Stratus with single commits, the SDK's single-commit loop;
+                              with contention on also rclone copy --dropbox-batch-mode sync (rclone reaches
+                              the mock under Dropbox's host names through a CONNECT proxy)
           --mock PATH         the stratus-mock executable
           --dropbox-python PATH, --drive-python PATH
                               the interpreters of the virtualenvs with the SDKs
@@ -80,6 +100,13 @@ struct BenchmarkOptions: Sendable {
             case "--mock": mockExecutable = try value(argument)
             case "--dropbox-python": dropboxPython = try value(argument)
             case "--drive-python": drivePython = try value(argument)
+            case "--dropbox-contention":
+                switch try value(argument) {
+                case "on": dropboxContention = [true]
+                case "off": dropboxContention = [false]
+                case "both": dropboxContention = [true, false]
+                case let text: throw BenchmarkFailure("--dropbox-contention is on, off or both, not '\(text)'")
+                }
             case "--providers":
                 let text = try value(argument)
                 providers = try text.split(separator: ",").map { name in

@@ -42,12 +42,14 @@ struct BenchmarkRunner {
             switch provider {
             case .dropbox, .drive:
                 Progress.say("starting stratus-mock \(provider.rawValue)\(provider.servesTLS ? " --tls" : "")")
+                // Dropbox: contention on (the mock's default), and a certificate rclone accepts too.
                 let server = try await MockProcess(
                     provider, executable: mock,
-                    dataDirectory: workspace.appendingPathComponent("mock-\(provider.rawValue)"), logFolder: logs)
+                    dataDirectory: workspace.appendingPathComponent("mock-\(provider.rawValue)"), logFolder: logs,
+                    extraArguments: provider == .dropbox ? DropboxRclone.hostArguments : [])
                 defer { server.stop() }
                 let run = ProviderRun(
-                    options: options, executable: executable, workspace: workspace,
+                    options: options, executable: executable, mockExecutable: mock, workspace: workspace,
                     processes: MeasuredProcess(logFolder: logs), mock: server)
                 table.rows += try await run.measureAll(source: source, cappedSource: capped, hashes: hashes)
                 if let kib = server.peakRSSKiB { mockMemory.append("\(provider.rawValue) \(kib / 1024) MiB") }

@@ -7,18 +7,25 @@ final class MockProcess {
     let endpoint: MockEndpoint
     /// Drive's root folder id ("My Drive"), from the banner.
     let rootFolderID: String?
+    /// Dropbox: the banner's "write contention:" (`on (...)` or `off`).
+    let writeContention: String?
     let process: ChildProcess
 
     /// Starts the mock (with `--tls` when the provider's is served over HTTPS) and waits (up to
-    /// 30 s) for its banner. The Dropbox mock runs without its write contention: the rows measure
-    /// the clients and the mock's own capacity, and the change feed's files are created 32 at
-    /// once by a bare client that does not retry a 429 `too_many_write_operations`.
-    init(_ provider: Provider, executable: String, dataDirectory: URL, logFolder: URL) async throws {
-        let log = logFolder.appendingPathComponent("mock-\(provider.rawValue).log")
+    /// 30 s) for its banner. The Dropbox mock has its write contention on (its default) unless
+    /// `extraArguments` says `--no-write-contention`.
+    /// - Parameters:
+    ///   - extraArguments: More options, such as `--no-write-contention` or `--tls-host NAME`.
+    ///   - logName: The log file's name, `mock-<logName>.log` (default: the provider's).
+    init(
+        _ provider: Provider, executable: String, dataDirectory: URL, logFolder: URL, extraArguments: [String] = [],
+        logName: String? = nil
+    ) async throws {
+        let log = logFolder.appendingPathComponent("mock-\(logName ?? provider.rawValue).log")
         let process = try ChildProcess(
             executable,
             [provider.rawValue, "--port", "0", "--token-ttl", "86400", "--data-dir", dataDirectory.path]
-                + (provider.servesTLS ? ["--tls"] : []) + (provider == .dropbox ? ["--no-write-contention"] : []),
+                + (provider.servesTLS ? ["--tls"] : []) + extraArguments,
             input: .null, output: .file(log.path), error: .file(log.path))
         self.process = process
 
@@ -49,7 +56,12 @@ final class MockProcess {
         }
         endpoint = MockEndpoint(provider: provider, baseURL: base, accessToken: token, caFile: ca ?? "")
         rootFolderID = value(after: "root folder id:")
+        writeContention = banner.split(separator: "\n").first { $0.contains("write contention:") }
+            .map { String($0[$0.range(of: "write contention:")!.upperBound...]).trimmingCharacters(in: .whitespaces) }
     }
+
+    /// The port it listens on, from its base URL.
+    var port: Int? { endpoint.baseURL.split(separator: ":").last.flatMap { Int($0) } }
 
     /// Peak memory of the mock so far; `nil` once it has ended.
     var peakRSSKiB: Int? {

@@ -1,11 +1,14 @@
 import Foundation
 import StratusDrive
 
-/// Every measurement against one provider's mock, in order: large transfers, small uploads,
-/// the change feed, then the mock's own capacity.
+/// Every measurement against one provider's mock, in order: large transfers, small uploads
+/// (Dropbox: ``DropboxSmallFiles``, with write contention on and off), the change feed, then the
+/// mock's own capacity.
 struct ProviderRun {
     let options: BenchmarkOptions
     let executable: String
+    /// The `stratus-mock` executable, for Dropbox's second mock (write contention off).
+    let mockExecutable: String
     let workspace: URL
     let processes: MeasuredProcess
     let mock: MockProcess
@@ -83,24 +86,14 @@ struct ProviderRun {
                 memoryGoalMiB: 64))
 
         // 2. Many small files.
-        let files = options.files
-        let kib = options.fileBytes / 1024
-        Progress.say("\(title): \(files) uploads of \(kib) KiB with Stratus (\(options.concurrency) at once)")
-        let smallOurs = perSecond(
-            await stratus(
-                ["small", String(files), String(options.concurrency), "small-stratus", String(options.fileBytes)],
-                label: "small"))
-        Progress.say("\(title): \(files) uploads of \(kib) KiB with the Python SDK (\(threadsText))")
-        let smallTheirs = perSecond(
-            await python(
-                ["small", String(files), String(options.sdkThreads), "small-sdk", String(options.fileBytes)],
-                label: "small"))
-        rows.append(
-            ResultRow(
-                workload:
-                    "\(title): \(files) uploads of \(kib) KiB (Stratus \(options.concurrency) at once; SDK \(threadsText))",
-                kind: .rate(unit: "files/s"), stratus: smallOurs,
-                peers: [PeerResult(name: sdkName, result: smallTheirs, ratioGoal: 5)]))
+        if provider == .dropbox {
+            rows += await DropboxSmallFiles(
+                options: options, executable: executable, mockExecutable: mockExecutable, workspace: workspace,
+                processes: processes, mock: mock
+            ).rows()
+        } else {
+            rows.append(await smallFiles())
+        }
 
         // 3. The change feed.
         rows.append(await changeFeed(anchor: bigID ?? "missing"))
@@ -126,6 +119,27 @@ struct ProviderRun {
                     "\(title) mock: \(pulls) downloads of \(size) MiB at once, bodies discarded (bare StratusHTTPClient)",
                 kind: .rate(unit: "MB/s"), stratus: pull))
         return rows
+    }
+
+    /// `--files` uploads with Stratus and with the SDK script.
+    private func smallFiles() async -> ResultRow {
+        let files = options.files
+        let kib = options.fileBytes / 1024
+        Progress.say("\(title): \(files) uploads of \(kib) KiB with Stratus (\(options.concurrency) at once)")
+        let smallOurs = perSecond(
+            await stratus(
+                ["small", String(files), String(options.concurrency), "small-stratus", String(options.fileBytes)],
+                label: "small"))
+        Progress.say("\(title): \(files) uploads of \(kib) KiB with the Python SDK (\(threadsText))")
+        let smallTheirs = perSecond(
+            await python(
+                ["small", String(files), String(options.sdkThreads), "small-sdk", String(options.fileBytes)],
+                label: "small"))
+        return ResultRow(
+            workload:
+                "\(title): \(files) uploads of \(kib) KiB (Stratus \(options.concurrency) at once; SDK \(threadsText))",
+            kind: .rate(unit: "files/s"), stratus: smallOurs,
+            peers: [PeerResult(name: sdkName, result: smallTheirs, ratioGoal: 5)])
     }
 
     private func changeFeed(anchor: String) async -> ResultRow {

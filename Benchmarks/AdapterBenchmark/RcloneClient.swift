@@ -2,13 +2,16 @@ import Foundation
 import StratusFileSystem
 
 /// rclone (Debian's `rclone`) reaching the same server as Stratus, configured only through its
-/// environment (`RCLONE_CONFIG_BENCH_*`: a remote named `bench`) and command line; `RCLONE_CONFIG`
-/// names a file in the workspace that is never written, so no configuration in the user's home is
-/// read. Every other setting is rclone's default unless a call says otherwise.
+/// environment and command line: S3 and WebDAV through `RCLONE_CONFIG_BENCH_*` (a remote named
+/// `bench`), `RCLONE_CONFIG` naming a file in the workspace that is never written; Dropbox through
+/// a configuration file of its own in the workspace (`DropboxRclone`). No configuration in the
+/// user's home is read. Every other setting is rclone's default unless a call says otherwise.
 struct RcloneClient {
     let processes: MeasuredProcess
     let provider: Provider
     let environment: [String: String]
+    /// Variables taken out of rclone's environment.
+    var removed = ["AWS_CA_BUNDLE"]
 
     /// - Parameters:
     ///   - remoteSettings: The remote's settings, by rclone option name (`type`, `provider`, ...).
@@ -20,6 +23,14 @@ struct RcloneClient {
         self.environment = environment
     }
 
+    /// rclone with exactly this environment added (`RCLONE_CONFIG` among it) and `removed` taken out.
+    init(processes: MeasuredProcess, provider: Provider, environment: [String: String], removed: [String]) {
+        self.processes = processes
+        self.provider = provider
+        self.environment = environment
+        self.removed = removed
+    }
+
     /// `bench:PATH`.
     static func remote(_ path: String) -> String { "bench:" + path }
 
@@ -27,9 +38,9 @@ struct RcloneClient {
         do {
             return .success(
                 try await processes.run(
-                    "rclone", arguments, environment: environment,
                     // The AWS SDK inside rclone fails on any AWS_CA_BUNDLE over plain HTTP; the servers here need none.
-                    removing: ["AWS_CA_BUNDLE"], label: "\(provider.rawValue)-rclone-\(label)"
+                    "rclone", arguments, environment: environment, removing: removed,
+                    label: "\(provider.rawValue)-rclone-\(label)"
                 ).checked("rclone"))
         } catch {
             Progress.say("  rclone \(label) failed: \(error)")

@@ -19,6 +19,8 @@ struct PeerResult: Sendable {
     var result: Result<Figure, BenchmarkFailure>
     /// The ratio Stratus should reach against this peer, if the issue sets one.
     var ratioGoal: Double?
+    /// More checks for the goal column, such as how many files were found afterwards.
+    var checks: [String] = []
 }
 
 /// A workload: Stratus's figure and its peers', each peer on a line of its own with Stratus's
@@ -37,6 +39,10 @@ struct ResultRow: Sendable {
     var peers: [PeerResult] = []
     /// Stratus's peak RSS goal, if the issue sets one.
     var memoryGoalMiB: Double?
+    /// The client column of Stratus's line.
+    var stratusName = "Stratus"
+    /// More checks for the goal column of Stratus's line.
+    var stratusChecks: [String] = []
 
     init(
         workload: String, kind: Kind, stratus: Result<Figure, BenchmarkFailure>?, peers: [PeerResult] = [],
@@ -79,7 +85,8 @@ struct ResultTable {
                     goals.append("RSS ≤ \(Int(goal)) MiB: not measured")
                 }
             }
-            lines.append(line(row.workload, "Stratus", row.stratus, row.kind, ratio: "—", goals: goals))
+            goals += row.stratusChecks
+            lines.append(line(row.workload, row.stratusName, row.stratus, row.kind, ratio: "—", goals: goals))
             if case .failure(let failure)? = row.stratus { failures.append("\(row.workload), Stratus: \(failure)") }
             for peer in row.peers {
                 var ratioText = "—"
@@ -97,6 +104,7 @@ struct ResultTable {
                 } else if let goal = peer.ratioGoal {
                     goals.append("≥ \(String(format: "%g", goal))×: not measured")
                 }
+                goals += peer.checks
                 lines.append(line("", peer.name, peer.result, row.kind, ratio: ratioText, goals: goals))
                 if case .failure(let failure) = peer.result {
                     failures.append("\(row.workload), \(peer.name): \(failure)")

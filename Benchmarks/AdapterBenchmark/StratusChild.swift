@@ -8,7 +8,8 @@ import StratusHTTP
 ///
 ///     child upload LOCAL-FILE REMOTE-PATH
 ///     child download REMOTE-PATH LOCAL-FILE
-///     child small COUNT CONCURRENCY FOLDER BYTES
+///     child small COUNT CONCURRENCY FOLDER BYTES [keep-going]
+///     child count FOLDER (the files at or below FOLDER; 0 when it does not exist)
 ///     child token
 ///     child feed TOKEN
 ///     child fill COUNT CONCURRENCY DRIVE-FILE-ID (bare HTTP client)
@@ -16,9 +17,19 @@ import StratusHTTP
 ///     child pull COUNT CONCURRENCY FILE-ID-OR-PATH
 ///     child list (every file, recursively, from the root)
 ///     child hash dropbox (standard input's Dropbox content hash, in hex, like sha256sum)
+///     child proxy PORT (a CONNECT proxy to 127.0.0.1:PORT until signalled: ConnectProxy)
+///
+/// `BENCH_DROPBOX_COMMITS=single` in the environment turns the Dropbox adapter's batch commits
+/// off (`DropboxConfiguration.commitBatching` nil: one `files/upload` per small file).
 enum StratusChild {
     static func run(_ arguments: [String]) async throws -> String {
         if arguments == ["hash", "dropbox"] { return try hashStandardInput() }
+        if arguments.count == 2, arguments[0] == "proxy" {
+            guard let port = UInt16(arguments[1]), port > 0 else {
+                throw BenchmarkFailure("'\(arguments[1])' is not a port")
+            }
+            try ConnectProxy.serve(targetPort: port)
+        }
         let endpoint = try MockEndpoint.fromEnvironment()
         let http = try StratusClients.http(endpoint)
         let service = try StratusClients.service(endpoint, http: http)
@@ -32,16 +43,27 @@ enum StratusChild {
         case ("download", 3):
             let file = try await service.download(try RemotePath(arguments[1]), to: URL(fileURLWithPath: arguments[2]))
             fields = [("bytes", String(file.size))]
-        case ("small", 5):
+        case ("small", 5), ("small", 6):
             let count = try integer(arguments[1])
             let concurrency = try integer(arguments[2])
             let size = try integer(arguments[4])
-            try await uploadSmallFiles(
-                service, count: count, concurrency: concurrency, folder: arguments[3], size: size)
-            fields = [("count", String(count))]
+            let keepGoing = arguments.count == 6
+            guard !keepGoing || arguments[5] == "keep-going" else {
+                throw BenchmarkFailure("unknown child command \(arguments)")
+            }
+            let failed = try await uploadSmallFiles(
+                service, count: count, concurrency: concurrency, folder: arguments[3], size: size,
+                keepGoing: keepGoing)
+            fields = [("count", String(count - failed)), ("failed", String(failed))]
         case ("list", 1):
             let files = try await service.list(.root)
             fields = [("count", String(files.count))]
+        case ("count", 2):
+            do {
+                fields = [("count", String(try await service.list(RemotePath(arguments[1])).count))]
+            } catch let error as ServiceError where error.code == .notFound {
+                fields = [("count", "0")]
+            }
         case ("token", 1):
             fields = [("token", try await service.latestChangeToken().rawValue)]
         case ("feed", 2):
@@ -78,20 +100,33 @@ enum StratusChild {
     }
 
     /// `count` uploads of `size` bytes each to FOLDER/i.bin, `concurrency` at a time.
+    /// - Parameter keepGoing: Whether a failed upload is counted (and the first one's error
+    ///   written to standard error) instead of ending the run.
+    /// - Returns: How many uploads failed.
     private static func uploadSmallFiles(
-        _ service: any Service, count: Int, concurrency: Int, folder: String, size: Int
-    ) async throws {
+        _ service: any Service, count: Int, concurrency: Int, folder: String, size: Int, keepGoing: Bool
+    ) async throws -> Int {
         let content = Data((0..<size).map { UInt8($0 % 251) })
         let next = Counter()
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        return try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<concurrency {
                 group.addTask {
+                    var failed = 0
                     while let index = next.take(below: count) {
-                        _ = try await service.upload(from: .bytes(content), to: RemotePath("\(folder)/\(index).bin"))
+                        do {
+                            _ = try await service.upload(
+                                from: .bytes(content), to: RemotePath("\(folder)/\(index).bin"))
+                        } catch  where keepGoing && !(error is CancellationError) {
+                            if failed == 0 {
+                                FileHandle.standardError.write(Data("upload \(index) failed: \(error)\n".utf8))
+                            }
+                            failed += 1
+                        }
                     }
+                    return failed
                 }
             }
-            try await group.waitForAll()
+            return try await group.reduce(0, +)
         }
     }
 

@@ -17,10 +17,15 @@ enum StratusClients {
         return try StratusHTTPClient(configuration: .init(trustRoots: .caFile(URL(fileURLWithPath: endpoint.caFile))))
     }
 
+    /// Set to `single` in a child's environment, the Dropbox service commits each upload on its
+    /// own (`files/upload`) instead of in batches.
+    static let singleCommitsVariable = "BENCH_DROPBOX_COMMITS"
+
     /// The bucket on moto.
     static let s3Bucket = "stratus-bench"
 
-    /// The provider's service with its default configuration, except the endpoints, (Drive) the
+    /// The provider's service with its default configuration (Dropbox: batch commits, unless
+    /// ``singleCommitsVariable`` says otherwise), except the endpoints, (Drive) the
     /// largest page, 1,000 entries, which the SDK runs use too, (S3) path-style addressing and
     /// versioning turned on (moto's bucket starts without it), and (WebDAV) what Apache is: it
     /// keeps dead properties and its ETags are not MD5s.
@@ -30,7 +35,11 @@ enum StratusClients {
         }
         switch endpoint.provider {
         case .dropbox:
-            let configuration = try DropboxConfiguration(apiURL: base, contentURL: base, notifyURL: base)
+            // Batch commits are the default; the benchmark's single-commit line turns them off.
+            let single = ProcessInfo.processInfo.environment[singleCommitsVariable] == "single"
+            let configuration = try DropboxConfiguration(
+                apiURL: base, contentURL: base, notifyURL: base,
+                commitBatching: single ? nil : CommitBatching.standard)
             return try DropboxService(
                 configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
         case .drive:

@@ -4,12 +4,14 @@ struct StratusRunner {
     let processes: MeasuredProcess
     let executable: String
     let endpoint: MockEndpoint
+    /// More environment for the child (such as `StratusClients.singleCommitsVariable`).
+    var environment: [String: String] = [:]
 
     func run(_ arguments: [String], label: String) async -> Result<ProcessOutcome, BenchmarkFailure> {
         do {
             return .success(
                 try await processes.run(
-                    executable, ["child"] + arguments, environment: endpoint.environment,
+                    executable, ["child"] + arguments, environment: endpoint.environment.merging(environment) { $1 },
                     label: "\(endpoint.provider.rawValue)-stratus-\(label)"
                 ).checked("the Stratus child"))
         } catch {
