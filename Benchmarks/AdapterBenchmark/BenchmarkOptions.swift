@@ -22,6 +22,9 @@ struct BenchmarkOptions: Sendable {
     /// Dropbox's small-file rows: against the mock with write contention on (its default, the
     /// main mock), off (a second mock with `--no-write-contention`), or both, in that order.
     var dropboxContention: [Bool] = [true, false]
+    /// Dropbox's small-file rows also run Stratus's batch commits this many at once (a batch
+    /// holds the uploads in flight, so its size follows the concurrency); 0 for no such line.
+    var dropboxBatchConcurrency = 128
     var showHelp = false
 
     var sizeBytes: Int64 { Int64(sizeMiB) * 1_048_576 }
@@ -30,7 +33,9 @@ struct BenchmarkOptions: Sendable {
     var summary: String {
         "--providers \(providers.map(\.rawValue).joined(separator: ",")) --size-mib \(sizeMiB) --files \(files)"
             + " --concurrency \(concurrency) --sdk-threads \(sdkThreads) --feed-entries \(feedEntries)"
-            + (providers.contains(.dropbox) ? " --dropbox-contention \(dropboxContentionText)" : "")
+            + (providers.contains(.dropbox)
+                ? " --dropbox-contention \(dropboxContentionText) --dropbox-batch-concurrency \(dropboxBatchConcurrency)"
+                : "")
     }
 
     private var dropboxContentionText: String {
@@ -44,7 +49,7 @@ struct BenchmarkOptions: Sendable {
     static let usage = """
         usage: stratus-adapter-benchmark [--providers LIST] [--size-mib N] [--files N] [--concurrency N]
                                          [--sdk-threads N] [--feed-entries N] [--dropbox-contention on|off|both]
-                                         [--mock PATH]
+                                         [--dropbox-batch-concurrency N] [--mock PATH]
                                          [--dropbox-python PATH] [--drive-python PATH]
 
         Measures Stratus's adapters next to other clients of the same server, each client in a process of
@@ -69,6 +74,10 @@ struct BenchmarkOptions: Sendable {
                               with batch commits, Stratus with single commits, the SDK's single-commit loop;
                               with contention on also rclone copy --dropbox-batch-mode sync (rclone reaches
                               the mock under Dropbox's host names through a CONNECT proxy)
+          --dropbox-batch-concurrency N
+                              Dropbox's small files: one more line, Stratus's batch commits with N uploads
+                              at once (default 128; 0: no such line). A batch holds the uploads in flight,
+                              so its size, and the throughput under contention, follow the concurrency
           --mock PATH         the stratus-mock executable
           --dropbox-python PATH, --drive-python PATH
                               the interpreters of the virtualenvs with the SDKs
@@ -100,6 +109,12 @@ struct BenchmarkOptions: Sendable {
             case "--mock": mockExecutable = try value(argument)
             case "--dropbox-python": dropboxPython = try value(argument)
             case "--drive-python": drivePython = try value(argument)
+            case "--dropbox-batch-concurrency":
+                let text = try value(argument)
+                guard let number = Int(text), number >= 0 else {
+                    throw BenchmarkFailure("\(argument) needs a number, not '\(text)'")
+                }
+                dropboxBatchConcurrency = number
             case "--dropbox-contention":
                 switch try value(argument) {
                 case "on": dropboxContention = [true]

@@ -4,10 +4,10 @@ import Foundation
 /// write contention on (the main mock, the mock's default) and, for reference, off (a second
 /// `stratus-mock dropbox --no-write-contention`, started for its row and stopped after it).
 ///
-/// Each row has Stratus with batch commits (its default), Stratus with single commits
-/// (`files/upload` per file, as before batching), the official SDK's single-commit loop
-/// (`files_upload`, `--sdk-threads`), and with contention on `rclone copy
-/// --dropbox-batch-mode sync` (``DropboxRclone``). After each client its folder is listed with
+/// Each row has Stratus with batch commits (its default) `--concurrency` at once and
+/// `--dropbox-batch-concurrency` at once, Stratus with single commits (`files/upload` per file,
+/// as before batching), the official SDK's single-commit loop (`files_upload`, `--sdk-threads`),
+/// and with contention on `rclone copy --dropbox-batch-mode sync` (``DropboxRclone``). After each client its folder is listed with
 /// Stratus (`child count`): the goal column says how many of the files are there.
 struct DropboxSmallFiles {
     let options: BenchmarkOptions
@@ -60,13 +60,13 @@ struct DropboxSmallFiles {
         let banner = server.writeContention ?? "not reported"
         Progress.say("Dropbox (the mock says write contention: \(banner))")
 
-        func small(_ runner: StratusRunner, _ folder: String, _ label: String) async -> Result<
-            ProcessOutcome, BenchmarkFailure
-        > {
+        func small(_ runner: StratusRunner, _ folder: String, _ label: String, concurrency: Int? = nil) async
+            -> Result<ProcessOutcome, BenchmarkFailure>
+        {
             await runner.run(
                 [
-                    "small", String(files), String(options.concurrency), folder, String(options.fileBytes),
-                    "keep-going",
+                    "small", String(files), String(concurrency ?? options.concurrency), folder,
+                    String(options.fileBytes), "keep-going",
                 ], label: "\(label)-contention-\(setting)")
         }
 
@@ -81,6 +81,25 @@ struct DropboxSmallFiles {
             ["small", String(files), String(options.sdkThreads), "small-sdk", String(options.fileBytes)],
             endpoint: server.endpoint, label: "small-contention-\(setting)")
         let sdkCount = await count(stratus, "small-sdk", setting)
+        let wide = options.dropboxBatchConcurrency
+        var wideLine: PeerResult?
+        if wide > 0, wide != options.concurrency {
+            Progress.say(
+                "Dropbox, contention \(setting): \(files) uploads with Stratus, batch commits, \(wide) at once")
+            let outcome = await small(stratus, "small-stratus-batch-\(wide)", "small-batch-\(wide)", concurrency: wide)
+            let listed = await count(stratus, "small-stratus-batch-\(wide)", setting)
+            let figure = Figures.perSecond(outcome)
+            var wideChecks = checks(outcome, listed: listed, goal: contention)
+            // This line's own ratio to the SDK, with the same goal as the row's.
+            if case .success(let ours) = figure, case .success(let theirs) = Figures.perSecond(sdk) {
+                let ratio = ours.value / theirs.value
+                let text = String(format: ratio >= 10 ? "%.0f×" : "%.2f×", ratio)
+                wideChecks.insert(
+                    contention ? "\(text) the SDK, ≥ 5×: \(ratio >= 5 ? "met" : "**not met**")" : "\(text) the SDK",
+                    at: 0)
+            }
+            wideLine = PeerResult(name: "Stratus, batch commits, \(wide) at once", result: figure, checks: wideChecks)
+        }
 
         var row = ResultRow(
             workload: title(contention: contention), kind: .rate(unit: "files/s"),
@@ -95,6 +114,7 @@ struct DropboxSmallFiles {
                 name: "dropbox SDK, single commits", result: Figures.perSecond(sdk), ratioGoal: contention ? 5 : nil,
                 checks: checks(sdk, listed: sdkCount, goal: false)),
         ]
+        if let wideLine { row.peers.insert(wideLine, at: 0) }
         if contention {
             row.peers += await rclonePeers(server, stratus: stratus)
         }
