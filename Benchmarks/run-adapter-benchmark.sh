@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Builds the adapter benchmark and stratus-mock in release mode and runs it: Stratus's Dropbox
 # and Drive adapters against their mocks (each in a process of its own) next to the curl tool
-# (raw, and with the same hash and fsync guarantees) and the official Python SDKs; its S3 adapter
-# against moto and its WebDAV adapter against Apache, next to rclone (and curl for WebDAV). One
-# Markdown table on standard output, with each client's CPU time and the server's.
+# (raw, and with the same hash and fsync guarantees) and the official Python SDKs (Dropbox's small
+# files with the mock's write contention on and off, Stratus's batch and single commits, and rclone's
+# batch mode through a CONNECT proxy); its S3 adapter against moto and its WebDAV adapter against
+# Apache, next to rclone (and curl for WebDAV). One Markdown table on standard output, with each
+# client's CPU time and the server's.
 #
 #   Benchmarks/run-adapter-benchmark.sh                                      # 1 GiB, 1,000 files, 100,000 changes
 #   Benchmarks/run-adapter-benchmark.sh --size-mib 256 --feed-entries 20000  # shorter
 #   Benchmarks/run-adapter-benchmark.sh --providers s3,webdav                # only some rows
+#   Benchmarks/run-adapter-benchmark.sh --providers dropbox --dropbox-contention on
 #   Benchmarks/run-adapter-benchmark.sh --help                               # every option
 #
-# Needs curl, python3, sha256sum/md5sum/sync (coreutils) on PATH and about 5 × --size-mib free in
-# TMPDIR; for the S3 rows rclone and moto (`pip install 'moto[server]'`), for the WebDAV rows rclone
-# and apache2 (Debian packages; .ci/run installs them). The SDKs live in the virtualenvs
-# .build-sdk-venv (dropbox) and .build-drive-venv (google-api-python-client), made here when missing.
+# Needs curl, python3, openssl, sha256sum/md5sum/sync (coreutils) on PATH and about 5 × --size-mib
+# free in TMPDIR; rclone for the Dropbox rclone lines and the S3 and WebDAV rows, moto for S3
+# (`pip install 'moto[server]'`), apache2 for WebDAV (Debian packages; .ci/run installs them). The
+# SDKs live in the virtualenvs .build-sdk-venv (dropbox) and .build-drive-venv
+# (google-api-python-client), made here when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
