@@ -20,6 +20,9 @@ enum StratusClients {
     /// Set to `single` in a child's environment, the Dropbox service commits each upload on its
     /// own (`files/upload`) instead of in batches.
     static let singleCommitsVariable = "BENCH_DROPBOX_COMMITS"
+    /// Set to a number of milliseconds, the Dropbox service's batch window instead of the default
+    /// (for experiments by hand; the benchmark itself uses the default).
+    static let batchWindowVariable = "BENCH_DROPBOX_BATCH_WINDOW_MS"
 
     /// The bucket on moto.
     static let s3Bucket = "stratus-bench"
@@ -36,10 +39,15 @@ enum StratusClients {
         switch endpoint.provider {
         case .dropbox:
             // Batch commits are the default; the benchmark's single-commit line turns them off.
-            let single = ProcessInfo.processInfo.environment[singleCommitsVariable] == "single"
+            let environment = ProcessInfo.processInfo.environment
+            var batching: CommitBatching? = CommitBatching.standard
+            if environment[singleCommitsVariable] == "single" {
+                batching = nil
+            } else if let milliseconds = environment[batchWindowVariable].flatMap({ Int($0) }) {
+                batching = try CommitBatching(window: .milliseconds(milliseconds))
+            }
             let configuration = try DropboxConfiguration(
-                apiURL: base, contentURL: base, notifyURL: base,
-                commitBatching: single ? nil : CommitBatching.standard)
+                apiURL: base, contentURL: base, notifyURL: base, commitBatching: batching)
             return try DropboxService(
                 configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
         case .drive:
