@@ -26,10 +26,18 @@ enum BatchOutcome: Sendable {
 }
 
 /// Commits uploads in batches, one batch in flight at a time (see ``CommitBatching``): the
-/// driver of a ``BatchQueue``. A caller waits in ``commit(_:)`` for its entry's outcome; a
-/// caller cancelled while its entry waits is withdrawn and gets `CancellationError`, while one
-/// whose entry is already on its way waits for the answer, since the commit may happen.
+/// driver of a ``BatchQueue``. An upload announces itself when it begins (``announce()``), so
+/// that commits wait for the uploads still sending their bytes, and ends with
+/// ``commit(_:ticket:)`` or ``abandon(_:)``. A caller waits in ``commit(_:ticket:)`` for its
+/// entry's outcome; a caller cancelled while its entry waits is withdrawn and gets
+/// `CancellationError`, while one whose entry is already on its way waits for the answer, since
+/// the commit may happen.
 actor BatchCommitter {
+    /// An announced upload, to be ended once by a commit or an abandon.
+    struct Ticket: Sendable, Hashable {
+        fileprivate let number: Int
+    }
+
     /// Sends one batch and reports each entry's outcome, in order.
     typealias Send = @Sendable ([BatchEntry]) async -> [BatchOutcome]
 
@@ -40,6 +48,7 @@ actor BatchCommitter {
     private var entries: [Int: (entry: BatchEntry, attempts: Int)] = [:]
     private var waiters: [Int: CheckedContinuation<RemoteFile, any Error>] = [:]
     private var nextKey = 0
+    private var openTickets: Set<Int> = []
 
     /// Creates a committer.
     /// - Parameters:
@@ -53,18 +62,41 @@ actor BatchCommitter {
         self.queue = BatchQueue(maximumEntries: settings.maximumEntries)
     }
 
+    /// An upload begins: commits that arrive before its own wait for it, for at most the
+    /// window.
+    /// - Returns: The ticket its commit, or its abandon, gives back.
+    func announce() -> Ticket {
+        let ticket = Ticket(number: nextKey)
+        nextKey += 1
+        openTickets.insert(ticket.number)
+        queue.announce()
+        return ticket
+    }
+
+    /// An announced upload ends without committing (it failed first); a ticket already given
+    /// back is ignored.
+    func abandon(_ ticket: Ticket) {
+        guard openTickets.remove(ticket.number) != nil else { return }
+        perform(queue.abandon())
+    }
+
     /// Commits an entry with the next batch.
+    /// - Parameter ticket: The upload's ticket, when it announced itself.
     /// - Returns: The committed file.
     /// - Throws: The entry's failure, `CancellationError` when cancelled before it was sent.
-    func commit(_ entry: BatchEntry) async throws -> RemoteFile {
-        try Task.checkCancellation()
+    func commit(_ entry: BatchEntry, ticket: Ticket? = nil) async throws -> RemoteFile {
+        let wasAnnounced = ticket.map { openTickets.remove($0.number) != nil } ?? false
+        if Task.isCancelled {
+            if wasAnnounced { perform(queue.abandon()) }
+            throw CancellationError()
+        }
         let key = nextKey
         nextKey += 1
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 entries[key] = (entry, 0)
                 waiters[key] = continuation
-                perform(queue.add(key))
+                perform(queue.add(key, wasAnnounced: wasAnnounced))
             }
         } onCancel: {
             Task { await self.withdraw(key) }
@@ -137,5 +169,27 @@ actor BatchCommitter {
     private func resolve(_ key: Int, _ result: Result<RemoteFile, any Error>) {
         entries[key] = nil
         waiters.removeValue(forKey: key)?.resume(with: result)
+    }
+}
+
+/// An upload that announced itself to a committer: it ends with ``commit(_:)`` or
+/// ``abandon()``.
+struct AnnouncedUpload: Sendable {
+    let committer: BatchCommitter
+    let ticket: BatchCommitter.Ticket
+
+    /// Announces an upload.
+    static func begin(with committer: BatchCommitter) async -> AnnouncedUpload {
+        AnnouncedUpload(committer: committer, ticket: await committer.announce())
+    }
+
+    /// Commits the upload's closed session with the next batch.
+    func commit(_ entry: BatchEntry) async throws -> RemoteFile {
+        try await committer.commit(entry, ticket: ticket)
+    }
+
+    /// Ends the upload without a commit (no effect after ``commit(_:)``).
+    func abandon() async {
+        await committer.abandon(ticket)
     }
 }

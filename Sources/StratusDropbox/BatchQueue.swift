@@ -1,6 +1,12 @@
 /// The decisions of batch commits, apart from any I/O: which commits wait, which batch is in
-/// flight and what to do next. One batch is in flight at a time; commits that arrive meanwhile
-/// wait for the next; the first commit after a quiet spell opens a window for others to join.
+/// flight and what to do next.
+///
+/// One batch is in flight at a time. Uploads announce themselves when they begin, so the queue
+/// knows who is on the way: a commit that arrives while no batch is in flight is sent at once
+/// when no other announced upload is still sending its bytes, and otherwise waits for them,
+/// for at most the window. A lone upload is never delayed, and concurrent uploads that start
+/// together are committed together. Commits that arrive while a batch is in flight go in the
+/// next batch, sent as soon as that one ends.
 struct BatchQueue<Key: Hashable & Sendable>: Sendable {
     /// What the driver does next.
     enum Action: Sendable, Equatable {
@@ -18,6 +24,8 @@ struct BatchQueue<Key: Hashable & Sendable>: Sendable {
     private(set) var waiting: [Key] = []
     /// The batch in flight, if any.
     private(set) var inFlight: [Key]?
+    /// Uploads announced and not yet arrived (still sending their bytes) nor abandoned.
+    private(set) var announced = 0
     /// Whether a window is open.
     private(set) var isWindowOpen = false
     /// The number of the last window opened, so that a late timer cannot close a newer one.
@@ -29,13 +37,25 @@ struct BatchQueue<Key: Hashable & Sendable>: Sendable {
         self.maximumEntries = max(1, maximumEntries)
     }
 
+    /// An upload begins: its commit will arrive, or it is abandoned.
+    mutating func announce() {
+        announced += 1
+    }
+
+    /// An announced upload ends without a commit (it failed or was cancelled first).
+    mutating func abandon() -> Action {
+        announced = max(0, announced - 1)
+        return isWindowOpen && announced == 0 && inFlight == nil ? takeBatch() : .none
+    }
+
     /// A commit arrives.
-    mutating func add(_ key: Key) -> Action {
+    /// - Parameter wasAnnounced: Whether its upload announced itself.
+    mutating func add(_ key: Key, wasAnnounced: Bool = false) -> Action {
         waiting.append(key)
+        if wasAnnounced { announced = max(0, announced - 1) }
         guard inFlight == nil else { return .none }
-        if isWindowOpen {
-            return waiting.count >= maximumEntries ? takeBatch() : .none
-        }
+        if announced == 0 || waiting.count >= maximumEntries { return takeBatch() }
+        if isWindowOpen { return .none }
         isWindowOpen = true
         windowNumber &+= 1
         return .openWindow(windowNumber)
@@ -58,19 +78,18 @@ struct BatchQueue<Key: Hashable & Sendable>: Sendable {
     }
 
     /// The batch in flight has ended; `again` are its commits to send once more (refused for
-    /// contention), which go first in the next batch.
+    /// contention), which go first in the next batch, sent at once.
     mutating func batchFinished(again: [Key]) -> Action {
         inFlight = nil
         waiting.insert(contentsOf: again, at: 0)
-        isWindowOpen = false
         return takeBatch()
     }
 
     private mutating func takeBatch() -> Action {
+        isWindowOpen = false
         guard !waiting.isEmpty else { return .none }
         let batch = Array(waiting.prefix(maximumEntries))
         waiting.removeFirst(batch.count)
-        isWindowOpen = false
         inFlight = batch
         return .send(batch)
     }

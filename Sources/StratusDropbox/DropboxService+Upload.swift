@@ -25,44 +25,61 @@ extension DropboxService {
                 throw ServiceError(.invalidPath, "Cannot upload to the root folder; give a file name.")
             }
             try paths.validate(path)
-            var current: RemoteFile?
-            if case .mustMatch = options.precondition {
-                // Dropbox's mode update writes a new file when none is there, so the current file
-                // is checked first (a file deleted between this check and the upload is the one
-                // case that is not caught); a file changed since is refused by strict_conflict.
-                current = try await metadataIfPresent(of: path)
-                try options.precondition.check(current: current?.version, at: path)
+            // With batch commits, commits that arrive first wait for this upload's, briefly.
+            var announced: AnnouncedUpload?
+            if let batches { announced = await AnnouncedUpload.begin(with: batches) }
+            do {
+                return try await upload(source, to: path, options: options, batch: announced)
+            } catch {
+                await announced?.abandon()
+                throw error
             }
-            let content = try UploadContent(source)
-            let progress = MonotonicProgress(options.progress, total: content.size)
-            var commit = commitInfo(for: path, precondition: options.precondition)
-            let metadata = try await metadataToWrite(options.metadata, path: path, current: current)
-            if !metadata.isEmpty {
-                let template = try await templates.writeID()
-                commit.append(
-                    ("property_groups", try DropboxCustomMetadata.propertyGroups(metadata, templateID: template)))
-            }
-            let file: RemoteFile
-            let expected: String
-            if content.size <= configuration.singleUploadLimit, let batches {
-                (file, expected) = try await uploadForBatch(
-                    content, commit: commit, path: path, progress: progress, batches: batches)
-            } else if content.size <= configuration.singleUploadLimit {
-                (file, expected) = try await uploadInOneRequest(content, commit: commit, path: path, progress: progress)
-            } else {
-                (file, expected) = try await uploadInSession(content, commit: commit, path: path, progress: progress)
-            }
-            if let reported = file.contentHash?.value, reported != expected {
-                throw ServiceError(
-                    .integrityMismatch,
-                    "Dropbox reports content_hash \(reported) for \(path) after the upload, but the content sent hashes to \(expected); upload it again."
-                )
-            }
-            progress.report(content.size)
-            var written = file
-            written.metadata = metadata
-            return written
         }
+    }
+
+    /// ``upload(from:to:options:)`` once the path is checked, committing with `batch` when
+    /// given.
+    private func upload(_ source: UploadSource, to path: RemotePath, options: UploadOptions, batch: AnnouncedUpload?)
+        async throws -> RemoteFile
+    {
+        var current: RemoteFile?
+        if case .mustMatch = options.precondition {
+            // Dropbox's mode update writes a new file when none is there, so the current file
+            // is checked first (a file deleted between this check and the upload is the one
+            // case that is not caught); a file changed since is refused by strict_conflict.
+            current = try await metadataIfPresent(of: path)
+            try options.precondition.check(current: current?.version, at: path)
+        }
+        let content = try UploadContent(source)
+        let progress = MonotonicProgress(options.progress, total: content.size)
+        var commit = commitInfo(for: path, precondition: options.precondition)
+        let metadata = try await metadataToWrite(options.metadata, path: path, current: current)
+        if !metadata.isEmpty {
+            let template = try await templates.writeID()
+            commit.append(
+                ("property_groups", try DropboxCustomMetadata.propertyGroups(metadata, templateID: template)))
+        }
+        let file: RemoteFile
+        let expected: String
+        if content.size <= configuration.singleUploadLimit, let batch {
+            (file, expected) = try await uploadForBatch(
+                content, commit: commit, path: path, progress: progress, batch: batch)
+        } else if content.size <= configuration.singleUploadLimit {
+            (file, expected) = try await uploadInOneRequest(content, commit: commit, path: path, progress: progress)
+        } else {
+            (file, expected) = try await uploadInSession(
+                content, commit: commit, path: path, progress: progress, batch: batch)
+        }
+        if let reported = file.contentHash?.value, reported != expected {
+            throw ServiceError(
+                .integrityMismatch,
+                "Dropbox reports content_hash \(reported) for \(path) after the upload, but the content sent hashes to \(expected); upload it again."
+            )
+        }
+        progress.report(content.size)
+        var written = file
+        written.metadata = metadata
+        return written
     }
 
     /// The metadata the new revision carries: the caller's, or with `nil` the file's current
@@ -129,7 +146,7 @@ extension DropboxService {
         commit: [(String, StoneValue)],
         path: RemotePath,
         progress: MonotonicProgress,
-        batches: BatchCommitter
+        batch: AnnouncedUpload
     ) async throws -> (RemoteFile, String) {
         let route = "files/upload_session/start"
         let hash = try content.contentHash(0..<content.size)
@@ -142,7 +159,7 @@ extension DropboxService {
             progress: progress.upload(from: 0)
         ).sessionID
         let entry = BatchEntry(sessionID: session, size: content.size, commit: commit, path: path, contentHash: hash)
-        return (try await batches.commit(entry), hash)
+        return (try await batch.commit(entry), hash)
     }
 
     /// An upload session of `chunkSize` pieces, each request carrying the hash of its own
@@ -153,7 +170,8 @@ extension DropboxService {
         _ content: UploadContent,
         commit: [(String, StoneValue)],
         path: RemotePath,
-        progress: MonotonicProgress
+        progress: MonotonicProgress,
+        batch: AnnouncedUpload?
     ) async throws -> (RemoteFile, String) {
         let whole = WholeContentHash()
         let size = content.size
@@ -202,7 +220,7 @@ extension DropboxService {
             }
             let emptyHash = DropboxContentHash().finalizeHex()
             let expected = try whole.finish(content)
-            if let batches {
+            if let batch {
                 if let correct = try await close(session, size: size, emptyHash: emptyHash) {
                     resumes += 1
                     guard resumes <= 8 else { throw tooManyResumes("files/upload_session/append_v2") }
@@ -211,7 +229,7 @@ extension DropboxService {
                 }
                 let entry = BatchEntry(
                     sessionID: session, size: size, commit: commit, path: path, contentHash: expected)
-                return (try await batches.commit(entry), expected)
+                return (try await batch.commit(entry), expected)
             }
             let route = "files/upload_session/finish"
             let outcome: SessionFinish = try await writeOnce(done: {

@@ -92,6 +92,39 @@ import Testing
         #expect(state.mostInFlight == 1)
     }
 
+    @Test func uploadsThatStartTogetherAreCommittedTogether() async throws {
+        let fake = FakeDropbox()
+        // A window far longer than the test: only the last arrival can send the batch.
+        let committer = try Self.committer(fake, window: .seconds(10))
+        let names = (0..<10).map { "u\($0).bin" }
+        var tickets: [BatchCommitter.Ticket] = []
+        for _ in names { tickets.append(await committer.announce()) }
+        let announced = tickets
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (name, ticket) in zip(names, announced) {
+                group.addTask { _ = try await committer.commit(try Self.entry(name), ticket: ticket) }
+            }
+            try await group.waitForAll()
+        }
+        let batches = fake.state.withLock { $0.batches }
+        #expect(batches.count == 1)
+        #expect(Set(batches.joined()) == Set(names))
+    }
+
+    @Test func aCommitWaitsForAnnouncedUploadsUntilTheyAreAbandoned() async throws {
+        let fake = FakeDropbox()
+        let committer = try Self.committer(fake, window: .seconds(10))
+        let first = await committer.announce()
+        let second = await committer.announce()
+        let commit = Task { try await committer.commit(try Self.entry("first"), ticket: first) }
+        while await committer.waitingCount < 1 { await Task.yield() }
+        // Still waiting for the second upload: nothing was sent.
+        #expect(fake.state.withLock { $0.batches }.isEmpty)
+        await committer.abandon(second)
+        _ = try await commit.value
+        #expect(fake.state.withLock { $0.batches } == [["first"]])
+    }
+
     @Test func anEntryRefusedForContentionRidesInTheNextBatch() async throws {
         let fake = FakeDropbox()
         fake.refusals.withLock { $0["b"] = 1 }

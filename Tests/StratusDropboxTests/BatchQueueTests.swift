@@ -4,19 +4,46 @@ import Testing
 
 /// The batch-commit decisions, apart from I/O.
 @Suite struct BatchQueueTests {
-    @Test func theFirstCommitAfterAQuietSpellOpensAWindowAndLaterOnesJoinIt() {
+    @Test func aLoneCommitIsSentAtOnce() {
         var queue = BatchQueue<Int>(maximumEntries: 10)
-        #expect(queue.add(1) == .openWindow(1))
+        queue.announce()
+        #expect(queue.add(1, wasAnnounced: true) == .send([1]))
         #expect(queue.add(2) == .none)
-        #expect(queue.add(3) == .none)
-        #expect(queue.windowClosed(1) == .send([1, 2, 3]))
-        #expect(queue.waiting.isEmpty)
+        #expect(queue.batchFinished(again: []) == .send([2]))
+    }
+
+    @Test func commitsWaitForTheUploadsStillOnTheirWayThenGoTogether() {
+        var queue = BatchQueue<Int>(maximumEntries: 10)
+        for _ in 1...3 { queue.announce() }
+        #expect(queue.add(1, wasAnnounced: true) == .openWindow(1))
+        #expect(queue.add(2, wasAnnounced: true) == .none)
+        #expect(queue.add(3, wasAnnounced: true) == .send([1, 2, 3]))
+        #expect(queue.windowClosed(1) == .none)
+    }
+
+    @Test func theWindowEndsTheWaitForASlowUpload() {
+        var queue = BatchQueue<Int>(maximumEntries: 10)
+        for _ in 1...3 { queue.announce() }
+        #expect(queue.add(1, wasAnnounced: true) == .openWindow(1))
+        #expect(queue.add(2, wasAnnounced: true) == .none)
+        #expect(queue.windowClosed(1) == .send([1, 2]))
+        #expect(queue.announced == 1)
+        #expect(queue.add(3, wasAnnounced: true) == .none)
+        #expect(queue.batchFinished(again: []) == .send([3]))
+    }
+
+    @Test func anAbandonedUploadIsNotWaitedFor() {
+        var queue = BatchQueue<Int>(maximumEntries: 10)
+        queue.announce()
+        queue.announce()
+        #expect(queue.add(1, wasAnnounced: true) == .openWindow(1))
+        #expect(queue.abandon() == .send([1]))
+        #expect(queue.announced == 0)
     }
 
     @Test func commitsArrivingWhileABatchIsInFlightFormTheNextBatch() {
         var queue = BatchQueue<Int>(maximumEntries: 10)
-        _ = queue.add(1)
-        #expect(queue.windowClosed(1) == .send([1]))
+        #expect(queue.add(1) == .send([1]))
         #expect(queue.add(2) == .none)
         #expect(queue.add(3) == .none)
         #expect(queue.batchFinished(again: []) == .send([2, 3]))
@@ -24,19 +51,19 @@ import Testing
         #expect(queue.inFlight == nil)
     }
 
-    @Test func aFullWindowIsSentAtOnceAndItsTimerThenDoesNothing() {
+    @Test func aFullBatchIsSentWithoutWaitingForTheRest() {
         var queue = BatchQueue<Int>(maximumEntries: 2)
-        #expect(queue.add(1) == .openWindow(1))
-        #expect(queue.add(2) == .send([1, 2]))
-        #expect(queue.add(3) == .none)
+        for _ in 1...3 { queue.announce() }
+        #expect(queue.add(1, wasAnnounced: true) == .openWindow(1))
+        #expect(queue.add(2, wasAnnounced: true) == .send([1, 2]))
+        #expect(queue.add(3, wasAnnounced: true) == .none)
         #expect(queue.windowClosed(1) == .none)
         #expect(queue.batchFinished(again: []) == .send([3]))
     }
 
     @Test func batchesNeverExceedTheMaximumAndKeepArrivalOrder() {
         var queue = BatchQueue<Int>(maximumEntries: 3)
-        _ = queue.add(0)
-        #expect(queue.windowClosed(1) == .send([0]))
+        #expect(queue.add(0) == .send([0]))
         for key in 1...7 { #expect(queue.add(key) == .none) }
         #expect(queue.batchFinished(again: []) == .send([1, 2, 3]))
         #expect(queue.batchFinished(again: []) == .send([4, 5, 6]))
@@ -45,27 +72,28 @@ import Testing
 
     @Test func refusedCommitsGoFirstInTheNextBatch() {
         var queue = BatchQueue<Int>(maximumEntries: 10)
-        _ = queue.add(1)
+        #expect(queue.add(1) == .send([1]))
         _ = queue.add(2)
-        #expect(queue.windowClosed(1) == .send([1, 2]))
-        _ = queue.add(3)
-        #expect(queue.batchFinished(again: [2]) == .send([2, 3]))
+        #expect(queue.batchFinished(again: [1]) == .send([1, 2]))
     }
 
     @Test func aLateTimerCannotCloseANewerWindow() {
-        var queue = BatchQueue<Int>(maximumEntries: 2)
-        #expect(queue.add(1) == .openWindow(1))
-        #expect(queue.add(2) == .send([1, 2]))
+        var queue = BatchQueue<Int>(maximumEntries: 10)
+        for _ in 1...2 { queue.announce() }
+        #expect(queue.add(1, wasAnnounced: true) == .openWindow(1))
+        #expect(queue.add(2, wasAnnounced: true) == .send([1, 2]))
         #expect(queue.batchFinished(again: []) == .none)
-        #expect(queue.add(3) == .openWindow(2))
+        for _ in 1...2 { queue.announce() }
+        #expect(queue.add(3, wasAnnounced: true) == .openWindow(2))
         #expect(queue.windowClosed(1) == .none)
         #expect(queue.windowClosed(2) == .send([3]))
     }
 
     @Test func onlyAWaitingCommitCanBeWithdrawn() {
         var queue = BatchQueue<Int>(maximumEntries: 10)
-        _ = queue.add(1)
-        _ = queue.add(2)
+        for _ in 1...3 { queue.announce() }
+        _ = queue.add(1, wasAnnounced: true)
+        _ = queue.add(2, wasAnnounced: true)
         let waitingOne = queue.withdraw(2)
         #expect(waitingOne)
         #expect(queue.windowClosed(1) == .send([1]))
