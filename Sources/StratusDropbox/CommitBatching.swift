@@ -7,14 +7,16 @@ import Stratus
 /// with `too_many_write_operations`. With batching, every upload sends its bytes into an upload
 /// session of its own, concurrently, and the commits wait for one `upload_session/finish_batch_v2`
 /// request that commits them all as one write. One batch is in flight per service at a time; the
-/// uploads that finish while it is in flight form the next one. The first upload after a quiet
-/// spell waits ``window`` for others to join it.
+/// uploads that finish while it is in flight form the next one. A commit that finds no batch in
+/// flight goes at once unless other uploads of the service are still sending their bytes; then it
+/// waits for them, at most ``window``.
 ///
 /// Each entry of a batch carries its own `CommitInfo`, so every precondition (`add`,
 /// `overwrite`, `update` with `strict_conflict`) and the custom metadata are kept per file,
 /// exactly as with single commits; a file whose entry fails fails alone.
 public struct CommitBatching: Sendable, Equatable {
-    /// How long the first upload after a quiet spell waits for others to join its batch.
+    /// The longest a commit waits for the service's other uploads still sending their bytes,
+    /// so that they join its batch.
     public var window: Duration
     /// The most entries in one batch (Dropbox allows 1,000).
     public var maximumEntries: Int
@@ -32,7 +34,7 @@ public struct CommitBatching: Sendable, Equatable {
 
     /// Creates batching settings.
     /// - Parameters:
-    ///   - window: How long a batch started after a quiet spell waits for more uploads.
+    ///   - window: The longest a commit waits for other uploads on their way.
     ///   - maximumEntries: The most entries per batch, 1...1000.
     /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for values out of range.
     public init(window: Duration = .milliseconds(20), maximumEntries: Int = CommitBatching.largestBatch) throws {
