@@ -24,7 +24,8 @@ final class MockProcess {
         let log = logFolder.appendingPathComponent("mock-\(logName ?? provider.rawValue).log")
         let process = try ChildProcess(
             executable,
-            [provider.rawValue, "--port", "0", "--token-ttl", "86400", "--data-dir", dataDirectory.path]
+            // --in-memory: the rows measure the clients, not the mock saving its metadata.
+            [provider.rawValue, "--port", "0", "--token-ttl", "86400", "--data-dir", dataDirectory.path, "--in-memory"]
                 + (provider.servesTLS ? ["--tls"] : []) + extraArguments,
             input: .null, output: .file(log.path), error: .file(log.path))
         self.process = process

@@ -10,8 +10,11 @@ import StratusWebDAV
 import WebDAVServers
 
 /// The command line: `--records N --files N --file-kib N --changes N --concurrency N
-/// --remote local|dropbox|drive|s3|webdav (repeatable) --mock PATH --propagation-changes N
-/// --idle-seconds N`.
+/// --remote local|dropbox|dropbox-single|dropbox-uncontended|drive|s3|webdav (repeatable)
+/// --mock PATH --propagation-changes N --idle-seconds N`. `dropbox` is the mock with its write
+/// contention (Dropbox's `too_many_write_operations`) and the adapter's batch commits, both the
+/// defaults; `dropbox-single` commits each upload on its own against that mock, and
+/// `dropbox-uncontended` runs the default adapter against a mock without contention.
 struct BenchmarkOptions {
     var records = 10_000
     var files = 1_000
@@ -179,12 +182,18 @@ final class RemoteEndpoint {
         switch name {
         case "local":
             return RemoteEndpoint(name: name, folder: folder, process: nil, baseURL: nil, token: nil)
-        case "dropbox", "drive":
+        case "dropbox", "dropbox-single", "dropbox-uncontended", "drive":
             guard let mock else { throw BenchmarkFailure("--remote \(name) needs --mock PATH-TO-stratus-mock") }
             let log = folder.appending(path: "mock.log")
+            let mode = name.hasPrefix("dropbox") ? "dropbox" : name
             let process = try ChildProcess(
                 mock,
-                [name, "--port", "0", "--token-ttl", "86400", "--data-dir", folder.appending(path: "mock-data").path],
+                // --in-memory: the rows measure Stratus, not the mock saving its metadata.
+                [
+                    mode, "--port", "0", "--token-ttl", "86400", "--data-dir", folder.appending(path: "mock-data").path,
+                    "--in-memory",
+                ]
+                    + (name == "dropbox-uncontended" ? ["--no-write-contention"] : []),
                 input: .null, output: .file(log.path), error: .file(log.path))
             var banner = ""
             for _ in 0..<300 where !banner.contains("access token:") {
@@ -257,7 +266,8 @@ final class RemoteEndpoint {
         if let baseURL, let token {
             return try DropboxService(
                 configuration: DropboxConfiguration(
-                    apiURL: baseURL, contentURL: baseURL, notifyURL: baseURL, root: "/\(root)"),
+                    apiURL: baseURL, contentURL: baseURL, notifyURL: baseURL, root: "/\(root)",
+                    commitBatching: name == "dropbox-single" ? nil : .standard),
                 credentials: .accessToken(token)
             )
         }

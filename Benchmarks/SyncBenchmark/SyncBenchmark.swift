@@ -54,6 +54,12 @@ struct SyncBenchmark {
         service.resetCounts()
         var report = SyncReport()
         let push = try await Measured.run { report = try await writer.sync() }
+        if report.pushed.count != options.records || !report.isClean {
+            // Shown, not thrown: a push that lost items is the figure this row exists for.
+            print(
+                "| \(remote) | first push: FAILED | \(String(format: "%.2f", push.seconds)) s | \(report.pushed.count) of \(options.records) records pushed, \(report.failures.count) failed: \(report.failures.first.map { "\($0.key): \($0.error)" } ?? "") | | | \(service.totalCalls) | |"
+            )
+        }
         try check(report, pushed: options.records)
         let items = options.records + options.files
         let bytes = Int64(options.records) * 1024 + Int64(options.files) * Int64(options.fileKiB) * 1024

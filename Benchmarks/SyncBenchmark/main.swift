@@ -30,17 +30,33 @@ for remote in options.remotes {
     let folder = work.appending(path: remote)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let endpoint = try await RemoteEndpoint.start(remote, folder: folder, mock: options.mockExecutable)
-    defer { endpoint.stop() }
+    defer {
+        endpoint.stop()
+        // Each remote's rows reach a file as soon as they are made (fflush(nil) flushes stdout).
+        fflush(nil)
+    }
     propagation += try await PropagationBenchmark(
         options: options, endpoint: endpoint, folder: folder, remote: remote
     ).run()
     let service = ObservedService(try endpoint.makeService(root: "sync"))
-    let result = try await SyncBenchmark(
-        options: options, inputs: inputs, service: service, folder: folder, remote: remote
-    ).run()
+    let result: SyncBenchmark.Result
+    do {
+        result = try await SyncBenchmark(
+            options: options, inputs: inputs, service: service, folder: folder, remote: remote
+        ).run()
+    } catch {
+        ratios.append("\(remote): failed: \(error)")
+        continue
+    }
     let peer = ObservedService(try endpoint.makeService(root: "peer"))
-    let direct = try await DirectUpload.run(
-        service: peer, inputs: inputs, records: options.records, concurrency: options.concurrency)
+    let direct: DirectUpload.Result
+    do {
+        direct = try await DirectUpload.run(
+            service: peer, inputs: inputs, records: options.records, concurrency: options.concurrency)
+    } catch {
+        ratios.append("\(remote): direct uploads failed: \(error)")
+        continue
+    }
     print(direct.row(remote: remote, phase: "peer: direct uploads of the same items"))
     let ratio = result.firstPushItemsPerSecond / direct.itemsPerSecond
     ratios.append(
