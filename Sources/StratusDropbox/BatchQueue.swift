@@ -6,7 +6,8 @@
 /// when no other announced upload is still sending its bytes, and otherwise waits for them,
 /// for at most the window. A lone upload is never delayed, and concurrent uploads that start
 /// together are committed together. Commits that arrive while a batch is in flight go in the
-/// next batch, sent as soon as that one ends.
+/// next batch, which also waits (at most the window) for the uploads the ended batch's callers
+/// start next.
 struct BatchQueue<Key: Hashable & Sendable>: Sendable {
     /// What the driver does next.
     enum Action: Sendable, Equatable {
@@ -78,11 +79,20 @@ struct BatchQueue<Key: Hashable & Sendable>: Sendable {
     }
 
     /// The batch in flight has ended; `again` are its commits to send once more (refused for
-    /// contention), which go first in the next batch, sent at once.
+    /// contention), which go first in the next batch.
+    ///
+    /// The callers of the commits it settled are free to start their next uploads. When others
+    /// wait, the next batch waits for those uploads too (for at most the window; it goes as soon
+    /// as every announced upload has arrived): sent at once, it would leave them to the batch
+    /// after, and concurrent uploads would split into two half batches that take turns.
     mutating func batchFinished(again: [Key]) -> Action {
+        let settled = (inFlight?.count ?? 0) - again.count
         inFlight = nil
         waiting.insert(contentsOf: again, at: 0)
-        return takeBatch()
+        guard settled > 0, !waiting.isEmpty, waiting.count < maximumEntries else { return takeBatch() }
+        isWindowOpen = true
+        windowNumber &+= 1
+        return .openWindow(windowNumber)
     }
 
     private mutating func takeBatch() -> Action {

@@ -8,8 +8,34 @@ import Testing
         var queue = BatchQueue<Int>(maximumEntries: 10)
         queue.announce()
         #expect(queue.add(1, wasAnnounced: true) == .send([1]))
+        #expect(queue.batchFinished(again: []) == .none)
+        queue.announce()
+        #expect(queue.add(2, wasAnnounced: true) == .send([2]))
+    }
+
+    @Test func theNextBatchWaitsForTheUploadsTheEndedBatchsCallersStart() {
+        var queue = BatchQueue<Int>(maximumEntries: 10)
+        for _ in 1...4 { queue.announce() }
+        #expect(queue.add(1, wasAnnounced: true) == .openWindow(1))
+        #expect(queue.add(2, wasAnnounced: true) == .none)
+        #expect(queue.windowClosed(1) == .send([1, 2]))
+        #expect(queue.add(3, wasAnnounced: true) == .none)
+        #expect(queue.add(4, wasAnnounced: true) == .none)
+        // 1 and 2 are settled; their callers start the next uploads, which join 3 and 4.
+        #expect(queue.batchFinished(again: []) == .openWindow(2))
+        queue.announce()
+        queue.announce()
+        #expect(queue.add(5, wasAnnounced: true) == .none)
+        #expect(queue.add(6, wasAnnounced: true) == .send([3, 4, 5, 6]))
+        #expect(queue.windowClosed(2) == .none)
+    }
+
+    @Test func theWaitAfterABatchEndsWithTheWindow() {
+        var queue = BatchQueue<Int>(maximumEntries: 10)
+        #expect(queue.add(1) == .send([1]))
         #expect(queue.add(2) == .none)
-        #expect(queue.batchFinished(again: []) == .send([2]))
+        #expect(queue.batchFinished(again: []) == .openWindow(1))
+        #expect(queue.windowClosed(1) == .send([2]))
     }
 
     @Test func commitsWaitForTheUploadsStillOnTheirWayThenGoTogether() {
@@ -29,7 +55,8 @@ import Testing
         #expect(queue.windowClosed(1) == .send([1, 2]))
         #expect(queue.announced == 1)
         #expect(queue.add(3, wasAnnounced: true) == .none)
-        #expect(queue.batchFinished(again: []) == .send([3]))
+        #expect(queue.batchFinished(again: []) == .openWindow(2))
+        #expect(queue.windowClosed(2) == .send([3]))
     }
 
     @Test func anAbandonedUploadIsNotWaitedFor() {
@@ -46,7 +73,8 @@ import Testing
         #expect(queue.add(1) == .send([1]))
         #expect(queue.add(2) == .none)
         #expect(queue.add(3) == .none)
-        #expect(queue.batchFinished(again: []) == .send([2, 3]))
+        #expect(queue.batchFinished(again: []) == .openWindow(1))
+        #expect(queue.windowClosed(1) == .send([2, 3]))
         #expect(queue.batchFinished(again: []) == .none)
         #expect(queue.inFlight == nil)
     }
@@ -58,19 +86,22 @@ import Testing
         #expect(queue.add(2, wasAnnounced: true) == .send([1, 2]))
         #expect(queue.add(3, wasAnnounced: true) == .none)
         #expect(queue.windowClosed(1) == .none)
-        #expect(queue.batchFinished(again: []) == .send([3]))
+        #expect(queue.batchFinished(again: []) == .openWindow(2))
+        #expect(queue.windowClosed(2) == .send([3]))
     }
 
     @Test func batchesNeverExceedTheMaximumAndKeepArrivalOrder() {
         var queue = BatchQueue<Int>(maximumEntries: 3)
         #expect(queue.add(0) == .send([0]))
         for key in 1...7 { #expect(queue.add(key) == .none) }
+        // A full batch waits for nobody.
         #expect(queue.batchFinished(again: []) == .send([1, 2, 3]))
         #expect(queue.batchFinished(again: []) == .send([4, 5, 6]))
-        #expect(queue.batchFinished(again: []) == .send([7]))
+        #expect(queue.batchFinished(again: []) == .openWindow(1))
+        #expect(queue.windowClosed(1) == .send([7]))
     }
 
-    @Test func refusedCommitsGoFirstInTheNextBatch() {
+    @Test func refusedCommitsGoFirstInTheNextBatchWhichWaitsForNobodyWhenNoneWasSettled() {
         var queue = BatchQueue<Int>(maximumEntries: 10)
         #expect(queue.add(1) == .send([1]))
         _ = queue.add(2)
