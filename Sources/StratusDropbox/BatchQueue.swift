@@ -81,15 +81,18 @@ struct BatchQueue<Key: Hashable & Sendable>: Sendable {
     /// The batch in flight has ended; `again` are its commits to send once more (refused for
     /// contention), which go first in the next batch.
     ///
-    /// The callers of the commits it settled are free to start their next uploads. When others
-    /// wait, the next batch waits for those uploads too (for at most the window; it goes as soon
-    /// as every announced upload has arrived): sent at once, it would leave them to the batch
-    /// after, and concurrent uploads would split into two half batches that take turns.
+    /// The callers of the commits it settled are free to start their next uploads. When fewer
+    /// commits wait than it settled, the next batch waits for those uploads too (for at most the
+    /// window; it goes as soon as every announced upload has arrived): sent at once, it would
+    /// leave them to the batch after, and concurrent uploads would split into two half batches
+    /// that take turns. When more wait, they go at once: the wait would hold many for few.
     mutating func batchFinished(again: [Key]) -> Action {
         let settled = (inFlight?.count ?? 0) - again.count
         inFlight = nil
         waiting.insert(contentsOf: again, at: 0)
-        guard settled > 0, !waiting.isEmpty, waiting.count < maximumEntries else { return takeBatch() }
+        guard !waiting.isEmpty, settled >= waiting.count, waiting.count < maximumEntries else {
+            return takeBatch()
+        }
         isWindowOpen = true
         windowNumber &+= 1
         return .openWindow(windowNumber)
