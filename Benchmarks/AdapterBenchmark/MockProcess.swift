@@ -57,8 +57,9 @@ final class MockProcess {
         }
         endpoint = MockEndpoint(provider: provider, baseURL: base, accessToken: token, caFile: ca ?? "")
         rootFolderID = value(after: "root folder id:")
-        writeContention = banner.split(separator: "\n").first { $0.contains("write contention:") }
-            .map { String($0[$0.range(of: "write contention:")!.upperBound...]).trimmingCharacters(in: .whitespaces) }
+        writeContention = banner.split(separator: "\n").lazy
+            .compactMap { line in line.range(of: "write contention:").map { line[$0.upperBound...] } }
+            .first.map { String($0).trimmingCharacters(in: .whitespaces) }
     }
 
     /// The port it listens on, from its base URL.

@@ -137,7 +137,7 @@ public final class PersistentState: Sendable {
     /// noted but nothing is saved.
     /// - Parameter snapshot: Returns the state to save. It runs on the save queue: it should
     ///   copy the state under the mock's lock and build the snapshot outside it.
-    public func attach<Snapshot: Encodable>(_ snapshot: @escaping @Sendable () -> Snapshot) {
+    public func attach<Snapshot: Encodable & Sendable>(_ snapshot: @escaping @Sendable () -> Snapshot) {
         status.withLock {
             $0.source = { try JSONEncoder().encode(snapshot()) }
         }
