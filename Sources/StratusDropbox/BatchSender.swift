@@ -9,8 +9,8 @@ import Synchronization
 /// outcome.
 ///
 /// The batch is one write whose answer can be lost: after a failure of unknown outcome, each
-/// entry not yet settled is looked up (does its path hold its content?) before the rest are
-/// sent again, so a retry never commits a file twice. A batch refused as a whole
+/// entry not yet settled is looked up (does its path hold its content?), eight at a time,
+/// before the rest are sent again, so a retry never commits a file twice. A batch refused as a whole
 /// (`too_many_write_operations`) is sent again after its `Retry-After`, by the retry policy's
 /// one write loop.
 struct BatchSender: Sendable {
@@ -20,6 +20,8 @@ struct BatchSender: Sendable {
     let logger: Logger
 
     static let route = "files/upload_session/finish_batch_v2"
+    /// How many entries are looked up at once after a lost answer.
+    static let lookups = 8
 
     /// Sends a batch.
     /// - Returns: Each entry's outcome, in order.
@@ -30,9 +32,18 @@ struct BatchSender: Sendable {
         }
         do {
             try await retryPolicy.runWrite(lookFirst: {
-                for index in unsettled() {
-                    if let file = try? await holds(entries[index]) {
-                        settled.withLock { $0[index] = .committed(file) }
+                // Up to `lookups` at a time: a lost answer to a full batch is 1,000 lookups.
+                let indices = unsettled()
+                await withTaskGroup(of: (Int, RemoteFile?).self) { group in
+                    for index in indices.prefix(Self.lookups) {
+                        group.addTask { (index, try? await holds(entries[index])) }
+                    }
+                    var rest = indices.dropFirst(Self.lookups).makeIterator()
+                    for await (index, file) in group {
+                        if let file { settled.withLock { $0[index] = .committed(file) } }
+                        if let next = rest.next() {
+                            group.addTask { (next, try? await holds(entries[next])) }
+                        }
                     }
                 }
                 guard unsettled().isEmpty else { return nil }

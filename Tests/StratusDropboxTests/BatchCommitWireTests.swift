@@ -92,6 +92,29 @@ import Testing
         }
     }
 
+    @Test func everyFileOfABatchWhoseAnswerWasLostIsFoundNotCommittedTwice() async throws {
+        try await MockFixture.withRunning { fixture in
+            let service = try fixture.makeService(root: "/lost-many")
+            fixture.server.faults.add(FaultRule(route: Self.batchRoute, fault: .dropBeforeResponse))
+            let names = (0..<12).map { "f\($0).txt" }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for name in names {
+                    group.addTask {
+                        _ = try await service.upload(
+                            from: .bytes(Data(name.utf8)), to: try RemotePath(name),
+                            options: UploadOptions(precondition: .mustNotExist))
+                    }
+                }
+                try await group.waitForAll()
+            }
+            for name in names {
+                let path = try RemotePath(name)
+                #expect(try await service.versions(of: path).count == 1)
+                #expect(try await service.downloadData(path) == Data(name.utf8))
+            }
+        }
+    }
+
     @Test func singleCommitsWhenBatchingIsOff() async throws {
         try await MockFixture.withRunning { fixture in
             let service = try fixture.makeService(root: "/single", batching: nil)
