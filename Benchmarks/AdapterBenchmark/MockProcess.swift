@@ -30,17 +30,7 @@ final class MockProcess {
             input: .null, output: .file(log.path), error: .file(log.path))
         self.process = process
 
-        var banner = ""
-        for _ in 0..<300 where !banner.contains("Press Ctrl-C") {
-            guard process.isRunning else { break }
-            do {
-                try await Task.sleep(for: .milliseconds(100))
-            } catch {
-                process.terminate()
-                throw error
-            }
-            banner = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        }
+        let banner = try await process.waitForLog(log, tries: 300) { $0.contains("Press Ctrl-C") }
         func value(after label: String) -> String? {
             for line in banner.split(separator: "\n") {
                 guard let range = line.range(of: label) else { continue }

@@ -16,24 +16,17 @@ final class ProxyProcess {
             executable, ["child", "proxy", String(targetPort)], input: .null, output: .file(log.path),
             error: .file(log.path))
         self.process = process
-        var port: Int?
-        for _ in 0..<100 where port == nil {
-            guard process.isRunning else { break }
-            do {
-                try await Task.sleep(for: .milliseconds(100))
-            } catch {
-                process.terminate()
-                throw error
-            }
-            port = ChildReport(parsing: (try? String(contentsOf: log, encoding: .utf8)) ?? "").fields["port"]
-                .flatMap { Int($0) }
-        }
-        guard let port else {
+        let text = try await process.waitForLog(log, tries: 100) { Self.port(in: $0) != nil }
+        guard let port = Self.port(in: text) else {
             process.terminate()
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw BenchmarkFailure("the CONNECT proxy did not start: \(text)")
         }
         self.port = port
+    }
+
+    /// The port the proxy's report in its log names, if it has printed it.
+    private static func port(in log: String) -> Int? {
+        ChildReport(parsing: log).fields["port"].flatMap { Int($0) }
     }
 
     /// Stops the proxy (SIGTERM) and waits for it to end.

@@ -131,9 +131,10 @@ actor BatchCommitter {
             let send = send
             Task {
                 let outcomes = await send(batch.map(\.1))
-                // Dropbox asks a client refused for contention to wait before it writes again.
-                let refusals = outcomes.compactMap { if case .refused(let error) = $0 { error } else { nil } }
-                if let wait = refusals.compactMap(\.retryAfter).max() ?? (refusals.isEmpty ? nil : .seconds(1)) {
+                // Dropbox asks a client refused for contention to wait before it writes again (the
+                // error mapping gives every refusal a wait, one second when Dropbox names none).
+                let waits = outcomes.compactMap { if case .refused(let error) = $0 { error.retryAfter } else { nil } }
+                if let wait = waits.max() {
                     try? await Task.sleep(for: wait)
                 }
                 self.finished(batch.map(\.0), outcomes)
