@@ -37,6 +37,11 @@ public final class MockNextcloudServer: Sendable {
     let store = NextcloudStore()
     /// The largest file accepted.
     let maximumFileSize: Int64 = 5 * 1024 * 1024 * 1024
+    /// The largest body one PUT may carry (a file PUT or one chunk), like the body size limit of
+    /// the web server or proxy in front of a Nextcloud; `nil` for no limit below the largest file.
+    public let largestSinglePut: Int64?
+    /// The upload folders of chunked uploads.
+    let uploads: NextcloudUploads
 
     /// Creates a server with an empty files root.
     /// - Parameters:
@@ -44,9 +49,18 @@ public final class MockNextcloudServer: Sendable {
     ///   - user: The user name it accepts (and that names its collections).
     ///   - password: That user's (app) password.
     ///   - requestLog: Where requests are recorded.
+    ///   - largestSinglePut: The largest body one PUT may carry (413 `EntityTooLarge` above it),
+    ///     or `nil` for none below the largest file; chunked uploads go around it.
+    ///   - uploadExpiry: How long an upload folder of a chunked upload lives without being used
+    ///     (Nextcloud: 24 hours).
     /// - Throws: An error when the storage folders cannot be created.
-    public init(storageDirectory: URL, user: String, password: String, requestLog: RequestLog = RequestLog()) throws {
+    public init(
+        storageDirectory: URL, user: String, password: String, requestLog: RequestLog = RequestLog(),
+        largestSinglePut: Int64? = nil, uploadExpiry: Duration = .seconds(24 * 3600)
+    ) throws {
         self.user = user
+        self.largestSinglePut = largestSinglePut
+        self.uploads = NextcloudUploads(expiry: uploadExpiry)
         self.password = password
         self.requestLog = requestLog
         self.faults = FaultInjector(
@@ -102,6 +116,11 @@ public final class MockNextcloudServer: Sendable {
                 while relative.hasSuffix("/") { relative.removeLast() }
                 return try await files(&request, path: relative)
             }
+            let uploadsPrefix = "/remote.php/dav/uploads/\(user)"
+            if path == uploadsPrefix || path.hasPrefix(uploadsPrefix + "/") {
+                let parts = path.dropFirst(uploadsPrefix.count).split(separator: "/").map(String.init)
+                return try await uploads(&request, parts: parts)
+            }
             if path.hasPrefix(versionsPrefix + "/") {
                 let parts = path.dropFirst(versionsPrefix.count + 1).split(separator: "/").map(String.init)
                 return try await versions(&request, parts: parts)
@@ -141,5 +160,11 @@ struct NextcloudFailure: Error {
     }
     static func badRequest(_ message: String) -> NextcloudFailure {
         NextcloudFailure(status: 400, exception: "Sabre\\DAV\\Exception\\BadRequest", message: message)
+    }
+    /// A body longer than the server takes in one request: Nextcloud's own exception class.
+    static func entityTooLarge(limit: Int64) -> NextcloudFailure {
+        NextcloudFailure(
+            status: 413, exception: "OCA\\DAV\\Connector\\Sabre\\Exception\\EntityTooLarge",
+            message: "The request body is larger than \(limit) bytes")
     }
 }

@@ -30,7 +30,7 @@ extension MockNextcloudServer {
     }
 
     /// The properties a PROPFIND body asks for; `nil` for allprop (or no body).
-    private func requestedProperties(_ request: inout Request) async throws -> [String]? {
+    func requestedProperties(_ request: inout Request) async throws -> [String]? {
         let body = try await request.readBody(limit: 256 * 1024)
         guard body.readableBytes > 0 else { return nil }
         guard let document = try? XMLTree.parse(Data(buffer: body)) else {
@@ -69,7 +69,7 @@ extension MockNextcloudServer {
             "{DAV:}getetag": "&quot;\(node.etag)&quot;",
             "{DAV:}getlastmodified": NextcloudAnswers.httpDate(node.modified),
             "{http://owncloud.org/ns}fileid": String(format: "%08d", node.fileID),
-            "{http://owncloud.org/ns}id": String(format: "%08docnextcloudmock", node.fileID),
+            "{http://owncloud.org/ns}id": NextcloudStore.ocID(node.fileID),
         ]
         if !node.isFolder {
             live["{DAV:}getcontentlength"] = String(node.size)
@@ -141,53 +141,49 @@ extension MockNextcloudServer {
     private func put(_ request: inout Request, path: String) async throws -> Response {
         guard !path.isEmpty else { throw NextcloudFailure.conflict("The root is a folder") }
         let ifHeader = request.headers[HTTPField.Name("If")!]
+        let preconditions = NextcloudPreconditions(request)
         try store.withState { state in
             guard let parent = NextcloudStore.State.parent(of: path), state.nodes[parent]?.isFolder == true else {
                 throw NextcloudFailure.conflict("Files cannot be created in non-existent collections")
             }
             if state.nodes[path]?.isFolder == true { throw NextcloudFailure.conflict("A folder is at \(path)") }
             guard state.permits(path, ifHeader: ifHeader) else { throw NextcloudFailure.locked(path) }
+            try preconditions.check(currentETag: state.nodes[path]?.etag)
         }
-        guard let received = try await blobs.ingest(request.body, limit: maximumFileSize) else {
-            throw NextcloudFailure(
-                status: 413, exception: "Sabre\\DAV\\Exception\\BadRequest", message: "The file is too large")
+        let limit = singlePutLimit
+        if let announced = request.headers[.contentLength].flatMap({ Int64($0) }), announced > limit {
+            throw NextcloudFailure.entityTooLarge(limit: limit)
         }
-        let requestedMtime = request.headers[HTTPField.Name("X-OC-Mtime")!].flatMap { Double($0) }.map { Int64($0) }
+        guard let received = try await blobs.ingest(request.body, limit: limit) else {
+            throw NextcloudFailure.entityTooLarge(limit: limit)
+        }
+        let requestedMtime = Self.requestedMtime(request)
         let checksum = request.headers[HTTPField.Name("OC-Checksum")!]
         let (node, created) = try store.withState { state -> (NextcloudNode, Bool) in
-            guard let parent = NextcloudStore.State.parent(of: path), state.nodes[parent]?.isFolder == true else {
-                throw NextcloudFailure.conflict("Files cannot be created in non-existent collections")
-            }
             guard state.permits(path, ifHeader: ifHeader) else { throw NextcloudFailure.locked(path) }
-            let now = Int64(Date().timeIntervalSince1970)
-            var node: NextcloudNode
-            let created: Bool
-            if var existing = state.nodes[path], !existing.isFolder {
-                if let blob = existing.blob {
-                    existing.versions.removeAll { $0.timestamp == existing.modified }
-                    existing.versions.append(
-                        NextcloudVersion(
-                            timestamp: existing.modified, blob: blob, size: existing.size, etag: existing.etag))
-                }
-                node = existing
-                created = false
-            } else {
-                node = NextcloudNode(
-                    isFolder: false, fileID: state.newFileID(), modified: now, etag: NextcloudStore.newETag())
-                created = true
-            }
-            node.blob = received.sha256
-            node.size = received.size
-            node.modified = requestedMtime ?? now
-            node.checksum = checksum
-            state.nodes[path] = node
-            state.propagate(from: path)
-            return (state.nodes[path] ?? node, created)
+            try preconditions.check(currentETag: state.nodes[path]?.etag)
+            return try state.write(received, to: path, modified: requestedMtime, checksum: checksum)
         }
+        return Self.written(node, created: created, mtimeAccepted: requestedMtime != nil)
+    }
+
+    /// The largest body a single PUT may carry: the configured limit, at most the largest file.
+    var singlePutLimit: Int64 { min(largestSinglePut ?? maximumFileSize, maximumFileSize) }
+
+    /// The modification time an `X-OC-Mtime` header asks for, in whole seconds.
+    static func requestedMtime(_ request: Request) -> Int64? {
+        guard let text = request.headers[HTTPField.Name("X-OC-Mtime")!], let value = Double(text),
+            value.isFinite, value > 0, value < 1e12
+        else { return nil }
+        return Int64(value)
+    }
+
+    /// The answer to a write of a file's content: its ids and ETag, as Nextcloud sends them.
+    static func written(_ node: NextcloudNode, created: Bool, mtimeAccepted: Bool) -> Response {
         var headers: HTTPFields = [.eTag: "\"\(node.etag)\""]
         headers[HTTPField.Name("OC-ETag")!] = "\"\(node.etag)\""
-        headers[HTTPField.Name("OC-FileId")!] = String(format: "%08docnextcloudmock", node.fileID)
-        if requestedMtime != nil { headers[HTTPField.Name("X-OC-MTime")!] = "accepted" }
+        headers[HTTPField.Name("OC-FileId")!] = NextcloudStore.ocID(node.fileID)
+        if mtimeAccepted { headers[HTTPField.Name("X-OC-MTime")!] = "accepted" }
         return NextcloudAnswers.empty(status: created ? 201 : 204, headers: headers)
     }
 

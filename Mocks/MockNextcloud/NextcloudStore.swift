@@ -1,4 +1,5 @@
 import Foundation
+import MockSupport
 import Synchronization
 
 /// One file or folder of the mock's tree.
@@ -57,6 +58,15 @@ final class NextcloudStore: Sendable {
         try state.withLock { try body(&$0) }
     }
 
+    /// The instance id of the mock's "server", the suffix of every `oc:id` (Nextcloud's are
+    /// `oc` and ten random letters and digits).
+    static let instanceID = "ocnextcloud1"
+
+    /// A file id as `oc:id` and `OC-FileId` give it: eight digits at least, then the instance id.
+    static func ocID(_ fileID: Int) -> String {
+        String(format: "%08d", fileID) + instanceID
+    }
+
     /// A new ETag, like Nextcloud's `uniqid()` ones.
     static func newETag() -> String {
         String(format: "%013llx", UInt64.random(in: 0...UInt64(0xf_ffff_ffff_ffff)))
@@ -107,5 +117,42 @@ extension NextcloudStore.State {
     mutating func newFileID() -> Int {
         nextFileID += 1
         return nextFileID
+    }
+}
+
+extension NextcloudStore.State {
+    /// Makes received bytes the content of a file (new, or a new version of an existing one
+    /// whose old content becomes a version), as a PUT and a chunked upload's final MOVE do.
+    /// - Returns: The node written, and whether the file is new.
+    mutating func write(
+        _ received: BlobInfo, to path: String, modified requested: Int64?, checksum: String?
+    ) throws -> (node: NextcloudNode, created: Bool) {
+        guard let parent = Self.parent(of: path), nodes[parent]?.isFolder == true else {
+            throw NextcloudFailure.conflict("Files cannot be created in non-existent collections")
+        }
+        if nodes[path]?.isFolder == true { throw NextcloudFailure.conflict("A folder is at \(path)") }
+        let now = Int64(Date().timeIntervalSince1970)
+        var node: NextcloudNode
+        let created: Bool
+        if var existing = nodes[path] {
+            if let blob = existing.blob {
+                existing.versions.removeAll { $0.timestamp == existing.modified }
+                existing.versions.append(
+                    NextcloudVersion(timestamp: existing.modified, blob: blob, size: existing.size, etag: existing.etag)
+                )
+            }
+            node = existing
+            created = false
+        } else {
+            node = NextcloudNode(isFolder: false, fileID: newFileID(), modified: now, etag: NextcloudStore.newETag())
+            created = true
+        }
+        node.blob = received.sha256
+        node.size = received.size
+        node.modified = requested ?? now
+        node.checksum = checksum
+        nodes[path] = node
+        propagate(from: path)
+        return (nodes[path] ?? node, created)
     }
 }

@@ -34,6 +34,10 @@ struct MockOptions {
     /// (`--tls-host`), such as a provider's real host names for a client reaching the mock
     /// through a proxy.
     var tlsHosts: [String] = []
+    /// Nextcloud: the largest body one PUT may carry (`--largest-single-put`).
+    var largestSinglePut: Int64?
+    /// Nextcloud: how long an unused upload folder of a chunked upload lives (`--upload-expiry`).
+    var uploadExpiry: Duration?
 
     /// Why the arguments were refused.
     struct UsageError: Error, CustomStringConvertible {
@@ -76,6 +80,13 @@ struct MockOptions {
                                e.g. api.dropboxapi.com for a client that reaches the mock through a
                                CONNECT proxy under the provider's host names; the CA stays
                                name-constrained to localhost, 127.0.0.1, ::1 and these names
+          --largest-single-put BYTES
+                               Nextcloud: a PUT (of a file, or of one chunk of a chunked upload) with a
+                               longer body is refused with 413 EntityTooLarge, like the body limit of the
+                               web server in front of a Nextcloud; larger files go up in chunks
+          --upload-expiry SECONDS
+                               Nextcloud: an upload folder of a chunked upload untouched for this long is
+                               removed with its chunks (default 86400, Nextcloud's 24 hours)
           --cert FILE --key FILE
                                Serve HTTPS with this certificate chain and private key (PEM)
           -h, --help           Show this help
@@ -141,6 +152,19 @@ struct MockOptions {
                     throw UsageError(description: "--tls-host needs one host name or address, not '\(text)'")
                 }
                 options.tlsHosts.append(text)
+            case "--largest-single-put":
+                let text = try next()
+                guard let bytes = Int64(text), bytes > 0 else {
+                    throw UsageError(
+                        description: "--largest-single-put must be a positive number of bytes, not '\(text)'")
+                }
+                options.largestSinglePut = bytes
+            case "--upload-expiry":
+                let text = try next()
+                guard let seconds = Int(text), seconds > 0 else {
+                    throw UsageError(description: "--upload-expiry must be a positive number of seconds, not '\(text)'")
+                }
+                options.uploadExpiry = .seconds(seconds)
             case "--cert":
                 options.certificate = URL(fileURLWithPath: try next())
             case "--key":
@@ -154,6 +178,9 @@ struct MockOptions {
         }
         if options.certificate != nil, options.caOutput != nil {
             throw UsageError(description: "--ca-out is for the certificate --tls makes, not one given with --cert")
+        }
+        if options.mode != .nextcloud, options.largestSinglePut != nil || options.uploadExpiry != nil {
+            throw UsageError(description: "--largest-single-put and --upload-expiry are options of the nextcloud mode")
         }
         if !options.tlsHosts.isEmpty, options.certificate != nil || !options.tls {
             throw UsageError(description: "--tls-host goes with --tls (the certificate it makes), not with --cert")

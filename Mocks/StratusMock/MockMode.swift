@@ -41,7 +41,8 @@ extension MockOptions.Mode {
     ///   - persistence: Whether the Dropbox and Drive mocks save their state in the folder.
     func makeMock(
         dataDirectory: URL, authorization: MockAuthorizationServer, secure: Bool, longpollBackoff: Int? = nil,
-        writeContention: Bool = true, persistence: StatePersistence = .inMemory
+        writeContention: Bool = true, persistence: StatePersistence = .inMemory,
+        nextcloud nextcloudOptions: NextcloudOptions = NextcloudOptions()
     ) throws -> ServedMock {
         let router = Router()
         switch self {
@@ -86,19 +87,32 @@ extension MockOptions.Mode {
         case .nextcloud:
             let password = UUID().uuidString.lowercased()
             let nextcloud = try MockNextcloudServer(
-                storageDirectory: dataDirectory, user: "stratus", password: password)
+                storageDirectory: dataDirectory, user: "stratus", password: password,
+                largestSinglePut: nextcloudOptions.largestSinglePut,
+                uploadExpiry: nextcloudOptions.uploadExpiry ?? .seconds(24 * 3600))
             nextcloud.addRoutes(to: router)
             return ServedMock(router: router, authorization: authorization, controlToken: nextcloud.faults.controlToken)
             { base in
                 [
                     "  files:           \(base.absoluteString)\(nextcloud.filesPath)",
                     "  versions:        \(base.absoluteString)/remote.php/dav/versions/stratus/versions/FILEID",
+                    "  uploads:         \(base.absoluteString)/remote.php/dav/uploads/stratus/  (chunked upload v2)",
+                    "  largest PUT:     "
+                        + (nextcloudOptions.largestSinglePut.map { "\($0) bytes (413 above it)" } ?? "no limit"),
                     "  user:            stratus",
                     "  password:        \(password)",
                 ]
             }
         }
     }
+}
+
+/// The Nextcloud mock's own options.
+struct NextcloudOptions {
+    /// The largest body one PUT may carry, if limited.
+    var largestSinglePut: Int64?
+    /// How long an unused upload folder lives; Nextcloud's 24 hours when `nil`.
+    var uploadExpiry: Duration?
 }
 
 /// Serves a mode until SIGINT or SIGTERM, over HTTPS when asked, and prints how to reach it.
@@ -112,7 +126,8 @@ enum MockMode {
         let mock = try options.mode.makeMock(
             dataDirectory: dataDirectory, authorization: authorization, secure: tls != nil,
             longpollBackoff: options.longpollBackoff, writeContention: options.writeContention,
-            persistence: options.statePersistence)
+            persistence: options.statePersistence,
+            nextcloud: NextcloudOptions(largestSinglePut: options.largestSinglePut, uploadExpiry: options.uploadExpiry))
         let tokens = authorization.issueTokens()
         let configuration = authorization.configuration
         let mode = options.mode.rawValue

@@ -16,12 +16,15 @@ struct NextcloudHarness: Sendable {
     let baseURL: URL
     let client: StratusHTTPClient
 
-    static func with<Result: Sendable>(_ body: @Sendable (NextcloudHarness) async throws -> Result) async throws
-        -> Result
-    {
+    static func with<Result: Sendable>(
+        largestSinglePut: Int64? = nil, uploadExpiry: Duration = .seconds(24 * 3600),
+        _ body: @Sendable (NextcloudHarness) async throws -> Result
+    ) async throws -> Result {
         let storage = try TemporaryFolder(prefix: "mocknextcloud")
         defer { storage.remove() }
-        let server = try MockNextcloudServer(storageDirectory: storage.url, user: user, password: password)
+        let server = try MockNextcloudServer(
+            storageDirectory: storage.url, user: user, password: password, largestSinglePut: largestSinglePut,
+            uploadExpiry: uploadExpiry)
         let router = Router()
         server.addRoutes(to: router)
         return try await StratusHTTPClient.withClient { client in
@@ -39,6 +42,11 @@ struct NextcloudHarness: Sendable {
     /// The URL of a path under the versions collection: `FILEID` or `FILEID/TIMESTAMP`.
     func versionURL(_ path: String) -> URL {
         baseURL.appending(path: "remote.php/dav/versions/\(Self.user)/versions/").appending(path: path)
+    }
+
+    /// The URL of an upload folder (or a chunk in it) of chunked uploads.
+    func uploadURL(_ path: String) -> URL {
+        baseURL.appending(path: "remote.php/dav/uploads/\(Self.user)/").appending(path: path)
     }
 
     /// Sends a request with the user's credentials (or `credentials`).
