@@ -63,6 +63,16 @@ public enum WebDAVBackend: ServiceBackend {
             summary:
                 "Days the change feed's journal and snapshots are kept in .stratus/ (default 30); an older change token is refused and the files are listed again."
         ),
+        BackendOption(
+            "chunked_upload_above",
+            summary:
+                "With vendor=nextcloud, the largest upload in bytes sent in one PUT (default 10485760, 10 MiB); larger ones go through Nextcloud's chunked upload, which is resumed after a lost connection and keeps the file's versions."
+        ),
+        BackendOption(
+            "chunk_size",
+            summary:
+                "With vendor=nextcloud, the chunk size of a chunked upload in bytes (default 10485760, 10 MiB; at most 5 GiB). Nextcloud on S3 primary storage refuses chunks below 5 MiB."
+        ),
         .pollInterval,
         .allowInsecureHTTP,
         StratusHTTPClient.caFileOption,
@@ -125,7 +135,10 @@ public enum WebDAVBackend: ServiceBackend {
                 maximumNameLength: try options.integer("max_name_length").map { Int(clamping: $0) },
                 changePageSize: Int(clamping: try options.integer("page_size") ?? 500),
                 feedRetention: .seconds(min(max(try options.integer("feed_retention_days") ?? 30, 0), 36_500) * 86_400),
-                pollingSchedule: try options.pollingSchedule()
+                pollingSchedule: try options.pollingSchedule(),
+                chunkedUploadThreshold: try options.integer("chunked_upload_above")
+                    ?? WebDAVConfiguration.defaultChunkSize,
+                chunkSize: try options.integer("chunk_size") ?? WebDAVConfiguration.defaultChunkSize
             )
         }
         return try WebDAVService(configuration: configuration, http: StratusHTTPClient.forRemote(options))

@@ -70,6 +70,21 @@ public struct WebDAVConfiguration: Sendable {
     /// How ``/Stratus/Service/waitForChanges(after:timeout:)`` polls the emulated feed; 2 to 30
     /// seconds by default.
     public var pollingSchedule: PollingSchedule
+    /// On Nextcloud, the largest upload sent in one PUT; larger ones go through Nextcloud's
+    /// chunked upload (v2) in chunks of ``chunkSize``. 10 MiB by default, like Nextcloud's own
+    /// clients; other vendors ignore it and send every upload in one PUT.
+    public var chunkedUploadThreshold: Int64
+    /// On Nextcloud, the size of each chunk of a chunked upload (the last one may be smaller).
+    /// 10 MiB by default, the Nextcloud desktop client's first chunk size. Nextcloud on S3
+    /// primary storage refuses chunks below 5 MiB (except the last), so smaller chunks are for
+    /// tests and servers on local storage. A file that would need more than 10,000 chunks (the
+    /// protocol's limit) is sent in larger ones.
+    public var chunkSize: Int64
+
+    /// The default of ``chunkedUploadThreshold`` and ``chunkSize``: 10 MiB.
+    public static let defaultChunkSize: Int64 = 10 * 1_048_576
+    /// The largest chunk Nextcloud accepts: 5 GiB.
+    public static let largestChunkSize: Int64 = 5 * 1_073_741_824
 
     /// Creates a configuration.
     /// - Parameters:
@@ -91,8 +106,13 @@ public struct WebDAVConfiguration: Sendable {
     ///   - lockWait: How long a write waits for a busy path; 30 seconds by default.
     ///   - retryPolicy: How failed requests are repeated.
     ///   - pollingSchedule: How waiting for changes polls (the `poll_interval` option).
+    ///   - chunkedUploadThreshold: On Nextcloud, the largest upload sent in one PUT; 10 MiB by
+    ///     default (the `chunked_upload_above` option).
+    ///   - chunkSize: On Nextcloud, the chunk size of larger uploads; 10 MiB by default (the
+    ///     `chunk_size` option).
     /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` when the URL has no host or
-    ///   is not `http`/`https`, or names no Nextcloud files collection for `.nextcloud`.
+    ///   is not `http`/`https`, names no Nextcloud files collection for `.nextcloud`, or when
+    ///   `chunkedUploadThreshold` is negative or `chunkSize` is not between 1 byte and 5 GiB.
     public init(
         url: URL,
         credentials: WebDAVCredentials,
@@ -107,7 +127,9 @@ public struct WebDAVConfiguration: Sendable {
         feedRetention: Duration = .seconds(30 * 24 * 3600),
         lockWait: Duration = .seconds(30),
         retryPolicy: RetryPolicy = .standard,
-        pollingSchedule: PollingSchedule = PollingSchedule()
+        pollingSchedule: PollingSchedule = PollingSchedule(),
+        chunkedUploadThreshold: Int64 = WebDAVConfiguration.defaultChunkSize,
+        chunkSize: Int64 = WebDAVConfiguration.defaultChunkSize
     ) throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host(percentEncoded: false), !host.isEmpty
@@ -134,6 +156,19 @@ public struct WebDAVConfiguration: Sendable {
         self.lockWait = lockWait
         self.retryPolicy = retryPolicy
         self.pollingSchedule = pollingSchedule
+        guard chunkedUploadThreshold >= 0 else {
+            throw ServiceError(
+                .invalidConfiguration,
+                "The WebDAV option 'chunked_upload_above' must be 0 or more bytes, not \(chunkedUploadThreshold).")
+        }
+        guard chunkSize > 0, chunkSize <= Self.largestChunkSize else {
+            throw ServiceError(
+                .invalidConfiguration,
+                "The WebDAV option 'chunk_size' must be between 1 byte and 5 GiB (\(Self.largestChunkSize) bytes, Nextcloud's largest chunk), not \(chunkSize)."
+            )
+        }
+        self.chunkedUploadThreshold = chunkedUploadThreshold
+        self.chunkSize = chunkSize
         if vendor == .nextcloud, nextcloudLayout == nil {
             throw ServiceError(
                 .invalidConfiguration,
@@ -148,6 +183,10 @@ public struct WebDAVConfiguration: Sendable {
     /// file and rename it themselves, and keep a version per PUT of the file, which a MOVE over
     /// it would not (it deletes the old file, versions and all), so they get the PUT directly.
     var writesThroughTemporaryResource: Bool { vendor == .generic }
+
+    /// Whether uploads larger than ``chunkedUploadThreshold`` go through Nextcloud's chunked
+    /// upload (v2). ownCloud 10 speaks chunking v1 only, and oCIS speaks TUS: both get one PUT.
+    var usesChunkedUpload: Bool { vendor == .nextcloud }
 
     /// The Nextcloud DAV base (`.../remote.php/dav`) and user of the URL, when it names a folder
     /// in a Nextcloud files collection.

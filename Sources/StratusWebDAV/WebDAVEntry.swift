@@ -20,6 +20,9 @@ struct WebDAVEntry: Sendable, Equatable {
     var history: String?
     /// Nextcloud's and ownCloud's `oc:fileid`.
     var fileID: String?
+    /// Nextcloud's and ownCloud's `oc:checksums`: the checksums a client sent with the content
+    /// (`OC-Checksum`), such as `SHA1:… MD5:…`.
+    var checksums: String?
 
     /// Reads a multistatus answer.
     /// - Throws: ``/Stratus/ServiceError/Code/invalidResponse`` when it is not one.
@@ -55,6 +58,11 @@ struct WebDAVEntry: Sendable, Equatable {
                     case WebDAVProperties.metadataName: entry.metadata = property.text
                     case WebDAVProperties.historyName: entry.history = text
                     case "fileid": entry.fileID = text.isEmpty ? nil : text
+                    case "checksums":
+                        let listed = property.children("checksum").map(\.text).joined(separator: " ")
+                        let checksums = (listed.isEmpty ? property.text : listed)
+                            .trimmingCharacters(in: .whitespacesAndNewlines)
+                        entry.checksums = checksums.isEmpty ? nil : checksums
                     default: break
                     }
                 }

@@ -31,12 +31,13 @@ enum WebDAVProperties {
         return kept.suffix(historyLimit).map { "\($0.version)=\($0.sha256)" }.joined(separator: " ")
     }
 
-    /// The PROPFIND body: the live properties, the adapter's own, and Nextcloud's file id.
+    /// The PROPFIND body: the live properties, the adapter's own, and Nextcloud's file id and
+    /// checksums.
     static let propfindBody = """
         <?xml version="1.0" encoding="utf-8"?>
         <d:propfind xmlns:d="DAV:" xmlns:s="\(namespace)" xmlns:oc="http://owncloud.org/ns">
         <d:prop><d:resourcetype/><d:getcontentlength/><d:getlastmodified/><d:getetag/>\
-        <s:\(stateName)/><s:\(metadataName)/><s:\(historyName)/><oc:fileid/></d:prop>
+        <s:\(stateName)/><s:\(metadataName)/><s:\(historyName)/><oc:fileid/><oc:checksums/></d:prop>
         </d:propfind>
         """
 

@@ -233,20 +233,30 @@ extension WebDAVService {
         }
     }
 
-    /// Deletes a temporary upload, best effort, and returns once that is done. It runs in a task
-    /// of its own, awaited, so that it is sent even when the write was cancelled; one left behind
-    /// (the DELETE failed) is swept later by age.
+    /// Deletes a temporary upload, best effort, and returns once that is done (see
+    /// ``discard(_:label:)``); one left behind is swept later by age.
     private func discardStaging(_ url: URL) async {
+        await discard(url, label: "a temporary upload")
+    }
+
+    /// Deletes an upload's resource (a temporary upload, a chunked upload's folder), best effort,
+    /// and returns once that is done. It runs in a task of its own, awaited, so that it is sent
+    /// even when the write was cancelled.
+    /// - Parameters:
+    ///   - url: The resource.
+    ///   - label: What it is, for the log.
+    func discard(_ url: URL, label: String) async {
         let request = transport.request(.delete, url)
         let transport = self.transport
         let logger = self.logger
         await Task {
             do {
-                _ = try await transport.send(request, action: "DELETE of a temporary upload", repetition: .safe)
+                _ = try await transport.send(request, action: "DELETE of \(label)", repetition: .safe)
             } catch let error as ServiceError where error.code == .notFound {
                 // Moved into place already, or never made.
             } catch {
-                logger.debug("A temporary upload was not deleted", metadata: ["error": "\(error)"])
+                logger.debug(
+                    "An upload's resource was not deleted", metadata: ["resource": "\(label)", "error": "\(error)"])
             }
         }.value
     }

@@ -7,7 +7,10 @@ import StratusHTTP
 /// Uploads under the path's lock: on generic servers through a temporary resource moved into
 /// place (see ``writeStaged(_:to:current:precondition:metadata:progress:)``); on Nextcloud and
 /// ownCloud, which write a PUT to a `.part` file and rename it themselves, one streamed PUT to
-/// the target, then the state record (PROPPATCH).
+/// the target (on Nextcloud above ``WebDAVConfiguration/chunkedUploadThreshold``, or after a
+/// PUT refused as too large, chunked upload: see
+/// ``writeChunked(_:to:current:precondition:modified:progress:)``), then the state record
+/// (PROPPATCH).
 extension WebDAVService {
     /// Writes content to a path. See ``/Stratus/Service/upload(from:to:options:)``.
     ///
@@ -82,13 +85,42 @@ extension WebDAVService {
             headers.append(("X-OC-Mtime", String(modified)))
             fingerprint = WriteFingerprint(modified: modified, size: content.size, previousETag: current?.etag)
         }
-        let digests = try await put(
-            content, to: path, headers: headers, isConditional: !conditions.isEmpty, fingerprint: fingerprint,
-            progress: progress)
+        let digests: SentDigests
+        var isChunked = false
+        if let fingerprint, NextcloudChunkPlan.isChunked(size: content.size, configuration: configuration) {
+            isChunked = true
+            digests = SentDigests(
+                sha256: try await writeChunked(
+                    content, to: path, current: current, precondition: options.precondition,
+                    modified: fingerprint.modified, progress: progress))
+        } else {
+            do {
+                digests = try await put(
+                    content, to: path, headers: headers, isConditional: !conditions.isEmpty, fingerprint: fingerprint,
+                    progress: progress)
+            } catch let error as ServiceError where error.code == .payloadTooLarge && configuration.usesChunkedUpload {
+                // The server's limit on one request is lower than chunked_upload_above.
+                guard let fingerprint, content.size > configuration.chunkSize else {
+                    throw ServiceError(
+                        .payloadTooLarge,
+                        "Nextcloud refused the upload of \(path) (\(content.size) bytes) as too large (HTTP 413); set the remote's chunked_upload_above (\(configuration.chunkedUploadThreshold)) and chunk_size (\(configuration.chunkSize)) below the server's limit on one request.",
+                        httpStatus: error.httpStatus)
+                }
+                logger.notice(
+                    "Nextcloud refused a PUT as too large; sending it in chunks. Lower the remote's chunked_upload_above to skip the refused PUT.",
+                    metadata: ["path": "\(path)", "size": "\(content.size)"])
+                isChunked = true
+                digests = SentDigests(
+                    sha256: try await writeChunked(
+                        content, to: path, current: current, precondition: options.precondition,
+                        modified: fingerprint.modified, progress: progress))
+            }
+        }
         guard var entry = try await entry(path), !entry.isCollection else {
             throw ServiceError(.conflict, "\(path) was removed by another writer just after the upload.")
         }
         try checkStored(entry, content: content, md5: digests.md5, path: path)
+        if isChunked { try checkChecksum(entry, sha256: digests.sha256, path: path) }
         if configuration.keepsDeadProperties {
             guard let etag = entry.etag else {
                 throw WebDAVErrorMapping.undecodable("PROPFIND of \(path)", "the file has no ETag")
@@ -110,7 +142,7 @@ extension WebDAVService {
     /// The digests of what was sent.
     private struct SentDigests: Sendable {
         var sha256: String
-        var md5: String?
+        var md5: String? = nil
     }
 
     /// How to recognise a PUT that went through although its answer was lost: on Nextcloud,

@@ -62,19 +62,21 @@ public final class WebDAVService: Service {
     /// ``WebDAVConfiguration/locksAreExclusive``) and best effort otherwise, custom metadata
     /// where the server keeps dead properties, an emulated change feed (waited on by polling it
     /// on ``WebDAVConfiguration/pollingSchedule``: WebDAV has no change notification), and
-    /// versions on Nextcloud.
+    /// versions on Nextcloud. On Nextcloud, uploads above
+    /// ``WebDAVConfiguration/chunkedUploadThreshold`` are chunked (``WebDAVConfiguration/chunkSize``);
+    /// elsewhere every upload is one PUT of any size.
     public var capabilities: ServiceCapabilities {
         ServiceCapabilities(
             hashAlgorithm: configuration.etagIsMD5 && !configuration.keepsDeadProperties ? .md5 : .sha256,
-            largestSingleUpload: Int64.max / 2,
-            chunkSize: Int64.max / 2,
+            largestSingleUpload: configuration.usesChunkedUpload ? configuration.chunkedUploadThreshold : Int64.max / 2,
+            chunkSize: configuration.usesChunkedUpload ? configuration.chunkSize : Int64.max / 2,
             // Apache grants one exclusive lock to several simultaneous LOCKs (see the module docs).
             conditionalWrites: configuration.usesLocks && configuration.locksAreExclusive ? .atomic : .bestEffort,
             supportsVersions: configuration.vendor == .nextcloud,
             changeFeed: .emulated,
             supportsCustomMetadata: configuration.keepsDeadProperties,
             pathRules: PathRules(isCaseSensitive: true, maximumComponentLength: configuration.maximumNameLength),
-            supportsChunkedUpload: false,
+            supportsChunkedUpload: configuration.usesChunkedUpload,
             changeWaiting: .polling(configuration.pollingSchedule)
         )
     }
