@@ -18,6 +18,10 @@ struct NextcloudChunkPlan: Sendable, Equatable {
         var size: Int64 { range.upperBound - range.lowerBound }
     }
 
+    /// The name of the file the chunks will make, which the upload folder lists beside them and
+    /// whose MOVE assembles them.
+    static let futureFileName = ".file"
+
     /// The highest chunk number the protocol allows.
     static let largestChunkNumber = 10_000
 
@@ -63,8 +67,8 @@ struct NextcloudChunkPlan: Sendable, Equatable {
         /// The chunks to send: those missing, and those whose size is not the planned one (cut
         /// short, or left by another layout).
         var toSend: [Chunk]
-        /// Names in the folder that are no chunk of this plan (a higher number, a name that is
-        /// no number): deleted, or Nextcloud would assemble them too.
+        /// Names in the folder that are no chunk of this plan (a higher number, a number written
+        /// otherwise): deleted, or Nextcloud would assemble them too. Never ``futureFileName``.
         var toDelete: [String]
         /// The bytes already there, in chunks that are kept.
         var keptBytes: Int64
@@ -85,7 +89,9 @@ struct NextcloudChunkPlan: Sendable, Equatable {
                 toSend.append(chunk)
             }
         }
-        let toDelete = present.keys.filter { !planned.contains($0) }.sorted()
+        // `.file` is the file the chunks will make, which Nextcloud lists beside them; deleting
+        // it deletes the whole upload folder.
+        let toDelete = present.keys.filter { !planned.contains($0) && $0 != Self.futureFileName }.sorted()
         return Resumption(toSend: toSend, toDelete: toDelete, keptBytes: kept)
     }
 

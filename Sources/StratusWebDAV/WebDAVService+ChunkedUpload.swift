@@ -172,7 +172,8 @@ extension WebDAVService {
         previousETag: String?
     ) async throws {
         let request = transport.request(
-            WebDAVTransport.move, folder.appending(path: ".file"), headers: headers, isIdempotent: false)
+            WebDAVTransport.move, folder.appending(path: NextcloudChunkPlan.futureFileName), headers: headers,
+            isIdempotent: false)
         let action = "MOVE of the chunked upload onto \(path)"
         let transport = self.transport
         do {

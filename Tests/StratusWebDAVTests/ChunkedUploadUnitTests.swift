@@ -45,7 +45,7 @@ import Testing
         let plan = NextcloudChunkPlan(totalSize: 35, chunkSize: 10)
         let resumption = plan.resumption(present: ["00001": 10, "00002": 4, "00004": 5, "00007": 10, ".file": 0])
         #expect(resumption.toSend.map(\.number) == [2, 3])
-        #expect(resumption.toDelete == [".file", "00007"])
+        #expect(resumption.toDelete == ["00007"], "deleting .file would delete the whole upload folder")
         #expect(resumption.keptBytes == 15)
         let fresh = plan.resumption(present: [:])
         #expect(fresh.toSend == plan.chunks)

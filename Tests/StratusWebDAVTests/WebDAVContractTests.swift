@@ -39,12 +39,19 @@ func wsgidavContract(_ check: ContractCheck) async throws {
     try await run(check)
 }
 
+/// The Nextcloud mock with a PUT limit (``NextcloudMockServer/limitedPutSize``, 512 KiB) and the
+/// adapter's cutoff at that limit with 256 KiB chunks, so the boundary round trips, the progress
+/// check and the cancelled upload (4 MiB, 16 chunks) go through chunked upload, and a PUT above
+/// the cutoff would be refused.
 @Test(
     arguments: ContractSuite(
         options: ContractSuite.Options(
             largestRoundTrip: 4 * 1_048_576, cancellationContentSize: 4 * 1_048_576, concurrentUploads: 8)
     ) { context in
-        try await NextcloudMockServer.makeService(folder: "contract-\(context.id)", pageSize: context.changePageSize)
+        try await NextcloudMockServer.makeService(
+            folder: "contract-\(context.id)", pageSize: context.changePageSize,
+            chunking: NextcloudMockServer.Chunking(
+                threshold: NextcloudMockServer.limitedPutSize, chunkSize: 256 * 1024, limitedServer: true))
     }.checks)
 func nextcloudMockContract(_ check: ContractCheck) async throws {
     try await run(check)
