@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusAdapterKit
+import StratusDigest
 import StratusFileSystem
 import StratusHTTP
 
@@ -36,12 +37,13 @@ extension WebDAVService {
         _ content: UploadContent, to path: RemotePath, current: WebDAVEntry?, precondition: WritePrecondition,
         modified: Int64, progress: MonotonicProgress
     ) async throws -> String {
-        let sha256 = try await BlockingWork.run { _ in try content.hexDigests([.sha256])[.sha256] }
-        guard let sha256 else {
-            throw ServiceError(.internalError, "The upload of \(path) was not hashed (a bug in Stratus).")
-        }
-        let destination = try url(for: path)
         let plan = NextcloudChunkPlan(totalSize: content.size, chunkSize: configuration.chunkSize)
+        // One read of the content before the first request (off Swift's thread pool): the
+        // whole hash names the upload folder, and each chunk's is checked against what its PUT
+        // hashed as it sent it, so content that changes during the upload is an error, never a
+        // file whose recorded hash is not its content's.
+        let (sha256, chunkDigests) = try await BlockingWork.run { _ in try Self.digests(of: content, plan: plan) }
+        let destination = try url(for: path)
         let transferID = NextcloudChunkedRequests.transferID(
             destination: destination, totalSize: content.size, sha256: sha256, chunkSize: plan.chunkSize)
         let folder = try NextcloudChunkedRequests.uploadFolder(configuration, transferID: transferID)
@@ -58,7 +60,8 @@ extension WebDAVService {
         }
         do {
             try await sendChunks(
-                content, plan: plan, folder: folder, destination: destination, path: path, progress: progress)
+                content, plan: plan, digests: chunkDigests, folder: folder, destination: destination, path: path,
+                progress: progress)
             let headers = NextcloudChunkedRequests.assemblyHeaders(
                 destination: destination, totalSize: content.size, modified: modified, sha256: sha256,
                 condition: condition)
@@ -87,10 +90,26 @@ extension WebDAVService {
         return error.code.isTransient
     }
 
-    /// Makes the upload folder unless it exists, and sends the chunks it does not hold yet.
+    /// The SHA-256 of the content and of each chunk, in one read.
+    static func digests(of content: UploadContent, plan: NextcloudChunkPlan) throws -> (String, [String]) {
+        let whole = SHA256Digest()
+        var chunks: [String] = []
+        for chunk in plan.chunks {
+            let digest = SHA256Digest()
+            try content.read(chunk.range) { _, bytes in
+                whole.update(bytes)
+                digest.update(bytes)
+            }
+            chunks.append(Hex.encode(digest.finalize()))
+        }
+        return (Hex.encode(whole.finalize()), chunks)
+    }
+
+    /// Makes the upload folder unless it exists, and sends the chunks it does not hold yet,
+    /// each checked against its digest (`digests`, by chunk number from 1) as it is sent.
     private func sendChunks(
-        _ content: UploadContent, plan: NextcloudChunkPlan, folder: URL, destination: URL, path: RemotePath,
-        progress: MonotonicProgress
+        _ content: UploadContent, plan: NextcloudChunkPlan, digests: [String], folder: URL, destination: URL,
+        path: RemotePath, progress: MonotonicProgress
     ) async throws {
         let present = try await chunksPresent(in: folder, path: path)
         if present == nil { try await makeUploadFolder(folder, destination: destination, path: path) }
@@ -117,17 +136,25 @@ extension WebDAVService {
         for chunk in resumption.toSend {
             try Task.checkCancellation()
             let action = "PUT of chunk \(chunk.number) of \(plan.chunks.count) of \(path)"
-            let request = transport.request(
+            var request = transport.request(
                 .put, folder.appending(path: chunk.name), headers: headers, body: content.body(chunk.range))
+            request.requestDigests = [.sha256]
+            let response: StratusHTTPResponse
             do {
                 // The same bytes to the same chunk: repeating is harmless.
-                _ = try await transport.send(
+                response = try await transport.send(
                     request, action: action, repetition: .safe, progress: progress.upload(from: sent))
             } catch let error as ServiceError where error.code == .payloadTooLarge {
                 throw ServiceError(
                     .payloadTooLarge,
                     "Nextcloud refused chunk \(chunk.number) of \(path) (\(chunk.size) bytes) as too large (HTTP 413); set the remote's chunk_size below the server's limit on one request (it is \(configuration.chunkSize) bytes).",
                     httpStatus: error.httpStatus)
+            }
+            guard response.requestBodyDigests[.sha256] == digests[chunk.number - 1] else {
+                throw ServiceError(
+                    .localFile,
+                    "The content of \(path) changed while it was being uploaded (chunk \(chunk.number) is not what was hashed before the upload); nothing was written."
+                )
             }
             sent += chunk.size
             progress.report(sent)

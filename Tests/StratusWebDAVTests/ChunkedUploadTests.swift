@@ -90,6 +90,31 @@ import Testing
         #expect(seen.count > 2)
     }
 
+    @Test func contentThatChangesDuringTheUploadIsRefused() async throws {
+        let folder = "chunked-changed-\(UUID().uuidString.prefix(8))"
+        let service = try await NextcloudMockServer.makeService(folder: folder, chunking: Self.chunking)
+        let local = FileManager.default.temporaryDirectory.appending(path: "stratus-chunked-\(UUID().uuidString)")
+        try content(300_000, seed: 14).write(to: local)
+        defer { try? FileManager.default.removeItem(at: local) }
+        let changed = Mutex(false)
+        let replacement = content(300_000, seed: 15)
+        let path = try RemotePath("h.bin")
+        let error = await #expect(throws: ServiceError.self) {
+            _ = try await service.upload(
+                from: .file(local), to: path,
+                options: UploadOptions(progress: { progress in
+                    guard progress.completedBytes >= Self.chunk else { return }
+                    let isFirst = changed.withLock { done in
+                        defer { done = true }
+                        return !done
+                    }
+                    if isFirst { try? replacement.write(to: local) }
+                }))
+        }
+        #expect(error?.code == .localFile)
+        await #expect(throws: ServiceError.self) { _ = try await service.metadata(of: path) }
+    }
+
     @Test func aChunkedUploadKeepsTheEarlierVersions() async throws {
         let folder = "chunked-versions-\(UUID().uuidString.prefix(8))"
         let service = try await NextcloudMockServer.makeService(folder: folder, chunking: Self.chunking)
