@@ -42,7 +42,9 @@ extension WebDAVService {
         // whole hash names the upload folder, and each chunk's is checked against what its PUT
         // hashed as it sent it, so content that changes during the upload is an error, never a
         // file whose recorded hash is not its content's.
-        let (sha256, chunkDigests) = try await BlockingWork.run { _ in try Self.digests(of: content, plan: plan) }
+        let (sha256, chunkDigests) = try await BlockingWork.run { flag in
+            try Self.digests(of: content, plan: plan, isCancelled: { flag.isCancelled })
+        }
         let destination = try url(for: path)
         let transferID = NextcloudChunkedRequests.transferID(
             destination: destination, totalSize: content.size, sha256: sha256, chunkSize: plan.chunkSize)
@@ -90,11 +92,16 @@ extension WebDAVService {
         return error.code.isTransient
     }
 
-    /// The SHA-256 of the content and of each chunk, in one read.
-    static func digests(of content: UploadContent, plan: NextcloudChunkPlan) throws -> (String, [String]) {
+    /// The SHA-256 of the content and of each chunk, in one read, which stops between two
+    /// chunks once `isCancelled` says so.
+    /// - Throws: `CancellationError` when cancelled; what reading the content throws.
+    static func digests(of content: UploadContent, plan: NextcloudChunkPlan, isCancelled: () -> Bool) throws -> (
+        String, [String]
+    ) {
         let whole = SHA256Digest()
         var chunks: [String] = []
         for chunk in plan.chunks {
+            if isCancelled() { throw CancellationError() }
             let digest = SHA256Digest()
             try content.read(chunk.range) { _, bytes in
                 whole.update(bytes)

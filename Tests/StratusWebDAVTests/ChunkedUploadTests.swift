@@ -115,6 +115,30 @@ import Testing
         await #expect(throws: ServiceError.self) { _ = try await service.metadata(of: path) }
     }
 
+    /// The contract run's settings: an upload just above the cutoff, which is the server's limit,
+    /// goes in chunks and never meets the limit.
+    @Test func anUploadAboveTheCutoffNeverMeetsTheServersLimit() async throws {
+        let folder = "chunked-cutoff-\(UUID().uuidString.prefix(8))"
+        let limit = NextcloudMockServer.limitedPutSize
+        let service = try await NextcloudMockServer.makeService(
+            folder: folder,
+            chunking: NextcloudMockServer.Chunking(threshold: limit, chunkSize: limit / 2, limitedServer: true))
+        #expect(service.capabilities.largestSingleUpload == limit)
+        let log = try await NextcloudMockServer.running(limited: true).log
+        let before = log.count
+        for size in [limit, limit + 1] {
+            let data = content(Int(size), seed: 16)
+            let path = try RemotePath("size-\(size).bin")
+            _ = try await service.upload(from: .bytes(data), to: path)
+            #expect(try await download(service, path) == data)
+        }
+        let sent = requests(log, from: before, folder: folder)
+        #expect(!sent.contains { $0.status == 413 })
+        #expect(sent.contains { $0.method == "PUT" && $0.path.hasSuffix("/size-\(limit).bin") && $0.status < 300 })
+        #expect(!sent.contains { $0.method == "PUT" && $0.path.hasSuffix("/size-\(limit + 1).bin") })
+        #expect(sent.filter { $0.method == "PUT" && $0.path.contains("/uploads/") }.count == 3)
+    }
+
     @Test func aChunkedUploadKeepsTheEarlierVersions() async throws {
         let folder = "chunked-versions-\(UUID().uuidString.prefix(8))"
         let service = try await NextcloudMockServer.makeService(folder: folder, chunking: Self.chunking)
@@ -277,11 +301,17 @@ import Testing
         let service = try await NextcloudMockServer.makeService(
             folder: folder,
             chunking: NextcloudMockServer.Chunking(threshold: 4 * limit, chunkSize: limit / 2, limitedServer: true))
+        let log = try await NextcloudMockServer.running(limited: true).log
         let data = content(Int(limit) + 100_000, seed: 12)
         let path = try RemotePath("f.bin")
+        let before = log.count
         let file = try await service.upload(from: .bytes(data), to: path)
         #expect(file.size == Int64(data.count))
         #expect(try await download(service, path) == data)
+        let sent = requests(log, from: before, folder: folder)
+        #expect(sent.contains { $0.method == "PUT" && $0.path.hasSuffix("/\(folder)/f.bin") && $0.status == 413 })
+        #expect(sent.filter { $0.method == "PUT" && $0.path.contains("/uploads/") }.count == 3)
+        #expect(sent.contains { $0.method == "MOVE" && $0.status == 201 })
 
         // Chunks above the limit too: a clear error naming the option.
         let tooLarge = try await NextcloudMockServer.makeService(
