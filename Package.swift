@@ -197,6 +197,8 @@ let package = Package(
         .target(
             name: "ChildServers", dependencies: ["StratusFileSystem"], path: "Mocks/ChildServers"),
         .target(name: "MotoSupport", dependencies: ["ChildServers"], path: "Mocks/MotoSupport"),
+        // A single-node Ceph with its S3 gateway (Scripts/ceph), the second real S3 server.
+        .target(name: "CephSupport", dependencies: ["ChildServers"], path: "Mocks/CephSupport"),
         // Launchers of the real WebDAV servers the tests run against (Apache, rclone, WsgiDAV).
         .target(
             name: "WebDAVServers", dependencies: ["ChildServers", "StratusDigest"], path: "Mocks/WebDAVServers",
@@ -412,7 +414,7 @@ let package = Package(
             dependencies: [
                 "StratusTestSupport", "StratusS3", "StratusAdapterKit", "StratusContract", "StratusDigest",
                 "StratusHTTP", "Stratus",
-                "MockSupport", "MotoSupport",
+                "MockSupport", "MotoSupport", "CephSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]

@@ -43,6 +43,11 @@ public enum S3Backend: ServiceBackend {
             summary:
                 "'on' (the bucket keeps versions; default), 'enable' (turn bucket versioning on), or 'off' (no versions, no change feed)."
         ),
+        BackendOption(
+            "conditional_writes",
+            summary:
+                "'detect' (measure on the bucket which preconditions the server honours; default with an endpoint), 'atomic' (trust S3's own; default for AWS) or 'best_effort' (send none, check just before each write)."
+        ),
         BackendOption("part_size", summary: "The multipart part size in bytes (default 8 MiB, at least 5 MiB)."),
         BackendOption(
             "single_upload_limit",
@@ -102,6 +107,18 @@ public enum S3Backend: ServiceBackend {
                 "Remote '\(options.remoteName)' option 'versioning' is \(other.debugDescription), which is not 'on', 'enable' or 'off'."
             )
         }
+        let conditionalWrites: S3Configuration.ConditionalWriteMode?
+        switch options.string("conditional_writes")?.lowercased() {
+        case nil, "": conditionalWrites = nil
+        case "detect": conditionalWrites = .detect
+        case "atomic": conditionalWrites = .atomic
+        case "best_effort", "best-effort", "besteffort": conditionalWrites = .bestEffort
+        case let other?:
+            throw ServiceError(
+                .invalidConfiguration,
+                "Remote '\(options.remoteName)' option 'conditional_writes' is \(other.debugDescription), which is not 'detect', 'atomic' or 'best_effort'."
+            )
+        }
         let defaults = (partSize: Int64(8 * 1_048_576), single: Int64(8 * 1_048_576))
         let pollingSchedule = try options.pollingSchedule()
         let configuration: S3Configuration
@@ -114,6 +131,7 @@ public enum S3Backend: ServiceBackend {
                 root: options.string("root") ?? "",
                 addressing: addressing,
                 versioning: versioning,
+                conditionalWrites: conditionalWrites,
                 singleUploadLimit: try options.integer("single_upload_limit") ?? defaults.single,
                 partSize: try options.integer("part_size") ?? defaults.partSize,
                 minimumPartSize: try options.integer("minimum_part_size") ?? S3Configuration.s3MinimumPartSize,

@@ -24,6 +24,25 @@ public struct S3Configuration: Sendable {
         case off
     }
 
+    /// How the adapter learns which write preconditions the server honours (see
+    /// ``S3ConditionSupport``).
+    public enum ConditionalWriteMode: String, Sendable, Hashable {
+        /// Measure it on the bucket, once per service, before the first conditional write or
+        /// delete (or when ``S3Service/conditionSupport()`` is called): `atomic` where the server
+        /// checks `If-None-Match: *` and `If-Match` in the write itself, `bestEffort` where it
+        /// does not (Ceph 16 on a versioned bucket). The default for an `endpoint` other than
+        /// AWS's.
+        case detect
+        /// Trust the server to honour S3's conditions, quoted ETags and all, on `PutObject`,
+        /// `CompleteMultipartUpload` and `DeleteObject`, as AWS S3 does: no measurement. The
+        /// default for AWS.
+        case atomic
+        /// Send no condition: every precondition is checked by `HeadObject` just before the
+        /// write, and the capabilities say `bestEffort`. For a server that accepts conditions it
+        /// does not honour, where measuring is not wanted.
+        case bestEffort = "best_effort"
+    }
+
     /// The smallest part S3 accepts (5 MiB), except for the last part of an upload.
     public static let s3MinimumPartSize: Int64 = 5 * 1_048_576
     /// The largest single `PutObject` S3 accepts (5 GiB).
@@ -43,6 +62,8 @@ public struct S3Configuration: Sendable {
     public var addressing: Addressing
     /// What to do about bucket versioning.
     public var versioning: Versioning
+    /// How the adapter learns which write preconditions the server honours.
+    public var conditionalWrites: ConditionalWriteMode
     /// Uploads up to this many bytes are one `PutObject`; larger ones are multipart uploads.
     public var singleUploadLimit: Int64
     /// The size of each part of a multipart upload (the last part may be smaller).
@@ -70,6 +91,9 @@ public struct S3Configuration: Sendable {
     ///   - addressing: Path-style or virtual-hosted URLs; path-style when `nil` and an endpoint
     ///     is given, virtual-hosted for AWS.
     ///   - versioning: What to do about bucket versioning.
+    ///   - conditionalWrites: How the adapter learns which preconditions the server honours;
+    ///     ``ConditionalWriteMode/detect`` when an endpoint is given, ``ConditionalWriteMode/atomic``
+    ///     for AWS, when `nil`.
     ///   - singleUploadLimit: The largest single `PutObject` (default 8 MiB, at most 5 GiB).
     ///   - partSize: The multipart part size (default 8 MiB).
     ///   - minimumPartSize: The smallest part size allowed; S3's 5 MiB unless a compatible
@@ -87,6 +111,7 @@ public struct S3Configuration: Sendable {
         root: String = "",
         addressing: Addressing? = nil,
         versioning: Versioning = .required,
+        conditionalWrites: ConditionalWriteMode? = nil,
         singleUploadLimit: Int64 = 8 * 1_048_576,
         partSize: Int64 = 8 * 1_048_576,
         minimumPartSize: Int64 = S3Configuration.s3MinimumPartSize,
@@ -140,6 +165,7 @@ public struct S3Configuration: Sendable {
         self.root = trimmedRoot
         self.addressing = addressing ?? (endpoint == nil ? .virtualHosted : .path)
         self.versioning = versioning
+        self.conditionalWrites = conditionalWrites ?? (endpoint == nil ? .atomic : .detect)
         self.singleUploadLimit = singleUploadLimit
         self.partSize = partSize
         self.changePageSize = changePageSize

@@ -11,12 +11,16 @@ import StratusHTTP
 extension S3Service {
     /// Writes content to a path. See ``/Stratus/Service/upload(from:to:options:)``.
     ///
-    /// ``/Stratus/WritePrecondition/mustNotExist`` is sent as `If-None-Match: *` and
-    /// ``/Stratus/WritePrecondition/mustMatch(_:)`` as `If-Match` with the ETag of the version
-    /// expected (after `HeadObject` has checked that version is current), so S3 refuses a write
-    /// that lost a race. A file cannot be written where a folder is (keys below the path) or
-    /// below a file; those checks are `HeadObject`/`ListObjectsV2` requests made just before the
-    /// write, so a writer in between can slip past them.
+    /// A precondition is first checked by `HeadObject`; then, where the server honours it (see
+    /// ``S3ConditionSupport``), ``/Stratus/WritePrecondition/mustNotExist`` is sent as
+    /// `If-None-Match: *` and ``/Stratus/WritePrecondition/mustMatch(_:)`` as `If-Match` with the
+    /// ETag of the version expected, so the server refuses a write that lost a race. A conditional
+    /// upload above ``S3Configuration/singleUploadLimit`` goes up as one `PutObject` (up to 5 GiB)
+    /// when the server does not check that condition on `CompleteMultipartUpload`. Where the
+    /// server honours no condition the `HeadObject` check is all (`bestEffort`). A file cannot be
+    /// written where a folder is (keys below the path) or below a file; those checks are
+    /// `HeadObject`/`ListObjectsV2` requests made just before the write, so a writer in between
+    /// can slip past them.
     public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws
         -> RemoteFile
     {
@@ -38,27 +42,40 @@ extension S3Service {
             // The current file matters for a precondition, and for metadata nil (which keeps it).
             let current = options.precondition == .none && options.metadata != nil ? nil : try await headIfPresent(path)
             try options.precondition.check(current: try current.map(version(of:)), at: path)
+            let support = options.precondition == .none ? S3ConditionSupport.none : try await resolvedConditionSupport()
             var conditions: [(String, String)] = []
             switch options.precondition {
             case .none:
                 break
             case .mustNotExist:
-                conditions.append(("If-None-Match", "*"))
+                if support.putIfNoneMatch { conditions.append(("If-None-Match", "*")) }
             case .mustMatch:
-                if let current { conditions.append(("If-Match", "\"\(current.etag)\"")) }
+                if let current, let value = support.ifMatch(current.etag) { conditions.append(("If-Match", value)) }
             }
             let metadata = options.metadata ?? current?.metadata ?? [:]
             let progress = MonotonicProgress(options.progress, total: content.size)
-            let multipart = content.size > configuration.singleUploadLimit
+            var multipart = content.size > configuration.singleUploadLimit
+            if multipart, let condition = conditions.first, !support.completionHonours(condition.0) {
+                // The server checks the condition on PutObject but not on CompleteMultipartUpload
+                // (moto's If-Match, Ceph's both): one PutObject keeps the write conditional.
+                guard content.size <= S3Configuration.s3LargestSingleUpload else {
+                    throw ServiceError(
+                        .unsupported,
+                        "\(path): this server does not check \(condition.0) when a multipart upload completes, and \(content.size) bytes are more than one PutObject takes (5 GiB), so the write cannot be conditional. Upload without a precondition, or set the remote's option conditional_writes to 'best_effort'."
+                    )
+                }
+                multipart = false
+            }
             let partSize = multipart ? effectivePartSize(for: content.size) : max(content.size, 1)
             let (sha256, parts) = try content.digests(partSize: partSize)
             var headers = conditions
+            let stamp = S3ObjectDescription.writtenStamp()
             headers.append(("x-amz-meta-" + S3ObjectDescription.sha256Name, sha256))
-            headers.append(("x-amz-meta-" + S3ObjectDescription.writtenName, S3ObjectDescription.writtenStamp()))
+            headers.append(("x-amz-meta-" + S3ObjectDescription.writtenName, stamp))
             for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
                 headers.append(("x-amz-meta-" + name, S3MetadataCoding.encode(value)))
             }
-            let versionID: String?
+            var versionID: String?
             do {
                 if multipart {
                     versionID = try await multipartUpload(
@@ -66,14 +83,17 @@ extension S3Service {
                         progress: progress)
                 } else {
                     versionID = try await putObject(
-                        path, content: content, digests: parts[0], headers: headers, isConditional: !conditions.isEmpty,
-                        progress: progress)
+                        path, content: content, digests: parts[0], headers: headers,
+                        isConditional: options.precondition != .none, progress: progress)
                 }
             } catch let error as ServiceError where error.code == .notFound && !conditions.isEmpty {
                 // If-Match on a key that was deleted meanwhile.
                 throw ServiceError(
                     .conflict, "\(path) changed before it could be written; nothing was written.",
                     httpStatus: error.httpStatus, providerError: error.providerError)
+            } catch let error as ServiceError where error.code == .server && !conditions.isEmpty {
+                versionID = try await settleConditionalFailure(
+                    error, path: path, precondition: options.precondition, stamp: stamp, sha256: sha256)
             }
             let written = try await headDescription(path, version: configuration.versioning == .off ? nil : versionID)
             guard written.size == content.size, written.sha256 == sha256 else {
@@ -85,6 +105,31 @@ extension S3Service {
             progress.report(content.size)
             return try file(path, from: written)
         }
+    }
+
+    /// Settles a conditional write that failed with a server error, whose outcome is unknown:
+    /// Ceph answers a conditional `PutObject` that lost a race inside the gateway (its guard on
+    /// the object's tag) with `500 UnknownError`, having written nothing. The current object
+    /// decides: when it is this write's (its write stamp and SHA-256), the write went through;
+    /// when the precondition no longer holds, another writer came first (`conflict`); otherwise
+    /// the server error stands.
+    /// - Returns: The version id of this write, when it went through.
+    func settleConditionalFailure(
+        _ error: ServiceError, path: RemotePath, precondition: WritePrecondition, stamp: String, sha256: String
+    ) async throws -> String? {
+        let now = try await headIfPresent(path)
+        if let now, now.written == Int64(stamp), now.sha256 == sha256 { return now.versionID }
+        let stillHolds: Bool
+        switch precondition {
+        case .none: stillHolds = true
+        case .mustNotExist: stillHolds = now == nil
+        case .mustMatch(let expected): stillHolds = try now.map { try version(of: $0) } == expected
+        }
+        if stillHolds { throw error }
+        throw ServiceError(
+            .conflict,
+            "\(path) was changed by another writer while this write was checked, and the server refused it (\(error.message)); this write is not there.",
+            httpStatus: error.httpStatus, providerError: error.providerError)
     }
 
     /// A part size that keeps an upload within S3's 10,000 parts.

@@ -40,6 +40,11 @@ extension S3Service {
     /// `x-amz-copy-source: bucket/key?versionId=` over the key, which adds a new version
     /// (history only grows). Objects over 5 GiB cannot be copied in one request and are
     /// refused by S3.
+    ///
+    /// The new version is the answer's `x-amz-version-id`; a server that leaves it out (Ceph 16)
+    /// has its new version found by the write stamp this copy gave it
+    /// (`x-amz-meta-stratus-written`): the current version when it carries the stamp, else the
+    /// first of the key's versions, newest first, that does.
     public func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
         try await guarded {
             try validateFile(path)
@@ -52,10 +57,11 @@ extension S3Service {
             let action = "CopyObject of \(path) from version \(version)"
             // REPLACE rather than COPY: the new version needs its own write stamp; the content
             // hash and custom metadata are carried over.
+            let stamp = S3ObjectDescription.writtenStamp()
             var headers = [
                 ("x-amz-copy-source", source), ("x-amz-metadata-directive", "REPLACE"),
                 ("Content-Type", "application/octet-stream"),
-                ("x-amz-meta-" + S3ObjectDescription.writtenName, S3ObjectDescription.writtenStamp()),
+                ("x-amz-meta-" + S3ObjectDescription.writtenName, stamp),
             ]
             if let sha256 = old.sha256 { headers.append(("x-amz-meta-" + S3ObjectDescription.sha256Name, sha256)) }
             for (name, value) in old.metadata.sorted(by: { $0.key < $1.key }) {
@@ -66,12 +72,35 @@ extension S3Service {
             if let document = try? XMLTree.parse(response.body), document.name == "Error" {
                 throw S3ErrorMapping.error(status: 500, body: response.body, action: action, secrets: transport.secrets)
             }
-            guard let newVersion = response.headers["x-amz-version-id"] else {
-                throw S3ErrorMapping.undecodable(action, "the answer has no x-amz-version-id")
+            if let newVersion = response.headers["x-amz-version-id"], !newVersion.isEmpty, newVersion != "null" {
+                return try await head(path, version: newVersion)
             }
-            return try await head(path, version: newVersion)
+            return try file(path, from: try await copiedVersion(of: path, stamp: stamp, action: action))
         }
     }
+
+    /// The version of a key a `CopyObject` with the write stamp `stamp` made: the current one
+    /// when it carries the stamp (the usual case), else the newest of the key's versions that
+    /// does (another writer came after the copy).
+    func copiedVersion(of path: RemotePath, stamp: String, action: String) async throws -> S3ObjectDescription {
+        let written = Int64(stamp)
+        if let current = try await headIfPresent(path), current.written == written { return current }
+        let key = key(for: path)
+        let entries = try await listVersions(prefix: key, stopAfterKey: key).filter {
+            $0.key == key && !$0.isDeleteMarker
+        }
+        for entry in entries.prefix(Self.copiedVersionSearchLimit) {
+            let description = try await headDescription(path, version: entry.versionID)
+            if description.written == written { return description }
+        }
+        throw S3ErrorMapping.undecodable(
+            action,
+            "the answer has no x-amz-version-id, and none of the newest \(Self.copiedVersionSearchLimit) versions of \(path) carries the copy's write stamp \(stamp)"
+        )
+    }
+
+    /// How many of a key's newest versions are looked at for the one a copy made.
+    static let copiedVersionSearchLimit = 32
 
     /// Every version and delete marker below a prefix, in S3's order (by key, newest first).
     /// - Parameter stopAfterKey: Stop paging once the listing has passed this key.

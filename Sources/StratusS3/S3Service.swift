@@ -28,6 +28,8 @@ public final class S3Service: Service {
     let logger: Logger
     /// Whether the bucket's versioning has been checked (and enabled, when asked) already.
     private let versioningChecked = Mutex(false)
+    /// What the server honours, once measured (``S3Configuration/ConditionalWriteMode/detect``).
+    let conditionDetection = S3ConditionDetection()
 
     /// The reserved folder below the root.
     static let reservedFolder = ".stratus"
@@ -55,10 +57,15 @@ public final class S3Service: Service {
         self.logger = logger
     }
 
-    /// SHA-256 content hashes, atomic conditional writes (`If-None-Match`/`If-Match`), custom
-    /// metadata, case-sensitive keys of up to 1024 bytes; versions and an emulated change feed
-    /// when the bucket keeps versions, waited on by polling it on
-    /// ``S3Configuration/pollingSchedule`` (S3 has no change notification a client can hold).
+    /// SHA-256 content hashes, custom metadata, case-sensitive keys of up to 1024 bytes;
+    /// versions and an emulated change feed when the bucket keeps versions, waited on by polling
+    /// it on ``S3Configuration/pollingSchedule`` (S3 has no change notification a client can
+    /// hold).
+    ///
+    /// Conditional writes are `atomic` where the server checks `If-None-Match: *` and `If-Match`
+    /// in the write itself and `bestEffort` where it does not (see ``S3ConditionSupport``):
+    /// under ``S3Configuration/ConditionalWriteMode/detect`` they are `bestEffort` until the
+    /// first conditional write or ``conditionSupport()`` has measured the server.
     public var capabilities: ServiceCapabilities {
         let versioned = configuration.versioning != .off
         let prefixLength = configuration.root.isEmpty ? 0 : configuration.root.utf8.count + 1
@@ -66,13 +73,23 @@ public final class S3Service: Service {
             hashAlgorithm: .sha256,
             largestSingleUpload: configuration.singleUploadLimit,
             chunkSize: configuration.partSize,
-            conditionalWrites: .atomic,
+            conditionalWrites: declaredConditionalWrites,
             supportsVersions: versioned,
             changeFeed: versioned ? .emulated : .unavailable,
             supportsCustomMetadata: true,
             pathRules: PathRules(isCaseSensitive: true, maximumPathLength: 1024 - prefixLength),
             changeWaiting: versioned ? .polling(configuration.pollingSchedule) : .unavailable
         )
+    }
+
+    /// The conditional writes the capabilities declare: as configured, or as measured (and
+    /// `bestEffort` until measured).
+    var declaredConditionalWrites: ServiceCapabilities.ConditionalWrites {
+        switch configuration.conditionalWrites {
+        case .atomic: .atomic
+        case .bestEffort: .bestEffort
+        case .detect: conditionDetection.known?.conditionalWrites ?? .bestEffort
+        }
     }
 
     // MARK: Keys
@@ -238,7 +255,12 @@ public final class S3Service: Service {
 
     /// Deletes a file through `DeleteObject` (a delete marker when the bucket keeps versions).
     /// `HeadObject` first makes sure a file is there; ``/Stratus/WritePrecondition/mustMatch(_:)``
-    /// compares the version and then sends `If-Match` with that version's ETag.
+    /// compares the version and then sends `If-Match` with that version's ETag where the server
+    /// honours it there (``S3ConditionSupport/deleteIfMatch``). Where it does not (Ceph), on a
+    /// versioned bucket the version just below the new delete marker must be the one compared,
+    /// or the marker is deleted again and the call throws
+    /// ``/Stratus/ServiceError/Code/conflict``; on an unversioned bucket a writer can slip in
+    /// between the `HeadObject` and the `DeleteObject`.
     public func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
         try await guarded {
             try validateFile(path)
@@ -246,15 +268,77 @@ public final class S3Service: Service {
             let current = try await headDescription(path, version: nil)
             try precondition.check(current: try version(of: current), at: path, for: .delete)
             var request = S3Transport.Request(method: .delete, key: key(for: path), action: "DeleteObject of \(path)")
-            if case .mustMatch = precondition {
-                request.headers.append(("If-Match", "\"\(current.etag)\""))
+            var checkedByServer = false
+            if case .mustMatch = precondition,
+                let value = try await resolvedConditionSupport().deleteIfMatch(current.etag)
+            {
+                request.headers.append(("If-Match", value))
+                checkedByServer = true
             }
+            let response: StratusHTTPResponse
             do {
-                _ = try await transport.send(request, repetition: .onlyWhenRefused)
+                response = try await transport.send(request, repetition: .onlyWhenRefused)
             } catch let error as ServiceError where error.code == .notFound && precondition != .none {
                 throw ServiceError(
                     .conflict, "\(path) changed before it could be deleted; nothing was deleted.",
                     httpStatus: error.httpStatus, providerError: error.providerError)
+            }
+            if case .mustMatch = precondition, !checkedByServer, configuration.versioning != .off,
+                let marker = response.headers["x-amz-version-id"], !marker.isEmpty
+            {
+                try await confirmDeletion(of: path, marker: marker, expected: current.versionID ?? "null")
+            }
+        }
+    }
+
+    /// Checks that the version just below a delete marker is the one the precondition compared;
+    /// when another is, deletes the marker again (which makes that version current again) and
+    /// throws `conflict`.
+    func confirmDeletion(of path: RemotePath, marker: String, expected: String) async throws {
+        let key = key(for: path)
+        let entries = try await listVersions(prefix: key, stopAfterKey: key).filter { $0.key == key }
+        guard let index = entries.firstIndex(where: { $0.versionID == marker }) else {
+            logger.warning(
+                "The delete marker is not in the version listing; the deletion cannot be checked",
+                metadata: ["path": "\(path)", "marker": "\(marker)"])
+            return
+        }
+        let below = entries.index(after: index) < entries.endIndex ? entries[entries.index(after: index)] : nil
+        guard below?.versionID != expected else { return }
+        _ = try await transport.send(
+            S3Transport.Request(
+                method: .delete, key: key, query: [("versionId", marker)],
+                action: "DeleteObject of the delete marker of \(path) that lost a race"),
+            repetition: .safe
+        )
+        throw ServiceError(
+            .conflict,
+            "\(path) changed before it could be deleted (version \(below.map { $0.versionID } ?? "none") was written in between); the delete marker was removed again, so nothing was deleted."
+        )
+    }
+
+    // MARK: Buckets
+
+    /// Creates the configured bucket (`CreateBucket`, in the configured region); a bucket this
+    /// account owns already is fine.
+    /// - Throws: ``/Stratus/ServiceError`` when the bucket cannot be created, such as
+    ///   `BucketAlreadyExists` when another account owns the name.
+    public func createBucket() async throws {
+        try await guarded {
+            var request = S3Transport.Request(
+                method: .put, key: nil, action: "CreateBucket of \(configuration.bucket)")
+            if configuration.region != "us-east-1" {
+                let body = Data(
+                    "<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>\(configuration.region)</LocationConstraint></CreateBucketConfiguration>"
+                        .utf8)
+                request.headers = [("Content-Type", "application/xml")]
+                request.body = .bytes(body)
+                request.payloadHash = Hex.encode(Digest.sha256(body))
+            }
+            do {
+                _ = try await transport.send(request, repetition: .safe)
+            } catch let error as ServiceError where error.providerError == "BucketAlreadyOwnedByYou" {
+                return
             }
         }
     }
