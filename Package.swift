@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "MockDropbox", targets: ["MockDropbox"]),
         .library(name: "StratusDrive", targets: ["StratusDrive"]),
         .library(name: "MockDrive", targets: ["MockDrive"]),
+        .library(name: "StratusOneDrive", targets: ["StratusOneDrive"]),
+        .library(name: "MockOneDrive", targets: ["MockOneDrive"]),
         .library(name: "MockNextcloud", targets: ["MockNextcloud"]),
         .library(name: "StratusS3", targets: ["StratusS3"]),
         .library(name: "StratusWebDAV", targets: ["StratusWebDAV"]),
@@ -123,6 +125,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "StratusOneDrive",
+            dependencies: [
+                "Stratus", "StratusHTTP", "StratusOAuth", "StratusDigest", "StratusAdapterKit",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "StratusS3",
             dependencies: [
                 "Stratus", "StratusHTTP", "StratusDigest", "StratusAdapterKit",
@@ -184,6 +193,13 @@ let package = Package(
                 "MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Mocks/MockDrive"
+        ),
+        .target(
+            name: "MockOneDrive",
+            dependencies: [
+                "MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Mocks/MockOneDrive"
         ),
         .target(
             name: "MockNextcloud",
@@ -397,6 +413,23 @@ let package = Package(
             dependencies: [
                 "StratusTestSupport", "StratusMockTestSupport",
                 "MockDrive", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "MockOneDriveTests",
+            dependencies: [
+                "StratusTestSupport", "StratusMockTestSupport",
+                "MockOneDrive", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "StratusOneDriveTests",
+            dependencies: [
+                "StratusTestSupport", "StratusMockTestSupport",
+                "StratusOneDrive", "StratusContract", "MockOneDrive", "MockOAuth", "MockSupport", "StratusOAuth",
+                "StratusAdapterKit", "StratusDigest", "StratusHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

@@ -1,0 +1,2 @@
+// StratusOneDrive: the `onedrive` backend over Microsoft Graph (issue 26, under way).
+enum OneDriveModule {}

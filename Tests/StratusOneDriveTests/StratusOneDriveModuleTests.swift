@@ -1,0 +1,1 @@
+// StratusOneDriveTests: tests of the onedrive adapter (issue 26, under way).
