@@ -303,8 +303,16 @@ public final class S3Service: Service {
                 metadata: ["path": "\(path)", "marker": "\(marker)"])
             return
         }
-        let below = entries.index(after: index) < entries.endIndex ? entries[entries.index(after: index)] : nil
-        guard below?.versionID != expected else { return }
+        // S3 lists a key's versions and markers newest first, so the entry after the marker is
+        // what was current when it was made.
+        guard entries.index(after: index) < entries.endIndex else {
+            logger.warning(
+                "Nothing is listed below the delete marker; the deletion cannot be checked",
+                metadata: ["path": "\(path)", "marker": "\(marker)"])
+            return
+        }
+        let below = entries[entries.index(after: index)]
+        guard below.versionID != expected else { return }
         _ = try await transport.send(
             S3Transport.Request(
                 method: .delete, key: key, query: [("versionId", marker)],
@@ -313,7 +321,7 @@ public final class S3Service: Service {
         )
         throw ServiceError(
             .conflict,
-            "\(path) changed before it could be deleted (version \(below.map { $0.versionID } ?? "none") was written in between); the delete marker was removed again, so nothing was deleted."
+            "\(path) changed before it could be deleted (\(below.isDeleteMarker ? "another delete marker" : "version \(below.versionID)") came in between); the delete marker was removed again, so nothing was deleted."
         )
     }
 

@@ -188,6 +188,51 @@ struct S3UnitTests {
         }
     }
 
+    @Test("conditional_writes: detect with an endpoint, atomic for AWS, and the names it takes")
+    func conditionalWritesOption() throws {
+        func service(_ values: [String: String]) throws -> S3Service {
+            var all = ["bucket": "my-saves", "access_key_id": "AKID", "secret_access_key": "shh"]
+            all.merge(values) { _, new in new }
+            return try #require(
+                try S3Backend.makeService(options: RemoteOptions(remoteName: "saves", typeName: "s3", values: all))
+                    as? S3Service)
+        }
+        #expect(try service([:]).configuration.conditionalWrites == .atomic)
+        #expect(try service([:]).capabilities.conditionalWrites == .atomic)
+        let local = try service(["endpoint": "http://127.0.0.1:9000"])
+        #expect(local.configuration.conditionalWrites == .detect)
+        #expect(local.capabilities.conditionalWrites == .bestEffort, "not measured yet")
+        #expect(try service(["conditional_writes": "best_effort"]).capabilities.conditionalWrites == .bestEffort)
+        #expect(
+            try service(["endpoint": "http://127.0.0.1:9000", "conditional_writes": "atomic"]).capabilities
+                .conditionalWrites == .atomic)
+        do {
+            _ = try service(["conditional_writes": "sometimes"])
+            Issue.record("conditional_writes = sometimes was accepted")
+        } catch let error as ServiceError {
+            #expect(error.code == .invalidConfiguration)
+            #expect(error.message.contains("conditional_writes"))
+        }
+    }
+
+    @Test("condition support: atomic needs both PutObject conditions; If-Match is written in the form measured")
+    func conditionSupportDecisions() {
+        #expect(S3ConditionSupport.s3.conditionalWrites == .atomic)
+        #expect(S3ConditionSupport.none.conditionalWrites == .bestEffort)
+        var cephUnversioned = S3ConditionSupport(
+            putIfNoneMatch: true, putIfMatch: .unquoted, completeIfNoneMatch: false, completeIfMatch: false,
+            deleteIfMatch: false)
+        #expect(cephUnversioned.conditionalWrites == .atomic)
+        #expect(cephUnversioned.ifMatch("abc") == "abc")
+        #expect(cephUnversioned.deleteIfMatch("abc") == nil)
+        #expect(!cephUnversioned.completionHonours("If-None-Match"))
+        cephUnversioned.putIfMatch = nil
+        #expect(cephUnversioned.conditionalWrites == .bestEffort, "If-None-Match alone is not enough")
+        #expect(S3ConditionSupport.s3.ifMatch("abc") == "\"abc\"")
+        #expect(S3ConditionSupport.s3.deleteIfMatch("abc") == "\"abc\"")
+        #expect(S3ConditionSupport.s3.completionHonours("If-Match"))
+    }
+
     @Test("XML that is not UTF-8 is refused, never handed to the parser (a fuzzer's crash input)")
     func xmlThatIsNotUTF8IsRefused() {
         // Foundation's XMLParser crashed the process on this element name (Fuzz/run-fuzz.sh s3XML).

@@ -6,9 +6,9 @@ import Testing
 
 @testable import StratusS3
 
-/// What the adapter relies on from the server, and its integrity checks, against moto.
-@Suite(.enabled(if: MotoServer.shouldRun, MotoServer.skipReason))
-struct MotoBehaviourTests {
+/// What the adapter relies on from each S3 server (moto and Ceph), what it measures of them, and
+/// its integrity checks.
+@Suite struct S3BehaviourTests {
     /// A raw `PutObject`, bypassing the adapter's own checks.
     func rawPut(_ service: S3Service, key: String, _ data: Data, headers: [(String, String)] = []) async throws {
         _ = try await service.transport.send(
@@ -19,28 +19,11 @@ struct MotoBehaviourTests {
         )
     }
 
-    @Test("the server itself refuses If-None-Match: * on an existing key and a stale If-Match")
-    func serverHonoursConditionalWrites() async throws {
-        let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("cond"))
-        let written = try await service.upload(from: .bytes(Data("first".utf8)), to: try RemotePath("slot.json"))
-        let key = service.key(for: written.path)
-        await #expect(throws: ServiceError.self) {
-            try await rawPut(service, key: key, Data("second".utf8), headers: [("If-None-Match", "*")])
-        }
-        do {
-            try await rawPut(
-                service, key: key, Data("third".utf8), headers: [("If-Match", "\"0123456789abcdef0123456789abcdef\"")])
-            Issue.record("a PutObject with a stale If-Match was accepted")
-        } catch let error as ServiceError {
-            #expect(error.code == .conflict)
-            #expect(error.providerError == "PreconditionFailed")
-        }
-        #expect(try await service.metadata(of: written.path).version == written.version)
-    }
-
-    @Test("a download whose content does not match the recorded SHA-256 is refused and leaves the destination alone")
-    func corruptContentIsRefused() async throws {
-        let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("corrupt"))
+    @Test(
+        "a download whose content does not match the recorded SHA-256 is refused and leaves the destination alone",
+        arguments: S3TestServer.allCases)
+    func corruptContentIsRefused(server: S3TestServer) async throws {
+        let service = try await server.makeService(bucket: MotoServer.uniqueBucket("corrupt"))
         let path = try RemotePath("bad.bin")
         let lie = Hex.encode(Digest.sha256(Data("something else".utf8)))
         try await rawPut(
@@ -59,9 +42,11 @@ struct MotoBehaviourTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["keep.bin"])
     }
 
-    @Test("an object written by another tool has no hash but downloads checked against its MD5 ETag")
-    func foreignObject() async throws {
-        let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("foreign"))
+    @Test(
+        "an object written by another tool has no hash but downloads checked against its MD5 ETag",
+        arguments: S3TestServer.allCases)
+    func foreignObject(server: S3TestServer) async throws {
+        let service = try await server.makeService(bucket: MotoServer.uniqueBucket("foreign"))
         let path = try RemotePath("other/tool.txt")
         let data = Data("written elsewhere".utf8)
         try await rawPut(service, key: service.key(for: path), data, headers: [("x-amz-meta-owner", "someone")])
@@ -75,11 +60,13 @@ struct MotoBehaviourTests {
         #expect(try Data(contentsOf: folder.appending(path: "copy.txt")) == data)
     }
 
-    @Test("a root prefix keeps the remote to its keys and hides the adapter's own records")
-    func rootPrefix() async throws {
+    @Test(
+        "a root prefix keeps the remote to its keys and hides the adapter's own records",
+        arguments: S3TestServer.allCases)
+    func rootPrefix(server: S3TestServer) async throws {
         let bucket = MotoServer.uniqueBucket("root")
-        let inside = try await MotoServer.makeService(bucket: bucket, root: "games/one")
-        let outside = try await MotoServer.makeService(bucket: bucket)
+        let inside = try await server.makeService(bucket: bucket, root: "games/one")
+        let outside = try await server.makeService(bucket: bucket)
         _ = try await inside.upload(from: .bytes(Data("a".utf8)), to: try RemotePath("save.json"))
         _ = try await outside.upload(from: .bytes(Data("b".utf8)), to: try RemotePath("elsewhere.json"))
         let listedInside = try await inside.list(.root).map(\.path.string)
@@ -90,12 +77,15 @@ struct MotoBehaviourTests {
         }
     }
 
-    @Test("a missing bucket is a configuration error, and versioning = on refuses an unversioned bucket")
-    func bucketProblems() async throws {
-        let endpoint = try await MotoServer.endpoint()
+    @Test(
+        "a missing bucket is a configuration error, and versioning = on refuses an unversioned bucket",
+        arguments: S3TestServer.allCases)
+    func bucketProblems(server: S3TestServer) async throws {
+        try server.requireInstalled()
+        let endpoint = try await server.endpoint()
         let missing = try S3Service(
             configuration: MotoServer.configuration(endpoint: endpoint, bucket: MotoServer.uniqueBucket("none")),
-            credentials: MotoServer.credentials)
+            credentials: server.credentials)
         do {
             _ = try await missing.metadata(of: try RemotePath("x"))
             Issue.record("a missing bucket was not reported")
@@ -104,7 +94,7 @@ struct MotoBehaviourTests {
         }
         var configuration = try MotoServer.configuration(endpoint: endpoint, bucket: MotoServer.uniqueBucket("plain"))
         configuration.versioning = .required
-        let plain = try S3Service(configuration: configuration, credentials: MotoServer.credentials)
+        let plain = try S3Service(configuration: configuration, credentials: server.credentials)
         try await MotoServer.createBucket(plain)
         // Passing would mean: an unversioned bucket was accepted with versioning = on.
         await expectServiceError(.unsupported) {
@@ -112,13 +102,10 @@ struct MotoBehaviourTests {
         }
     }
 
-    @Test("versioning = off: versions are ETags, preconditions still hold, no history")
-    func withoutVersioning() async throws {
-        let endpoint = try await MotoServer.endpoint()
-        var configuration = try MotoServer.configuration(endpoint: endpoint, bucket: MotoServer.uniqueBucket("off"))
-        configuration.versioning = .off
-        let service = try S3Service(configuration: configuration, credentials: MotoServer.credentials)
-        try await MotoServer.createBucket(service)
+    @Test(
+        "versioning = off: versions are ETags, preconditions still hold, no history", arguments: S3TestServer.allCases)
+    func withoutVersioning(server: S3TestServer) async throws {
+        let service = try await server.makeService(bucket: MotoServer.uniqueBucket("off"), versioning: .off)
         #expect(service.capabilities.supportsVersions == false)
         #expect(service.capabilities.changeFeed == .unavailable)
         let path = try RemotePath("slot.json")
@@ -138,9 +125,11 @@ struct MotoBehaviourTests {
         }
     }
 
-    @Test("restore carries the old version's hash and custom metadata into a new version")
-    func restoreKeepsMetadata() async throws {
-        let service = try await MotoServer.makeService(bucket: MotoServer.uniqueBucket("restore"))
+    @Test(
+        "restore carries the old version's hash and custom metadata into a new version",
+        arguments: S3TestServer.allCases)
+    func restoreKeepsMetadata(server: S3TestServer) async throws {
+        let service = try await server.makeService(bucket: MotoServer.uniqueBucket("restore"))
         let path = try RemotePath("slot.json")
         let first = try await service.upload(
             from: .bytes(Data("first".utf8)), to: path, options: UploadOptions(metadata: ["slot": "1"]))
@@ -152,7 +141,11 @@ struct MotoBehaviourTests {
         #expect(restored.version != first.version)
         #expect(try await service.versions(of: path).count == 3)
     }
+}
 
+/// What only moto does.
+@Suite(.enabled(if: MotoServer.shouldRun, MotoServer.skipReason))
+struct MotoBehaviourTests {
     /// moto honours `If-None-Match: *` on CompleteMultipartUpload, as S3 does. It ignores
     /// `If-Match` there (S3 honours it), so a stale mustMatch on a multipart upload is caught
     /// only by the adapter's HeadObject check against moto, atomically only on S3.
