@@ -289,7 +289,7 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusDigest", "StratusDropbox", "StratusDrive", "StratusFileSystem", "StratusHTTP",
                 "StratusS3", "StratusWebDAV",
-                "MotoSupport", "WebDAVServers",
+                "MotoSupport", "CephSupport", "WebDAVServers",
             ],
             path: "Benchmarks/AdapterBenchmark"
         ),

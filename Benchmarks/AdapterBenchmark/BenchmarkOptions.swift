@@ -55,11 +55,13 @@ struct BenchmarkOptions: Sendable {
         Measures Stratus's adapters next to other clients of the same server, each client in a process of
         its own, and prints one Markdown table (standard output; progress on standard error).
 
-          --providers LIST    which rows, comma-separated, from dropbox,drive,s3,webdav (default: all four)
+          --providers LIST    which rows, comma-separated, from dropbox,drive,s3,webdav,s3-ceph (default: all)
                               dropbox, drive: against stratus-mock (Dropbox over HTTPS), next to the curl
                                 tool (raw, and piped through the provider's hash with an fsync) and the
                                 official Python SDK
                               s3: against moto's S3 server (python3 with moto[server]), next to rclone
+                              s3-ceph: against Ceph's RADOS Gateway on a single-node cluster (ceph-mon,
+                                ceph-osd, radosgw, ceph-common), next to rclone
                               webdav: against Apache httpd's mod_dav (apache2), next to curl and rclone
           --size-mib N        the large file, uploaded and downloaded by every client (default 1024)
           --files N           how many 4 KiB files each client uploads (default 1000)
@@ -127,7 +129,7 @@ struct BenchmarkOptions: Sendable {
                 providers = try text.split(separator: ",").map { name in
                     guard let provider = Provider(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased())
                     else {
-                        throw BenchmarkFailure("--providers: '\(name)' is none of dropbox, drive, s3, webdav")
+                        throw BenchmarkFailure("--providers: '\(name)' is none of dropbox, drive, s3, webdav, s3-ceph")
                     }
                     return provider
                 }

@@ -53,7 +53,7 @@ struct BenchmarkRunner {
                     processes: MeasuredProcess(logFolder: logs), mock: server)
                 table.rows += try await run.measureAll(source: source, cappedSource: capped, hashes: hashes)
                 if let kib = server.peakRSSKiB { mockMemory.append("\(provider.rawValue) \(kib / 1024) MiB") }
-            case .s3, .webdav:
+            case .s3, .s3Ceph, .webdav:
                 let run = try await ServerRuns.start(
                     provider, options: options, executable: executable, workspace: workspace,
                     processes: MeasuredProcess(logFolder: logs))
@@ -62,7 +62,7 @@ struct BenchmarkRunner {
         }
 
         let header = [
-            "Stratus adapters vs their peers, against stratus-mock, moto and Apache on 127.0.0.1 (every figure from this run)",
+            "Stratus adapters vs their peers, against stratus-mock, moto, Ceph and Apache on 127.0.0.1 (every figure from this run)",
             "",
             "machine: \(machine)",
             "options: \(options.summary)",
@@ -120,7 +120,10 @@ struct BenchmarkRunner {
             "",
             "S3: moto's server (Mocks/MotoSupport), one versioned bucket; Stratus with its defaults (8 MiB parts above",
             "8 MiB, path-style addressing), rclone with its defaults (remote from RCLONE_CONFIG_BENCH_* variables: type s3,",
-            "provider Other; single PUT up to 200 MiB, then 5 MiB parts, 4 at once). WebDAV: Apache httpd 2.4 with mod_dav_fs",
+            "provider Other; single PUT up to 200 MiB, then 5 MiB parts, 4 at once). S3 (Ceph): the same clients against",
+            "Ceph 16's RADOS Gateway (beast frontend) on a single-node cluster of this run (Mocks/CephSupport: a monitor, one",
+            "OSD on memstore, so the data is in memory; cephx off), rclone with provider Ceph. Ceph's daemons are not bound",
+            "to one Python interpreter, so its server CPU is that of three multi-threaded processes. WebDAV: Apache httpd 2.4 with mod_dav_fs",
             "(prefork, Mocks/WebDAVServers), Basic authentication; Stratus with locks on (its default), rclone with",
             "vendor=other. Small files: rclone copies a local folder of --files files (rclone's default --transfers 4,",
             "then Stratus's --concurrency); Stratus uploads the same bytes from memory. Listing: Stratus's list(root)",

@@ -46,7 +46,7 @@ struct CurlClient {
             ]
         case .webdav:
             arguments += ["\(endpoint.baseURL)/\(remoteName)"]
-        case .s3:
+        case .s3, .s3Ceph:
             return .failure(BenchmarkFailure("curl does not sign S3 requests here"))
         }
         guard let check else {
@@ -99,7 +99,7 @@ struct CurlClient {
             arguments = ["\(endpoint.baseURL)/drive/v3/files/\(target)?alt=media"]
         case .webdav:
             arguments = ["\(endpoint.baseURL)/\(target)"]
-        case .s3:
+        case .s3, .s3Ceph:
             return .failure(BenchmarkFailure("curl does not sign S3 requests here"))
         }
         guard let check else {

@@ -138,7 +138,7 @@ struct FeedFiller {
                 headers: StratusHTTPHeaders([
                     authorization, ("Content-Type", "multipart/related; boundary=\(boundary)"),
                 ]), body: .bytes(body))
-        case .s3, .webdav:
+        case .s3, .s3Ceph, .webdav:
             throw BenchmarkFailure("the change feed rows are for the mocks")
         }
     }

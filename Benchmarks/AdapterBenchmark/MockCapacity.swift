@@ -62,7 +62,7 @@ struct MockCapacity {
                 )
             case (.drive, true):
                 (.get, "\(base)/drive/v3/files/\(target)?alt=media", StratusHTTPHeaders([authorization]), .empty)
-            case (.s3, _), (.webdav, _):
+            case (.s3, _), (.s3Ceph, _), (.webdav, _):
                 throw BenchmarkFailure("the capacity rows are for the mocks")
             }
         guard let url = URL(string: address) else { throw BenchmarkFailure("'\(address)' is not a URL") }

@@ -1,10 +1,15 @@
-/// The adapters measured: Dropbox and Drive against their mocks, S3 against moto, WebDAV
-/// against Apache httpd's mod_dav.
+/// The adapters measured: Dropbox and Drive against their mocks, S3 against moto and against
+/// Ceph's RADOS Gateway, WebDAV against Apache httpd's mod_dav.
 enum Provider: String, CaseIterable, Sendable {
     case dropbox
     case drive
     case s3
     case webdav
+    /// S3 against a single-node Ceph (last: its daemons keep running, a little, until the end).
+    case s3Ceph = "s3-ceph"
+
+    /// Whether the adapter is S3's (against moto or Ceph).
+    var isS3: Bool { self == .s3 || self == .s3Ceph }
 
     /// Whether its mock serves HTTPS. The Dropbox SDK only speaks HTTPS. The Drive mock is served
     /// over plain HTTP (as its SDK check does): over `--tls` its resumable-upload `Location` still
@@ -19,6 +24,7 @@ enum Provider: String, CaseIterable, Sendable {
         case .dropbox: "Dropbox"
         case .drive: "Drive"
         case .s3: "S3 (moto)"
+        case .s3Ceph: "S3 (Ceph)"
         case .webdav: "WebDAV (Apache)"
         }
     }
@@ -28,7 +34,7 @@ enum Provider: String, CaseIterable, Sendable {
     func hashCommand(executable: String) -> (command: String, name: String) {
         switch self {
         case .dropbox: ("\(ShellQuote.quote(executable)) child hash dropbox", "Dropbox content hash")
-        case .drive, .s3: ("md5sum", "md5sum")
+        case .drive, .s3, .s3Ceph: ("md5sum", "md5sum")
         case .webdav: ("sha256sum", "sha256sum")
         }
     }

@@ -1,6 +1,10 @@
+import CephSupport
 import Foundation
 import MotoSupport
+import Stratus
 import StratusDigest
+import StratusHTTP
+import StratusS3
 import WebDAVServers
 
 #if canImport(Glibc)
@@ -8,8 +12,9 @@ import WebDAVServers
 #endif
 
 /// Starts the real servers the S3 and WebDAV rows run against (moto's S3 server through
-/// `MotoLauncher`, Apache httpd's mod_dav through `WebDAVServerLauncher`) and sets up the clients
-/// for them. Both servers stop when the benchmark ends.
+/// `MotoLauncher`, a single-node Ceph through `CephLauncher`, Apache httpd's mod_dav through
+/// `WebDAVServerLauncher`) and sets up the clients for them. The servers stop when the benchmark
+/// ends.
 enum ServerRuns {
     static func start(
         _ provider: Provider, options: BenchmarkOptions, executable: String, workspace: URL,
@@ -33,6 +38,30 @@ enum ServerRuns {
                 remoteSettings: [
                     "type": "s3", "provider": "Other", "endpoint": base, "access_key_id": endpoint.user,
                     "secret_access_key": secret, "region": "us-east-1", "force_path_style": "true",
+                ])
+            return ServerRun(
+                options: options, executable: executable, workspace: workspace, processes: processes,
+                endpoint: endpoint, rclone: rclone, curl: nil, rclonePrefix: StratusClients.s3Bucket)
+        case .s3Ceph:
+            guard CephLauncher.isInstalled() else {
+                throw BenchmarkFailure("Ceph is not installed: apt-get install -y \(CephLauncher.packages)")
+            }
+            Progress.say("starting a single-node Ceph with its RADOS Gateway")
+            // Room for every client's copy of the large file and the small files, in memory.
+            let store = Int64(options.sizeMiB) * 1_048_576 * 6 + 1_073_741_824
+            let server = try await CephLauncher.start(storeBytes: store)
+            let base =
+                server.endpoint.absoluteString.hasSuffix("/")
+                ? String(server.endpoint.absoluteString.dropLast()) : server.endpoint.absoluteString
+            let endpoint = MockEndpoint(
+                provider: .s3Ceph, baseURL: base, accessToken: server.secretAccessKey, user: server.accessKeyID,
+                caFile: "")
+            try await createBucket(endpoint)
+            let rclone = RcloneClient(
+                processes: processes, provider: .s3Ceph, workspace: workspace,
+                remoteSettings: [
+                    "type": "s3", "provider": "Ceph", "endpoint": base, "access_key_id": server.accessKeyID,
+                    "secret_access_key": server.secretAccessKey, "region": "us-east-1", "force_path_style": "true",
                 ])
             return ServerRun(
                 options: options, executable: executable, workspace: workspace, processes: processes,
@@ -72,5 +101,21 @@ enum ServerRuns {
         case .dropbox, .drive:
             throw BenchmarkFailure("\(provider.rawValue) runs against stratus-mock")
         }
+    }
+
+    /// Creates the benchmark's bucket through Stratus (Ceph checks signatures, so it is a signed
+    /// `CreateBucket`).
+    private static func createBucket(_ endpoint: MockEndpoint) async throws {
+        let http = try StratusHTTPClient()
+        do {
+            guard let service = try StratusClients.service(endpoint, http: http) as? S3Service else {
+                throw BenchmarkFailure("no S3 service for \(endpoint.baseURL)")
+            }
+            try await service.createBucket()
+        } catch {
+            await http.shutdown()
+            throw error
+        }
+        await http.shutdown()
     }
 }

@@ -20,7 +20,7 @@ struct SourceHashes: Sendable {
         let algorithm: HashAlgorithm =
             switch provider {
             case .dropbox: .dropboxContentHash
-            case .drive, .s3: .md5
+            case .drive, .s3, .s3Ceph: .md5
             case .webdav: .sha256
             }
         guard let expected = (capped ? self.capped : full)[algorithm] else { return nil }

@@ -24,7 +24,7 @@ enum StratusClients {
     /// (for experiments by hand; the benchmark itself uses the default).
     static let batchWindowVariable = "BENCH_DROPBOX_BATCH_WINDOW_MS"
 
-    /// The bucket on moto.
+    /// The bucket on moto and on Ceph.
     static let s3Bucket = "stratus-bench"
 
     /// The provider's service with its default configuration (Dropbox: batch commits, unless
@@ -55,7 +55,7 @@ enum StratusClients {
                 apiURL: base, uploadURL: base, root: .folder(driveRootFolder), pageSize: 1000)
             return try DriveService(
                 configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
-        case .s3:
+        case .s3, .s3Ceph:
             let configuration = try S3Configuration(
                 endpoint: base, bucket: s3Bucket, addressing: .path, versioning: .enable)
             return try S3Service(
