@@ -5,8 +5,13 @@ extension HashAlgorithm {
     /// ``DropboxContentHash``).
     public static let dropboxContentHash = HashAlgorithm(rawValue: "dropboxContentHash")
 
-    /// The algorithms this module computes: SHA-256, SHA-1, MD5 and Dropbox's content hash.
-    public static let computable: [HashAlgorithm] = [.sha256, .sha1, .md5, .dropboxContentHash]
+    /// OneDrive's QuickXorHash: 160 bits, each byte XORed in 11 bits after the previous one, the
+    /// length XORed into the last 8 bytes (see ``QuickXorHash``).
+    public static let quickXorHash = HashAlgorithm(rawValue: "quickXorHash")
+
+    /// The algorithms this module computes: SHA-256, SHA-1, MD5, Dropbox's content hash and
+    /// OneDrive's QuickXorHash.
+    public static let computable: [HashAlgorithm] = [.sha256, .sha1, .md5, .dropboxContentHash, .quickXorHash]
 
     /// Whether this module can compute the algorithm (see ``computable``).
     public var isComputable: Bool {
@@ -23,6 +28,7 @@ extension HashAlgorithm {
         case .sha1: SHA1Digest()
         case .md5: MD5Digest()
         case .dropboxContentHash: DropboxContentHash()
+        case .quickXorHash: QuickXorHash()
         default: throw DigestError.unsupported(self)
         }
     }

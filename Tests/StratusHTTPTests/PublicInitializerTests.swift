@@ -38,10 +38,10 @@ import Testing
     @Test func anUnknownDigestIsAnInvalidRequest() async throws {
         let client = try StratusHTTPClient()
         let url = try #require(URL(string: "http://127.0.0.1:9/never"))
-        let request = StratusHTTPRequest(url: url, responseDigests: [HashAlgorithm(rawValue: "quickXorHash")])
+        let request = StratusHTTPRequest(url: url, responseDigests: [HashAlgorithm(rawValue: "whirlpool")])
         let error = await #expect(throws: StratusHTTPClientError.self) { try await client.execute(request) }
         await client.shutdown()
         #expect(error?.code == .invalidRequest)
-        #expect(error?.message.contains("quickXorHash") == true)
+        #expect(error?.message.contains("whirlpool") == true)
     }
 }
