@@ -89,6 +89,7 @@ public final class MockNextcloudServer: Sendable {
     /// - Parameter router: The router.
     public func addRoutes(to router: Router<BasicRequestContext>) {
         router.addMockInfrastructure(requestLog: requestLog, faults: faults)
+        addServerInfoRoutes(to: router)
         for name in Self.methods {
             guard let method = HTTPRequest.Method(name) else { continue }
             router.on("/remote.php/dav/**", method: method) { request, _ in
@@ -135,7 +136,7 @@ public final class MockNextcloudServer: Sendable {
         }
     }
 
-    private func authorized(_ request: Request) -> Bool {
+    func authorized(_ request: Request) -> Bool {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
             let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces))
         else { return false }

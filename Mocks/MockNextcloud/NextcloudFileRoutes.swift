@@ -56,30 +56,52 @@ extension MockNextcloudServer {
             if depth == "1", state.nodes[path]?.isFolder == true { paths += state.children(of: path) }
             return paths.compactMap { item in
                 guard let node = state.nodes[item] else { return nil }
-                return describe(node, at: item, wanted: wanted)
+                return describe(node, at: item, wanted: wanted, state: state)
             }
         }
         return NextcloudAnswers.multistatus(responses)
     }
 
-    /// A `d:response` for a node.
-    private func describe(_ node: NextcloudNode, at path: String, wanted: [String]?) -> String {
+    /// A `d:response` for a node: the properties asked for (every live and dead one for
+    /// allprop), those the mock does not have in a 404 propstat, as Nextcloud's Sabre plugins
+    /// answer them.
+    private func describe(_ node: NextcloudNode, at path: String, wanted: [String]?, state: NextcloudStore.State)
+        -> String
+    {
+        let ownCloud = "{http://owncloud.org/ns}"
+        let nextcloud = "{http://nextcloud.org/ns}"
         var live: [String: String] = [
             "{DAV:}resourcetype": node.isFolder ? "<d:collection/>" : "",
             "{DAV:}getetag": "&quot;\(node.etag)&quot;",
             "{DAV:}getlastmodified": NextcloudAnswers.httpDate(node.modified),
-            "{http://owncloud.org/ns}fileid": String(format: "%08d", node.fileID),
-            "{http://owncloud.org/ns}id": NextcloudStore.ocID(node.fileID),
+            ownCloud + "fileid": String(node.fileID),
+            ownCloud + "id": NextcloudStore.ocID(node.fileID),
+            ownCloud + "permissions": node.isFolder ? "RGDNVCK" : "RGDNVW",
+            ownCloud + "share-types": "",
+            ownCloud + "owner-id": XMLTree.escaped(user),
+            ownCloud + "owner-display-name": XMLTree.escaped(user),
+            nextcloud + "has-preview": "false",
+            nextcloud + "creation_time": "0",
+            nextcloud + "upload_time": "0",
         ]
         if !node.isFolder {
             live["{DAV:}getcontentlength"] = String(node.size)
             live["{DAV:}getcontenttype"] = "application/octet-stream"
+            live[ownCloud + "size"] = String(node.size)
             if let checksum = node.checksum {
-                live["{http://owncloud.org/ns}checksums"] =
-                    "<oc:checksum>\(XMLTree.escaped(checksum))</oc:checksum>"
+                live[ownCloud + "checksums"] = "<oc:checksum>\(XMLTree.escaped(checksum))</oc:checksum>"
             }
         } else {
-            live["{http://owncloud.org/ns}size"] = "0"
+            let size = state.size(of: path)
+            live[ownCloud + "size"] = String(size)
+            live["{DAV:}quota-used-bytes"] = String(size)
+            live["{DAV:}quota-available-bytes"] = "-3"
+            live[nextcloud + "is-encrypted"] = "0"
+            live[nextcloud + "contained-folder-count"] = String(
+                state.children(of: path).filter { state.nodes[$0]?.isFolder == true }.count)
+            live[nextcloud + "contained-file-count"] = String(
+                state.children(of: path).filter { state.nodes[$0]?.isFolder == false }.count)
+            if path.isEmpty { live[ownCloud + "data-fingerprint"] = "" }
         }
         var found: [(String, String)] = []
         var missing: [String] = []
@@ -109,7 +131,11 @@ extension MockNextcloudServer {
                 status: 501, exception: "Sabre\\DAV\\Exception\\NotImplemented",
                 message: "GET is only implemented on File objects")
         }
-        return content(blob: blob, size: node.size, etag: node.etag, modified: node.modified, request: request)
+        var response = content(
+            blob: blob, size: node.size, etag: node.etag, modified: node.modified, request: request)
+        response.headers[HTTPField.Name("OC-FileId")!] = NextcloudStore.ocID(node.fileID)
+        if let checksum = node.checksum { response.headers[HTTPField.Name("OC-Checksum")!] = checksum }
+        return response
     }
 
     /// The bytes of a blob, whole or a `Range` of them.

@@ -98,6 +98,14 @@ extension NextcloudStore.State {
         }.sorted()
     }
 
+    /// The size of a folder: the sum of the files below it, at any depth.
+    func size(of folder: String) -> Int64 {
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        return nodes.reduce(Int64(0)) { sum, entry in
+            !entry.value.isFolder && entry.key.hasPrefix(prefix) ? sum + entry.value.size : sum
+        }
+    }
+
     /// The path of a file id.
     func path(ofFileID id: Int) -> String? {
         nodes.first { !$0.value.isFolder && $0.value.fileID == id }?.key

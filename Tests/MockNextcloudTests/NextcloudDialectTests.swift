@@ -78,7 +78,8 @@ import Testing
                 .compactMap { $0.child("prop", namespace: "DAV:")?.child("checksums", namespace: Self.ownCloud) }
             #expect(checksums.first?.child("checksum", namespace: Self.ownCloud)?.text == "SHA1:\(sha1)")
             let listedID = try #require(NextcloudHarness.found(properties, Self.ownCloud, "fileid"))
-            #expect(fileID.hasPrefix(listedID))
+            // oc:fileid is the number; OC-FileId is oc:id, the number padded to 8 digits and the instance id.
+            #expect(Int(fileID.prefix(8)) == Int(listedID))
             #expect(NextcloudHarness.found(properties, "DAV:", "getcontentlength") == String(content.count))
         }
     }
