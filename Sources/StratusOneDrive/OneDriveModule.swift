@@ -1,2 +1,0 @@
-// StratusOneDrive: the `onedrive` backend over Microsoft Graph (issue 26, under way).
-enum OneDriveModule {}

@@ -1,0 +1,171 @@
+import Foundation
+import Stratus
+import StratusAdapterKit
+import StratusHTTP
+
+/// The change feed over Graph's `delta` of the root folder.
+///
+/// `latestChangeToken` asks `delta?token=latest` (no items, just a link to the present); each
+/// page of `changes(since:)` follows an `@odata.nextLink` until the `@odata.deltaLink` that
+/// closes the round. Graph reports items by id with their parent's id: paths come from the
+/// path index (folders are reported before what they hold, and unknown parents are looked up
+/// by id). A deleted item (`deleted` facet) becomes a deletion of the path the index has for
+/// its id, and of every file known below a deleted folder; a moved or renamed file becomes a
+/// deletion of its old path and an upsert at the new one. A token Graph no longer accepts
+/// (410 with a `resync...` code anywhere in the `innererror` chain) is
+/// `invalidChangeToken`.
+extension OneDriveService {
+    /// A token for the present (`delta?token=latest`).
+    public func latestChangeToken() async throws -> ChangeToken {
+        try await guarded {
+            _ = try await rootID()
+            var url = transport.address.item(.root, "delta", query: [("token", "latest")])
+            while true {
+                let page = try await transport.json(
+                    "GET delta", .get, url, as: OneDrivePage<OneDriveItem>.self)
+                if let deltaLink = page.deltaLink {
+                    _ = try followLink(deltaLink, action: "GET delta")
+                    return OneDriveChangeCursor(link: deltaLink).token
+                }
+                guard let next = page.nextLink else {
+                    throw OneDriveErrorMapping.undecodable(
+                        "GET delta", "the page has neither a nextLink nor a deltaLink")
+                }
+                url = try followLink(next, action: "GET delta")
+            }
+        }
+    }
+
+    /// One page of changes since a token.
+    public func changes(since token: ChangeToken) async throws -> ChangePage {
+        try await guarded {
+            let cursor = try OneDriveChangeCursor(token)
+            let url: URL
+            do {
+                url = try followLink(cursor.link, action: "GET delta")
+            } catch {
+                throw ServiceError(
+                    .invalidChangeToken,
+                    "This change token does not point at the configured Graph endpoint; resync from a full listing.")
+            }
+            let page = try await transport.json("GET delta", .get, url, as: OneDrivePage<OneDriveItem>.self)
+            guard let next = page.nextLink ?? page.deltaLink else {
+                throw OneDriveErrorMapping.undecodable("GET delta", "the page has neither a nextLink nor a deltaLink")
+            }
+            _ = try followLink(next, action: "GET delta")
+            let rootID = try await rootID()
+            var changes: [Change] = []
+            var upserts: [(OneDriveItem, RemotePath)] = []
+            for item in page.value where item.id != rootID {
+                for change in try await interpret(item, rootID: rootID) {
+                    switch change {
+                    case .upserted(let file):
+                        if let item = page.value.first(where: { $0.id == file.id }) {
+                            upserts.append((item, file.path))
+                        }
+                        changes.append(change)
+                    case .deleted:
+                        changes.append(change)
+                    }
+                }
+            }
+            // Every upserted file gets its current version, asked a few at a time.
+            let described = Dictionary(
+                try await describe(upserts).map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+            changes = changes.compactMap { change in
+                guard case .upserted(let file) = change else { return change }
+                return described[file.id].map { .upserted($0) }
+            }
+            return ChangePage(
+                changes: changes, nextToken: OneDriveChangeCursor(link: next).token, hasMore: page.nextLink != nil)
+        }
+    }
+
+    /// The feed entries for one delta item; upserts carry a placeholder version, filled in by
+    /// the caller.
+    private func interpret(_ item: OneDriveItem, rootID: String) async throws -> [Change] {
+        let known = await index.entry(of: item.id)
+        if item.isDeleted {
+            let forgotten = await index.forget(item.id)
+            return forgotten.map { .deleted($0) }
+        }
+        guard let parentID = item.parentReference?.id, let name = item.name,
+            let folder = try await folderPath(id: parentID, rootID: rootID, depth: 0),
+            let path = try? folder.appending(name)
+        else {
+            // Outside the root, or moved out of it.
+            guard known != nil else { return [] }
+            return await index.forget(item.id).map { .deleted($0) }
+        }
+        var result: [Change] = []
+        if let known, known.path != path {
+            result += await index.forget(item.id).map { .deleted($0) }
+        }
+        await index.record(path, id: item.id, isFolder: item.isFolder)
+        if item.isFile {
+            result.append(
+                .upserted(
+                    RemoteFile(
+                        path: path, id: item.id, size: item.size ?? 0, modified: item.modified,
+                        contentHash: item.quickXorHash, version: VersionID(item.cTag ?? item.id))))
+        }
+        return result
+    }
+
+    /// The path of a folder below the root (`.root` for the root itself), or `nil` when it lies
+    /// outside or no longer exists.
+    private func folderPath(id: String, rootID: String, depth: Int) async throws -> RemotePath? {
+        guard depth < 64 else { return nil }
+        if id == rootID { return .root }
+        if let known = await index.entry(of: id), known.isFolder { return known.path }
+        let folder: OneDriveItem
+        do {
+            folder = try await transport.json(
+                "GET item", .get, transport.address.item(id: id), as: OneDriveItem.self)
+        } catch let error as ServiceError where error.code == .notFound {
+            return nil
+        }
+        guard folder.isFolder, let parentID = folder.parentReference?.id, let name = folder.name,
+            let parentPath = try await folderPath(id: parentID, rootID: rootID, depth: depth + 1),
+            let path = try? parentPath.appending(name)
+        else { return nil }
+        await index.record(path, id: id, isFolder: true)
+        return path
+    }
+
+    /// The id of the root folder (asked once, then taken from the index); a folder root that
+    /// does not exist yet is made, folder by folder.
+    func rootID() async throws -> String {
+        if let id = await index.id(of: .root) { return id }
+        let root: OneDriveItem
+        do {
+            root = try await transport.json("GET root", .get, transport.address.item(.root), as: OneDriveItem.self)
+        } catch let error as ServiceError where error.code == .notFound && configuration.root != .appFolder {
+            root = try await makeRootFolders()
+        }
+        await index.record(.root, id: root.id, isFolder: true)
+        return root.id
+    }
+
+    /// Makes the folders of a folder root (`POST .../children` with a `folder` facet, each
+    /// taking an existing folder of the name as it is).
+    private func makeRootFolders() async throws -> OneDriveItem {
+        let names = try configuration.root.components()
+        var parent = "me/drive/root"
+        var made: OneDriveItem?
+        for name in names {
+            let body = OneDriveJSON.body([
+                "name": name, "folder": [String: Any](), "@microsoft.graph.conflictBehavior": "replace",
+            ])
+            let url = transport.address.url(parent + "/children")
+            let folder = try await transport.json(
+                "POST children", .post, url, body: body, as: OneDriveItem.self, repetition: .safe)
+            made = folder
+            parent = "me/drive/items/" + PercentEncoding.encode(folder.id)
+        }
+        guard let made else {
+            throw ServiceError(.invalidConfiguration, "The OneDrive root folder has no name.")
+        }
+        return made
+    }
+}

@@ -1,1 +1,0 @@
-// StratusOneDriveTests: tests of the onedrive adapter (issue 26, under way).
