@@ -85,6 +85,8 @@ struct AuthorizationRequest: Sendable {
                 return .failure(.invalidRequest("Invalid access_type: \(accessType ?? "")"))
             }
             offline = accessType == "offline"
+        case .microsoft:
+            offline = scopes.contains("offline_access")
         }
 
         return .success(
@@ -100,15 +102,22 @@ struct AuthorizationRequest: Sendable {
             ))
     }
 
+    /// The resource Microsoft's scopes may start with.
+    private static let graphResource = "https://graph.microsoft.com/"
+
     /// The space-separated scopes asked for, each one the app may have; none asked for means
     /// all of them for Dropbox, and is an error for Google, which requires `scope`.
     private static func parseScopes(
         _ text: String?,
         configuration: MockAuthorizationServer.Configuration
     ) -> Result<[String], AuthorizationPageError> {
-        let requested = (text ?? "").split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let requested = (text ?? "").split(separator: " ", omittingEmptySubsequences: true).map { scope in
+            // Microsoft names Graph's scopes with or without the resource in front.
+            configuration.flavor == .microsoft && scope.hasPrefix(graphResource)
+                ? String(scope.dropFirst(graphResource.count)) : String(scope)
+        }
         guard !requested.isEmpty else {
-            return configuration.flavor == .google
+            return configuration.flavor != .dropbox
                 ? .failure(.invalidRequest("Missing required parameter: scope"))
                 : .success(configuration.scopes)
         }

@@ -42,6 +42,9 @@ struct AuthorizeEndpoint: Sendable {
             if let state = parsed.state { fields.append("state", state) }
             fields.append("code", code)
             fields.append("scope", parsed.authorization.scopes.joined(separator: " "))
+        case .microsoft:
+            fields.append("code", code)
+            if let state = parsed.state { fields.append("state", state) }
         }
         return redirect(to: RedirectURI.appending(fields, to: redirectURI))
     }

@@ -7,6 +7,10 @@ extension MockAuthorizationServer {
         /// Google: `/o/oauth2/v2/auth`, `/token`, `/revoke`; access tokens start with `ya29.`
         /// and last 3599 seconds.
         case google
+        /// Microsoft identity platform v2 (OneDrive): `/common/oauth2/v2.0/authorize` and
+        /// `/common/oauth2/v2.0/token`, no revocation endpoint; access tokens start with `EwA`
+        /// and last 3599 seconds, and `offline_access` among the scopes asks for a refresh token.
+        case microsoft
 
         /// The scopes an app has when the configuration names none.
         public var defaultScopes: [String] {
@@ -18,22 +22,26 @@ extension MockAuthorizationServer {
                 ]
             case .google:
                 ["https://www.googleapis.com/auth/drive"]
+            case .microsoft:
+                ["Files.ReadWrite", "Files.ReadWrite.AppFolder", "User.Read", "offline_access", "openid", "profile"]
             }
         }
 
-        /// How long the provider's access tokens live: 14,400 s for Dropbox, 3599 s for Google.
+        /// How long the provider's access tokens live: 14,400 s for Dropbox, 3599 s for Google and
+        /// Microsoft.
         public var defaultAccessTokenLifetime: Duration {
             switch self {
             case .dropbox: .seconds(14_400)
-            case .google: .seconds(3_599)
+            case .google, .microsoft: .seconds(3_599)
             }
         }
 
-        /// `dropbox` or `google`.
+        /// `dropbox`, `google` or `microsoft`.
         public var description: String {
             switch self {
             case .dropbox: "dropbox"
             case .google: "google"
+            case .microsoft: "microsoft"
             }
         }
     }

@@ -46,6 +46,7 @@ public final class MockAuthorizationServer: Sendable {
     ///
     /// Dropbox: `GET /oauth2/authorize`, `POST /oauth2/token`, `POST /2/auth/token/revoke`.
     /// Google: `GET /o/oauth2/v2/auth`, `POST /token`, `POST /revoke`.
+    /// Microsoft: `GET /common/oauth2/v2.0/authorize`, `POST /common/oauth2/v2.0/token`.
     /// - Parameter router: The router, possibly shared with a provider mock.
     public func addRoutes(to router: Router<BasicRequestContext>) {
         let routes = router.group().add(middleware: RequestLogMiddleware(log: requestLog))
@@ -60,6 +61,9 @@ public final class MockAuthorizationServer: Sendable {
             routes.post(RouterPath(paths.revoke)) { request, _ in try await revoke.respondForDropbox(to: request) }
         case .google:
             routes.post(RouterPath(paths.revoke)) { request, _ in try await revoke.respondForGoogle(to: request) }
+        case .microsoft:
+            // The identity platform has no revocation endpoint.
+            break
         }
     }
 
@@ -104,11 +108,13 @@ public final class MockAuthorizationServer: Sendable {
 extension MockAuthorizationServer {
     /// The paths of a flavor's endpoints, each starting with `/`.
     public struct Paths: Sendable, Hashable {
-        /// Where the user is sent to authorize: `/oauth2/authorize` or `/o/oauth2/v2/auth`.
+        /// Where the user is sent to authorize: `/oauth2/authorize`, `/o/oauth2/v2/auth` or
+        /// `/common/oauth2/v2.0/authorize`.
         public var authorize: String
-        /// The token endpoint: `/oauth2/token` or `/token`.
+        /// The token endpoint: `/oauth2/token`, `/token` or `/common/oauth2/v2.0/token`.
         public var token: String
-        /// The revocation endpoint: `/2/auth/token/revoke` or `/revoke`.
+        /// The revocation endpoint: `/2/auth/token/revoke` or `/revoke`; empty for Microsoft, which
+        /// has none.
         public var revoke: String
 
         /// The paths of a flavor.
@@ -123,6 +129,10 @@ extension MockAuthorizationServer {
                 authorize = "/o/oauth2/v2/auth"
                 token = "/token"
                 revoke = "/revoke"
+            case .microsoft:
+                authorize = "/common/oauth2/v2.0/authorize"
+                token = "/common/oauth2/v2.0/token"
+                revoke = ""
             }
         }
     }

@@ -40,7 +40,42 @@ enum TokenResponse {
                 ),
                 headers: headers
             )
+        case .microsoft:
+            return Response.json(
+                MicrosoftTokenBody(
+                    accessToken: issue.accessToken, expiresIn: expiresIn, scope: scope,
+                    refreshToken: issue.refreshToken),
+                headers: headers
+            )
         }
+    }
+}
+
+/// Microsoft identity platform v2: `token_type: "Bearer"`, `scope`, `expires_in`,
+/// `ext_expires_in`, `access_token`, and `refresh_token` with `offline_access`.
+private struct MicrosoftTokenBody: Encodable {
+    var tokenType = "Bearer"
+    var scope: String
+    var expiresIn: Int
+    var extExpiresIn: Int
+    var accessToken: String
+    var refreshToken: String?
+
+    init(accessToken: String, expiresIn: Int, scope: String, refreshToken: String?) {
+        self.accessToken = accessToken
+        self.expiresIn = expiresIn
+        self.extExpiresIn = expiresIn
+        self.scope = scope
+        self.refreshToken = refreshToken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case tokenType = "token_type"
+        case scope
+        case expiresIn = "expires_in"
+        case extExpiresIn = "ext_expires_in"
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
     }
 }
 

@@ -105,6 +105,8 @@ struct OAuthHarness: Sendable {
             query.append("scope", Self.googleScope)
             query.append("access_type", offline ? "offline" : "online")
             query.append("prompt", "consent")
+        case .microsoft:
+            query.append("scope", offline ? "Files.ReadWrite offline_access" : "Files.ReadWrite")
         }
         return query
     }

@@ -39,7 +39,7 @@ struct MockHarness: Sendable {
             let status = server.validate(accessToken: token)
             if status.isValid { return Response.json(text: #"{"account_id": "dbid:test"}"#) }
             switch (configuration.flavor, status) {
-            case (.google, _):
+            case (.google, _), (.microsoft, _):
                 return Response.json(
                     text:
                         #"{"error": {"code": 401, "message": "Request had invalid authentication credentials.", "errors": [{"message": "Invalid Credentials", "domain": "global", "reason": "authError", "location": "Authorization", "locationType": "header"}], "status": "UNAUTHENTICATED"}}"#,
@@ -76,7 +76,8 @@ struct MockHarness: Sendable {
         case .dropbox:
             return .dropbox(
                 clientID: configuration.clientID, clientSecret: configuration.clientSecret, baseURL: baseURL)
-        case .google:
+        case .google, .microsoft:
+            // No test of this harness uses Microsoft's flavor (the OneDrive adapter tests its sign-in).
             return .google(clientID: configuration.clientID, clientSecret: configuration.clientSecret, baseURL: baseURL)
         }
     }

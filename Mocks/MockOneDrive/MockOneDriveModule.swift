@@ -1,2 +1,0 @@
-// MockOneDrive: a Microsoft Graph mock for OneDrive (issue 26, under way).
-enum MockOneDriveModule {}

@@ -1,0 +1,40 @@
+import Foundation
+import MockOneDrive
+import StratusHTTP
+import Testing
+
+@Suite("Graph mock: /content redirects to the pre-authenticated download host")
+struct ContentTests {
+    @Test("302 to the content host, which serves the bytes and ranges without a token and refuses one")
+    func download() async throws {
+        try await OneDriveHarness.with { harness in
+            let content = OneDriveHarness.bytes(5000)
+            let item = try await harness.put("/d/file.bin", content)
+            let redirect = try await harness.send(.get, "/v1.0/me/drive/root:/d/file.bin:/content")
+            #expect(redirect.status == 302)
+            let location = try #require(redirect.headers["Location"].flatMap(URL.init(string:)))
+            #expect(location.port == harness.contentURL.port)
+            #expect(location.port != harness.graphURL.port)
+            #expect(item["@microsoft.graph.downloadUrl"] as? String == location.absoluteString)
+
+            let whole = try await harness.send(.get, absolute: location)
+            #expect(whole.status == 200)
+            #expect(whole.body == content)
+            let ranged = try await harness.send(.get, absolute: location, headers: [("Range", "bytes=4000-")])
+            #expect(ranged.status == 206)
+            #expect(ranged.body == content[4000...])
+            #expect(ranged.headers["Content-Range"] == "bytes 4000-4999/5000")
+            let outside = try await harness.send(.get, absolute: location, headers: [("Range", "bytes=9000-")])
+            #expect(outside.status == 416)
+
+            let withToken = try await harness.send(.get, absolute: location, token: harness.token)
+            #expect(withToken.status == 401)
+            var forged = try #require(URLComponents(url: location, resolvingAgainstBaseURL: false))
+            forged.path = String(forged.path.dropLast(4)) + "0000"
+            #expect(try await harness.send(.get, absolute: try #require(forged.url)).status == 401)
+
+            let folder = try await harness.send(.get, "/v1.0/me/drive/root:/d:/content")
+            #expect(folder.status == 400)
+        }
+    }
+}
