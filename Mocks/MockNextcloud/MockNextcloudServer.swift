@@ -88,7 +88,11 @@ public final class MockNextcloudServer: Sendable {
     /// routes added after them).
     /// - Parameter router: The router.
     public func addRoutes(to router: Router<BasicRequestContext>) {
-        router.addMockInfrastructure(requestLog: requestLog, faults: faults)
+        router.addMockInfrastructure(
+            requestLog: requestLog, faults: faults,
+            recordedHeaders: RequestLogMiddleware<BasicRequestContext>.defaultRecordedHeaders.union([
+                "if", "depth", "destination", "overwrite", "oc-total-length", "x-oc-mtime", "oc-checksum",
+            ]))
         addServerInfoRoutes(to: router)
         for name in Self.methods {
             guard let method = HTTPRequest.Method(name) else { continue }

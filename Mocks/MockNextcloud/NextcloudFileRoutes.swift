@@ -371,20 +371,15 @@ extension MockNextcloudServer {
     }
 
     private func move(_ request: Request, path: String) throws -> Response {
-        guard let destinationHeader = request.headers[HTTPField.Name("Destination")!],
-            let destinationURL = URL(string: destinationHeader)
-        else { throw NextcloudFailure.badRequest("No Destination") }
-        let filesPrefix = "/remote.php/dav/files/\(user)/"
-        let destinationPath = destinationURL.path(percentEncoded: false)
-        guard destinationPath.hasPrefix(filesPrefix) else {
+        let target = try filesTarget(of: request)
+        guard !path.isEmpty, !target.isEmpty, target != path, !target.hasPrefix(path + "/") else {
             throw NextcloudFailure(
-                status: 502, exception: "Sabre\\DAV\\Exception\\BadGateway", message: "Bad destination")
+                status: 403, exception: "Sabre\\DAV\\Exception\\Forbidden",
+                message: "Source and destination are the same, or the destination is inside the source")
         }
-        var target = String(destinationPath.dropFirst(filesPrefix.count))
-        while target.hasSuffix("/") { target.removeLast() }
         let overwrite = request.headers[HTTPField.Name("Overwrite")!] != "F"
-        let existed = try store.withState { state -> Bool in
-            guard state.nodes[path] != nil else {
+        let (moved, existed) = try store.withState { state -> (NextcloudNode, Bool) in
+            guard let moved = state.nodes[path] else {
                 throw NextcloudFailure.notFound("File with name \(path) could not be located")
             }
             guard let parent = NextcloudStore.State.parent(of: target), state.nodes[parent]?.isFolder == true else {
@@ -402,10 +397,15 @@ extension MockNextcloudServer {
                 state.nodes[target + key.dropFirst(path.count)] = state.nodes[key]
                 state.nodes[key] = nil
             }
+            // The moved node keeps its ETag (a client that renamed it has nothing to fetch); the
+            // folders above both places change, as Nextcloud's propagator does.
             if let parent = NextcloudStore.State.parent(of: path) { state.propagate(from: parent) }
-            state.propagate(from: target)
-            return existed
+            if let parent = NextcloudStore.State.parent(of: target) { state.propagate(from: parent) }
+            return (moved, existed)
         }
-        return NextcloudAnswers.empty(status: existed ? 204 : 201)
+        var headers: HTTPFields = [.eTag: "\"\(moved.etag)\""]
+        headers[HTTPField.Name("OC-ETag")!] = "\"\(moved.etag)\""
+        headers[HTTPField.Name("OC-FileId")!] = NextcloudStore.ocID(moved.fileID)
+        return NextcloudAnswers.empty(status: existed ? 204 : 201, headers: headers)
     }
 }

@@ -8,10 +8,13 @@
 #      chunks (/remote.php/dav/uploads/), and the client is held to 10 MB chunks;
 #   2. a second nextcloudcmd syncs it down into an empty folder: every byte is compared;
 #   3. both run again: no file may be transferred (ETags stable, nothing re-downloaded);
-#   4. Stratus lists and reads every file (`stratus ls`, `stratus get`): every byte is compared;
-#   5. Stratus writes (a new small file, a new large file, an overwrite of a small and of a large
+#   4. the first folder changes (a small and a large file rewritten, a file and a folder renamed,
+#      a file deleted, one added) and is synced up, the second syncs down: compared; both run
+#      again: nothing transferred;
+#   5. Stratus lists and reads every file (`stratus ls`, `stratus get`): every byte is compared;
+#   6. Stratus writes (a new small file, a new large file, an overwrite of a small and of a large
 #      one) and both nextcloudcmd folders sync down: every byte is compared with what was written;
-#   6. both run once more: again nothing is transferred.
+#   7. both run once more: again nothing is transferred.
 #
 # Exits non-zero, saying what differed, at the first difference. SCRATCH_PATH picks the SwiftPM
 # scratch folder (default .build).
@@ -165,12 +168,32 @@ sync_folder upload-again "$up"
 sync_folder download-again "$down"
 no_transfers_since "$mark" "second runs"
 
-# --- 4. read with Stratus ---------------------------------------------------------------------
+# --- 4. changes in the first folder -----------------------------------------------------------
+step "4. the first folder changes; it syncs up, the second syncs down"
+echo "rewritten by the first client" >"$up/docs/file-5.bin"
+head -c $((14 * 1024 * 1024)) /dev/urandom >"$up/docs/large-20.bin"
+mv "$up/file-4.bin" "$up/file-4-renamed.bin"
+mv "$up/docs/letters" "$up/docs/letters-renamed"
+rm "$up/photos/2024/summer/file-3.bin"
+echo "added by the first client" >"$up/photos/added.txt"
+mark=$(request_count)
+sync_folder upload-changes "$up"
+requests "$mark"
+mark=$(request_count)
+sync_folder download-changes "$down"
+requests "$mark" transfers
+same_tree "$up" "$down" "changed vs synced down"
+mark=$(request_count)
+sync_folder upload-changes-again "$up"
+sync_folder download-changes-again "$down"
+no_transfers_since "$mark" "runs after the changes"
+
+# --- 5. read with Stratus ---------------------------------------------------------------------
 config="$work/remotes.json"
 "$stratus_binary" remote add nc --config "$config" --type webdav --option "url=$base/remote.php/dav/files/$user/" \
     --option "user=$user" --option "password_file=$password_file" --option vendor=nextcloud >/dev/null
 via_stratus="$work/via-stratus"
-step "4. Stratus (webdav remote, vendor nextcloud) lists and reads every file"
+step "5. Stratus (webdav remote, vendor nextcloud) lists and reads every file"
 listing="$work/stratus-ls.txt"
 "$stratus_binary" ls --config "$config" nc: >"$listing" || fail "stratus ls failed"
 count=0
@@ -188,8 +211,8 @@ for folder in "$up"/*/ "$up"/*/*/ "$up"/*/*/*/; do
 done
 same_tree "$up" "$via_stratus" "uploaded vs read by Stratus"
 
-# --- 5. write with Stratus, sync down with nextcloudcmd ---------------------------------------
-step "5. Stratus writes; both nextcloudcmd folders sync down"
+# --- 6. write with Stratus, sync down with nextcloudcmd ---------------------------------------
+step "6. Stratus writes; both nextcloudcmd folders sync down"
 expected="$work/expected"
 cp -r "$up" "$expected"
 rm -f "$expected"/.sync_*
@@ -218,8 +241,8 @@ requests "$mark" transfers
 same_tree "$expected" "$down" "Stratus's writes vs the second client's folder"
 same_tree "$expected" "$up" "Stratus's writes vs the first client's folder"
 
-# --- 6. nothing to do again -------------------------------------------------------------------
-step "6. both nextcloudcmd folders sync once more"
+# --- 7. nothing to do again -------------------------------------------------------------------
+step "7. both nextcloudcmd folders sync once more"
 mark=$(request_count)
 sync_folder upload-third "$up"
 sync_folder download-third "$down"

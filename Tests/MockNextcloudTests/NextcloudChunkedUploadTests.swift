@@ -147,6 +147,35 @@ import Testing
         }
     }
 
+    /// The desktop client names the destination's ETag in a tagged `If` header on the final MOVE
+    /// (`If: </remote.php/dav/files/USER/f> (["etag"])`), and sends the MKCOL without a
+    /// `Destination` (chunking v1) and the MOVE's `Destination` as a path.
+    @Test func theDesktopClientsTaggedIfHeaderGuardsTheFinalMove() async throws {
+        try await NextcloudHarness.with { nextcloud in
+            let first = try await nextcloud.send("PUT", nextcloud.fileURL("big.bin"), body: Data("old".utf8))
+            let etag = try #require(first.headers["ETag"])
+            let destination = "/remote.php/dav/files/\(NextcloudHarness.user)/big.bin"
+            func upload(_ id: String, ifETag: String) async throws -> Int {
+                let folder = nextcloud.uploadURL(id)
+                #expect(try await nextcloud.send("MKCOL", folder, headers: [("OC-Total-Length", "3")]).status == 201)
+                let chunk = try await nextcloud.send(
+                    "PUT", folder.appending(path: "0000000000000000"), body: Data("new".utf8))
+                #expect(chunk.status == 201)
+                return try await nextcloud.send(
+                    "MOVE", folder.appending(path: ".file"),
+                    headers: [
+                        ("Destination", destination), ("OC-Total-Length", "3"),
+                        ("If", "<\(destination)> ([\(ifETag)])"),
+                    ]
+                ).status
+            }
+            #expect(try await upload("4001", ifETag: "\"0123456789abc\"") == 412)
+            #expect(try await nextcloud.send("GET", nextcloud.fileURL("big.bin")).body == Data("old".utf8))
+            #expect(try await upload("4002", ifETag: etag) == 204)
+            #expect(try await nextcloud.send("GET", nextcloud.fileURL("big.bin")).body == Data("new".utf8))
+        }
+    }
+
     @Test func aChunkAboveTheLimitIsRefusedButTheFileAsAWholeIsNot() async throws {
         try await NextcloudHarness.with(largestSinglePut: 100) { nextcloud in
             let target = nextcloud.fileURL("chunked.bin").absoluteString

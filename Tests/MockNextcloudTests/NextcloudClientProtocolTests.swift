@@ -145,6 +145,33 @@ import Testing
         }
     }
 
+    /// A renamed file keeps its id and ETag (a client that renamed it has nothing to download),
+    /// and the answer names them; the folders above both places get new ETags.
+    @Test func aMoveKeepsTheFilesIdAndETagAndAnswersWithThem() async throws {
+        try await NextcloudHarness.with { nextcloud in
+            #expect(try await nextcloud.send("MKCOL", nextcloud.fileURL("a")).status == 201)
+            let put = try await nextcloud.send("PUT", nextcloud.fileURL("a/f.txt"), body: Data("f".utf8))
+            let rootBefore = NextcloudHarness.found(
+                try await nextcloud.propfind(nextcloud.fileURL(""), properties: [("DAV:", "getetag")]), "DAV:",
+                "getetag")
+            let moved = try await nextcloud.send(
+                "MOVE", nextcloud.fileURL("a/f.txt"),
+                headers: [("Destination", nextcloud.fileURL("g.txt").absoluteString)])
+            #expect(moved.status == 201)
+            #expect(moved.headers["OC-FileId"] == put.headers["OC-FileId"])
+            #expect(moved.headers["ETag"] == put.headers["ETag"])
+            let listed = try await nextcloud.propfind(nextcloud.fileURL("g.txt"), properties: [("DAV:", "getetag")])
+            #expect(NextcloudHarness.found(listed, "DAV:", "getetag") == put.headers["ETag"])
+            let rootAfter = NextcloudHarness.found(
+                try await nextcloud.propfind(nextcloud.fileURL(""), properties: [("DAV:", "getetag")]), "DAV:",
+                "getetag")
+            #expect(rootAfter != rootBefore)
+            let intoItself = try await nextcloud.send(
+                "MOVE", nextcloud.fileURL("a"), headers: [("Destination", nextcloud.fileURL("a/b").absoluteString)])
+            #expect(intoItself.status == 403)
+        }
+    }
+
     /// A file PUT with a stale `If-Match`, or `If-None-Match: *` on a file that exists, is 412
     /// and leaves the file as it was, as Sabre's precondition checks do.
     @Test func aPutHonoursIfMatchAndIfNoneMatch() async throws {
