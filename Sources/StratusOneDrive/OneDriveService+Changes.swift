@@ -19,7 +19,8 @@ extension OneDriveService {
     public func latestChangeToken() async throws -> ChangeToken {
         try await guarded {
             _ = try await rootID()
-            var url = transport.address.item(.root, "delta", query: [("token", "latest")])
+            var url = transport.address.item(
+                .root, "delta", query: [("token", "latest"), ("$top", String(configuration.pageSize))])
             while true {
                 let page = try await transport.json(
                     "GET delta", .get, url, as: OneDrivePage<OneDriveItem>.self)
@@ -31,9 +32,20 @@ extension OneDriveService {
                     throw OneDriveErrorMapping.undecodable(
                         "GET delta", "the page has neither a nextLink nor a deltaLink")
                 }
-                url = try followLink(next, action: "GET delta")
+                url = try deltaURL(next)
             }
         }
+    }
+
+    /// A delta link to follow, on Graph's origin only, asking for the configured page size
+    /// (`$top`; a link Graph wrote may not carry it).
+    func deltaURL(_ link: String) throws -> URL {
+        let url = try followLink(link, action: "GET delta")
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        var query = (components.percentEncodedQueryItems ?? []).filter { $0.name != "$top" && $0.name != "%24top" }
+        query.append(URLQueryItem(name: "$top", value: String(configuration.pageSize)))
+        components.percentEncodedQueryItems = query
+        return components.url ?? url
     }
 
     /// One page of changes since a token.
@@ -42,7 +54,7 @@ extension OneDriveService {
             let cursor = try OneDriveChangeCursor(token)
             let url: URL
             do {
-                url = try followLink(cursor.link, action: "GET delta")
+                url = try deltaURL(cursor.link)
             } catch {
                 throw ServiceError(
                     .invalidChangeToken,

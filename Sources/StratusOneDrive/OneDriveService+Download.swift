@@ -12,7 +12,8 @@ extension OneDriveService {
     /// ``/Stratus/Service/download(_:version:to:options:)``.
     ///
     /// The current content is checked against Graph's `quickXorHash` (and `sha256Hash` when
-    /// Graph reports one); an old version, for which Graph reports no hash, against its size.
+    /// Graph reports one); an old version, for which Graph reports no hash, against its size,
+    /// and the file returned carries the QuickXorHash of the bytes received.
     /// When the check fails, the download is repeated once from the start with fresh metadata.
     public func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions)
         async throws -> RemoteFile
@@ -42,10 +43,15 @@ extension OneDriveService {
                     contentURL = transport.address.item(id: item.id, "content")
                 }
                 do {
-                    try await fetch(
+                    let received = try await fetch(
                         contentURL, expecting: described, sha256: oldVersion == nil ? item.sha256Hex : nil,
                         to: destination, progress: progress)
-                    return described
+                    guard oldVersion != nil, let received else { return described }
+                    // Graph reports no hash for an old version: the one reported is the hash of
+                    // the bytes received, whose size was checked.
+                    var file = described
+                    file.contentHash = ContentHash(algorithm: .quickXorHash, value: received)
+                    return file
                 } catch let error as ServiceError where error.code == .integrityMismatch && attempt == 1 {
                     logger.warning("A OneDrive download failed its check; fetching it again.")
                     attempt += 1
@@ -54,9 +60,10 @@ extension OneDriveService {
         }
     }
 
-    /// Asks Graph for the content's pre-authenticated URL (the 302's `Location`).
+    /// Asks Graph once for the content's pre-authenticated URL (the 302's `Location`); the
+    /// caller's retry loop repeats it.
     func downloadLocation(_ contentURL: URL) async throws -> URL {
-        let response = try await transport.send("GET content", repetition: .safe, accepted: [302]) {
+        let response = try await transport.send("GET content", repetition: .never, accepted: [302]) {
             StratusHTTPRequest(method: .get, url: contentURL)
         }
         guard response.status == 302, let location = response.headers["Location"],
@@ -72,10 +79,12 @@ extension OneDriveService {
     /// Streams the content to a temporary file beside the destination, checks it, and renames
     /// it over the destination. The download URL is asked again when it stops working (it is
     /// short-lived); the bytes already received are kept and the rest asked for with `Range`.
+    /// - Returns: The QuickXorHash (hex) of what was received.
+    @discardableResult
     private func fetch(
         _ contentURL: URL, expecting file: RemoteFile, sha256: String?, to destination: URL,
         progress: MonotonicProgress
-    ) async throws {
+    ) async throws -> String? {
         let staging = try DownloadStaging(for: destination, service: "onedrive")
         defer { staging.discard() }
         var digests: Set<HashAlgorithm> = [.quickXorHash]
@@ -116,5 +125,6 @@ extension OneDriveService {
             try staging.moveIntoPlace()
         }
         progress.report(file.size)
+        return response.bodyDigests[.quickXorHash]
     }
 }

@@ -38,6 +38,9 @@ struct OneDriveUploadSession: Sendable {
             request.headers.set("Content-Range", OneDriveFragmentPlan.contentRange(range, size: size))
             request.headers.set("Content-Type", "application/octet-stream")
             request.body = content.body(range)
+            // After a dropped connection the session is asked what it holds (below) rather than
+            // libcurl resending the fragment on its own.
+            request.isIdempotent = false
             let response: StratusHTTPResponse
             do {
                 response = try await transport.sendWithoutAuthorization(
