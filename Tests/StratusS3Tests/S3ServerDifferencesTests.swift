@@ -136,6 +136,32 @@ import Testing
         }
     }
 
+    /// Where the server cannot refuse a racing writer (Ceph, versioned: `bestEffort`), several
+    /// may win; StratusSync then finds a lost race in the history, which must hold every
+    /// winner's version, newest first, the current one on top.
+    @Test("on a best-effort bucket every racing winner's version is in the history, the current one first (Ceph)")
+    func racingWinnersAreInTheHistory() async throws {
+        let service = try await S3TestServer.ceph.makeService(bucket: MotoServer.uniqueBucket("race"))
+        #expect(try await service.conditionSupport().conditionalWrites == .bestEffort)
+        let path = try RemotePath("slot.json")
+        let winners = await withTaskGroup(of: RemoteFile?.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    try? await service.upload(
+                        from: .bytes(Data(repeating: UInt8(writer), count: 64 * 1024)), to: path,
+                        options: UploadOptions(precondition: .mustNotExist))
+                }
+            }
+            var files: [RemoteFile] = []
+            for await file in group { if let file { files.append(file) } }
+            return files
+        }
+        #expect(!winners.isEmpty)
+        let history = try await service.versions(of: path)
+        #expect(Set(winners.map(\.version)).isSubset(of: Set(history.map(\.id))))
+        #expect(try await service.metadata(of: path).version == history.first?.id)
+    }
+
     /// The check reads the version just below the marker in the key's listing, newest first as
     /// S3 and Ceph list them (moto lists delete markers after all versions, but honours `If-Match`
     /// on DeleteObject, so the check never runs there).
