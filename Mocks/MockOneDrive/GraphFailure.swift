@@ -26,8 +26,7 @@ struct GraphFailure: Error {
     /// The answer.
     func response() -> Response {
         var inner: [String: Any] = [
-            "date": UTCTimeText.make(unixSeconds: Int64(Date().timeIntervalSince1970)).replacingOccurrences(
-                of: "Z", with: ""),
+            "date": UTCTimeText.make(unixSeconds: Int64(Date().timeIntervalSince1970)),
             "request-id": UUID().uuidString.lowercased(),
             "client-request-id": UUID().uuidString.lowercased(),
         ]

@@ -23,8 +23,6 @@ enum GraphJSON {
         let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
         var text = UTCTimeText.make(unixSeconds: seconds)
-        guard text.hasSuffix("Z") else { return text }
-        text.removeLast()
         text += "."
         UTCTimeText.append(Int(millis - seconds * 1000), width: 3, to: &text)
         return text + "Z"

@@ -55,6 +55,8 @@ struct ItemRouteTests {
             let hashes = try #require((item["file"] as? [String: Any])?["hashes"] as? [String: Any])
             #expect(hashes["quickXorHash"] as? String == QuickXorReference.hash(content))
             #expect((hashes["sha256Hash"] as? String)?.count == 64)
+            let modified = try #require(item["lastModifiedDateTime"] as? String)
+            #expect(modified.contains(#/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/#))
             let reference = try #require(item["parentReference"] as? [String: Any])
             #expect(reference["path"] as? String == "/drive/root:/a/b")
             #expect(reference["driveId"] as? String == harness.server.driveID)
