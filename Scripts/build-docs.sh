@@ -34,7 +34,7 @@ out=.build/docs
 # below fails when a library product with a catalogue is missing here.
 modules=(
     StratusFileSystem Stratus StratusDigest StratusHTTP StratusLocal StratusContract StratusAdapterKit
-    StratusOAuth StratusDropbox StratusDrive StratusS3 StratusWebDAV StratusSync StratusKeyValue
+    StratusOAuth StratusDropbox StratusDrive StratusOneDrive StratusS3 StratusWebDAV StratusSync StratusKeyValue
     MockSupport
 )
 # The documented modules each module's documentation may link to: its direct dependencies here.
@@ -49,6 +49,7 @@ declare -A links=(
     [StratusOAuth]="Stratus StratusHTTP StratusDigest StratusAdapterKit StratusFileSystem"
     [StratusDropbox]="Stratus StratusHTTP StratusOAuth StratusDigest StratusAdapterKit"
     [StratusDrive]="Stratus StratusHTTP StratusOAuth StratusDigest StratusAdapterKit"
+    [StratusOneDrive]="Stratus StratusHTTP StratusOAuth StratusDigest StratusAdapterKit"
     [StratusS3]="Stratus StratusHTTP StratusDigest StratusAdapterKit"
     [StratusWebDAV]="Stratus StratusHTTP StratusDigest StratusAdapterKit StratusFileSystem"
     [StratusSync]="Stratus StratusDigest StratusFileSystem"
