@@ -3,12 +3,21 @@ import HTTPTypes
 import Hummingbird
 import MockSupport
 
-/// A mock of Nextcloud's WebDAV dialect, written from Nextcloud's public WebDAV documentation:
+/// A mock of Nextcloud, written from Nextcloud's public developer documentation and checked
+/// against the official desktop client's `nextcloudcmd` (see `Mocks/sdk-checks/run-nextcloudcmd-check.sh`):
 ///
+/// - `/status.php`, and the OCS capabilities and user (`/ocs/v1.php/cloud/...`,
+///   `/ocs/v2.php/cloud/...`), which advertise chunked uploads, versions and checksums;
 /// - files at `/remote.php/dav/files/USER/...`: PROPFIND (depth 0 and 1; `infinity` is refused,
-///   as Nextcloud does by default), GET with `Range`, PUT (with `X-OC-Mtime` and
-///   `OC-Checksum`), DELETE, MKCOL, MOVE, PROPPATCH of dead properties, LOCK and UNLOCK;
-/// - `oc:fileid`, `oc:checksums`, and folder ETags that change when anything below changes;
+///   as Nextcloud does by default) with `oc:fileid`, `oc:id`, `oc:permissions`, `oc:size`,
+///   `oc:checksums` and the rest of what the client asks for, GET with `Range`, PUT (with
+///   `X-OC-Mtime`, `OC-Checksum`, `If-Match` and `If-None-Match`; at most
+///   ``largestSinglePut`` bytes), DELETE, MKCOL, MOVE, PROPPATCH of dead properties, LOCK and
+///   UNLOCK; `OC-FileId`, `ETag` and `OC-ETag` on writes, and folder ETags that change when
+///   anything below changes;
+/// - chunked uploads at `/remote.php/dav/uploads/USER/<transfer-id>` (versions 1 and 2):
+///   numbered chunks streamed to disk, a listing to resume from, and the final MOVE of `.file`
+///   that checks `OC-Total-Length` and the destination's preconditions and makes a new version;
 /// - versions at `/remote.php/dav/versions/USER/versions/FILEID`: PROPFIND lists the older
 ///   contents of a file (named by their modification time), GET reads one, and MOVE of one to
 ///   `/remote.php/dav/versions/USER/restore/...` makes it current again (the replaced content

@@ -41,6 +41,8 @@ password_file="$work/password"
 control_token=$(grep -m1 "control token:" "$mock_log" | awk '{print $3}')
 user=stratus
 mkdir -p "$work/home" "$work/logs"
+# nextcloudcmd -n reads the login from $HOME/.netrc: the password stays off its command line.
+(umask 077 && printf 'machine 127.0.0.1\nlogin %s\npassword %s\n' "$user" "$(cat "$password_file")" >"$work/home/.netrc")
 # Stratus keeps its change journal and lock files in .stratus/ on the remote. The clients sync it
 # like any folder (nextcloudcmd's --unsyncedfolders would leave it out, but makes each run wait
 # 100 s on its own locked journal), and the comparisons leave it out: it is not user data.
@@ -93,7 +95,7 @@ sync_folder() {
     local log="$work/logs/$1.log"
     if ! env HOME="$work/home" QT_QPA_PLATFORM=offscreen \
         OWNCLOUD_CHUNK_SIZE=10000000 OWNCLOUD_MAX_CHUNK_SIZE=10000000 OWNCLOUD_MIN_CHUNK_SIZE=1000000 \
-        nextcloudcmd --non-interactive -u "$user" -p "$(cat "$password_file")" \
+        nextcloudcmd --non-interactive -n \
         "$2" "$base" >"$log" 2>&1; then
         tail -40 "$log" >&2
         fail "nextcloudcmd ($1) exited non-zero; the end of its log is above"

@@ -1,5 +1,6 @@
 import Foundation
 import StratusAdapterKit
+import StratusHTTP
 import Testing
 
 /// The single-PUT limit and chunked uploads (`/remote.php/dav/uploads/USER/`), spoken to in
@@ -18,6 +19,25 @@ import Testing
             #expect(try await nextcloud.send("GET", nextcloud.fileURL("big.bin")).status == 404)
             let taken = try await nextcloud.send("PUT", nextcloud.fileURL("big.bin"), body: Self.bytes(1000, seed: 1))
             #expect(taken.status == 201)
+        }
+    }
+
+    /// A body without `Content-Length` (chunked transfer encoding) is refused once it passes
+    /// the limit, and nothing is stored.
+    @Test func aStreamedPutIsRefusedOnceItPassesTheLimit() async throws {
+        try await NextcloudHarness.with(largestSinglePut: 100_000) { nextcloud in
+            let piece = Self.bytes(64 * 1024, seed: 5)
+            let body = AsyncThrowingStream<Data, any Error> { continuation in
+                for _ in 0..<32 { continuation.yield(piece) }
+                continuation.finish()
+            }
+            let basic = Data("\(NextcloudHarness.user):\(NextcloudHarness.password)".utf8).base64EncodedString()
+            let response = try await nextcloud.client.execute(
+                StratusHTTPRequest(
+                    method: StratusHTTPMethod(rawValue: "PUT"), url: nextcloud.fileURL("streamed.bin"),
+                    headers: ["Authorization": "Basic \(basic)"], body: .stream(body, length: nil)))
+            #expect(response.status == 413)
+            #expect(try await nextcloud.send("GET", nextcloud.fileURL("streamed.bin")).status == 404)
         }
     }
 
