@@ -2,7 +2,7 @@ import Foundation
 import MockSupport
 
 /// A file or folder of the mock drive.
-struct GraphItem: Sendable {
+struct GraphItem: Sendable, Codable {
     /// The item's id, `<drive id>!<number>` as OneDrive personal writes them.
     var id: String
     /// The name, case preserved (names are compared without case).
@@ -56,7 +56,7 @@ struct GraphItem: Sendable {
 }
 
 /// One version of a file's content.
-struct GraphVersion: Sendable {
+struct GraphVersion: Sendable, Codable {
     /// The version's id: `1.0`, `2.0`, ...
     var id: String
     /// The bytes.
@@ -68,7 +68,7 @@ struct GraphVersion: Sendable {
 }
 
 /// A deleted item as the change log remembers it, for `delta`'s `deleted` facet.
-struct GraphTombstone: Sendable {
+struct GraphTombstone: Sendable, Codable {
     /// The item's id.
     var id: String
     /// Its name.

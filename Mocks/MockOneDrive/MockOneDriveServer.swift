@@ -112,6 +112,8 @@ public final class MockOneDriveServer: Sendable {
     let blobs: BlobStore
     let store: GraphStore
     let sessions = UploadSessions()
+    /// The saved state, when the server was asked to save it (`persistence: .saved()`).
+    public let persistence: PersistentState?
     private let contentBase = Mutex<String?>(nil)
     /// The secret that signs download URLs.
     let signingKey = RandomText.make(bytes: 24)
@@ -123,20 +125,28 @@ public final class MockOneDriveServer: Sendable {
     ///     a Microsoft-flavoured one that replaces the refresh token on every use.
     ///   - options: Limits and behaviour.
     ///   - requestLog: Where requests are recorded.
-    /// - Throws: An error when the storage folders cannot be created.
+    ///   - persistence: Whether items, versions and the change log are also saved in
+    ///     `storageDirectory` (`onedrive-state.json`) and loaded from it (in memory only by
+    ///     default).
+    /// - Throws: An error when the storage folders cannot be created; ``PersistentStateError``
+    ///   when a saved state exists but cannot be used.
     public init(
         storageDirectory: URL,
         authorization: MockAuthorizationServer = MockAuthorizationServer(
             configuration: .init(flavor: .microsoft, rotatesRefreshTokens: true)),
         options: Options = Options(),
-        requestLog: RequestLog = RequestLog()
+        requestLog: RequestLog = RequestLog(),
+        persistence: StatePersistence = .inMemory
     ) throws {
         self.authorization = authorization
         self.options = options
         self.requestLog = requestLog
         self.faults = FaultInjector(hooks: GraphFaultAnswers.hooks(authorization: authorization))
         self.blobs = try BlobStore(root: storageDirectory)
-        self.store = GraphStore(appFolderName: options.appFolderName)
+        let restored = try Self.restoreState(
+            in: storageDirectory, blobs: blobs, choice: persistence, appFolderName: options.appFolderName)
+        self.store = restored.0
+        self.persistence = restored.1
     }
 
     /// The drive's id.

@@ -1,5 +1,6 @@
 import Foundation
 import MockOneDrive
+import MockSupport
 import StratusHTTP
 import Testing
 
@@ -136,6 +137,36 @@ struct UploadSessionTests {
                 harness, "root:/drift.txt:", item: ["@microsoft.graph.conflictBehavior": "replace"],
                 headers: [("If-Match", current)])
             #expect(accepted.status == 200)
+        }
+    }
+
+    @Test(
+        "a fragment whose connection dropped is not kept: the status says where to resume, and the resent one is taken")
+    func droppedFragment() async throws {
+        try await OneDriveHarness.with { harness in
+            let content = OneDriveHarness.bytes(Self.unit + 500)
+            let (url, _) = try await Self.session(harness, "root:/resumed.bin:")
+            harness.server.faults.add(
+                FaultRule(route: "/upload/*", method: "PUT", fault: .dropAfterRequestBytes(100_000)))
+            let first = Data(content.prefix(Self.unit))
+            await #expect(throws: (any Error).self) {
+                _ = try await Self.fragment(harness, url, first, from: 0, total: content.count)
+            }
+            var accepted = try await Self.fragment(harness, url, first, from: 0, total: content.count)
+            // The dropped request's handler may still be letting go of the session.
+            var attempts = 0
+            while accepted.status == 409, attempts < 200 {
+                try await Task.sleep(for: .milliseconds(25))
+                attempts += 1
+                accepted = try await Self.fragment(harness, url, first, from: 0, total: content.count)
+            }
+            #expect(accepted.status == 202, "\(OneDriveHarness.text(accepted))")
+            let status = try OneDriveHarness.object(try await harness.send(.get, absolute: url))
+            #expect((status["nextExpectedRanges"] as? [String])?.first?.hasPrefix("\(Self.unit)-") == true)
+            let last = try await Self.fragment(
+                harness, url, Data(content.dropFirst(Self.unit)), from: Self.unit, total: content.count)
+            #expect(last.status == 201)
+            #expect(try await harness.download("/v1.0/me/drive/root:/resumed.bin:").body == content)
         }
     }
 }
