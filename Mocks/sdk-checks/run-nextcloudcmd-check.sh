@@ -11,10 +11,12 @@
 #   4. the first folder changes (a small and a large file rewritten, a file and a folder renamed,
 #      a file deleted, one added) and is synced up, the second syncs down: compared; both run
 #      again: nothing transferred;
-#   5. Stratus lists and reads every file (`stratus ls`, `stratus get`): every byte is compared;
-#   6. Stratus writes (a new small file, a new large file, an overwrite of a small and of a large
+#   5. a chunked upload is interrupted (the mock answers one chunk with 503) and the next run
+#      resumes it: the client lists the upload folder and sends only the missing chunk;
+#   6. Stratus lists and reads every file (`stratus ls`, `stratus get`): every byte is compared;
+#   7. Stratus writes (a new small file, a new large file, an overwrite of a small and of a large
 #      one) and both nextcloudcmd folders sync down: every byte is compared with what was written;
-#   7. both run once more: again nothing is transferred.
+#   8. both run once more: again nothing is transferred.
 #
 # Exits non-zero, saying what differed, at the first difference. SCRATCH_PATH picks the SwiftPM
 # scratch folder (default .build).
@@ -105,6 +107,22 @@ sync_folder() {
     fi
 }
 
+# nextcloudcmd when a fault makes the run fail: it must exit non-zero.
+sync_folder_failing() {
+    local log="$work/logs/$1.log"
+    if env HOME="$work/home" QT_QPA_PLATFORM=offscreen \
+        OWNCLOUD_CHUNK_SIZE=10000000 OWNCLOUD_MAX_CHUNK_SIZE=10000000 OWNCLOUD_MIN_CHUNK_SIZE=1000000 \
+        nextcloudcmd --non-interactive -n "$2" "$base" >"$log" 2>&1; then
+        fail "nextcloudcmd ($1) succeeded although the mock failed one of its chunks"
+    fi
+}
+
+# Adds a fault rule on the mock (JSON, see FaultRule).
+add_fault() {
+    curl -sf -X POST -H "Authorization: Bearer $control_token" -H "Content-Type: application/json" \
+        -d "$1" "$base/__stratus/faults" >/dev/null || fail "the mock refused the fault rule $1"
+}
+
 # Compares two folders byte for byte, leaving out the client's journal and Stratus's folder.
 same_tree() {
     if ! diff -r -x '.sync_*' -x '.stratus' -x '.nextcloudsync.log' "$1" "$2" >&2; then
@@ -190,12 +208,31 @@ sync_folder upload-changes-again "$up"
 sync_folder download-changes-again "$down"
 no_transfers_since "$mark" "runs after the changes"
 
-# --- 5. read with Stratus ---------------------------------------------------------------------
+# --- 5. an interrupted chunked upload is resumed -------------------------------------------------
+step "5. a chunked upload fails at its third chunk (503 from the mock); the next run resumes it"
+head -c $((25 * 1024 * 1024)) /dev/urandom >"$up/resumed-25.bin"
+add_fault '{"route": "/remote.php/dav/uploads/*", "method": "PUT", "nth": 3, "times": 1, "fault": {"kind": "status", "status": 503}}'
+mark=$(request_count)
+sync_folder_failing upload-interrupted "$up"
+sync_folder upload-resumed "$up"
+requests "$mark"
+resumed=$(requests "$mark" | awk '$2 == "PROPFIND" && $3 == "uploads/<id>" && $4 == 207 {print $1}')
+[ "${resumed:-0}" -ge 1 ] || fail "the client did not list the upload folder to resume"
+sent=$(requests "$mark" | awk '$2 == "PUT" && $3 == "uploads/<id>/<chunk>" && $4 == 201 {print $1}')
+# 25 MiB in chunks of 10 MB: 3 chunks, each stored once (the one refused is sent again, no other).
+[ "${sent:-0}" -eq 3 ] || fail "the resumed upload stored ${sent:-0} chunks, not 3: it did not resume"
+step "  resumed: the client listed the upload folder and sent only the chunk that had failed"
+mark=$(request_count)
+sync_folder download-resumed "$down"
+requests "$mark" transfers
+same_tree "$up" "$down" "resumed upload vs synced down"
+
+# --- 6. read with Stratus ---------------------------------------------------------------------
 config="$work/remotes.json"
 "$stratus_binary" remote add nc --config "$config" --type webdav --option "url=$base/remote.php/dav/files/$user/" \
     --option "user=$user" --option "password_file=$password_file" --option vendor=nextcloud >/dev/null
 via_stratus="$work/via-stratus"
-step "5. Stratus (webdav remote, vendor nextcloud) lists and reads every file"
+step "6. Stratus (webdav remote, vendor nextcloud) lists and reads every file"
 listing="$work/stratus-ls.txt"
 "$stratus_binary" ls --config "$config" nc: >"$listing" || fail "stratus ls failed"
 count=0
@@ -213,8 +250,8 @@ for folder in "$up"/*/ "$up"/*/*/ "$up"/*/*/*/; do
 done
 same_tree "$up" "$via_stratus" "uploaded vs read by Stratus"
 
-# --- 6. write with Stratus, sync down with nextcloudcmd ---------------------------------------
-step "6. Stratus writes; both nextcloudcmd folders sync down"
+# --- 7. write with Stratus, sync down with nextcloudcmd ---------------------------------------
+step "7. Stratus writes; both nextcloudcmd folders sync down"
 expected="$work/expected"
 cp -r "$up" "$expected"
 rm -f "$expected"/.sync_*
@@ -243,8 +280,8 @@ requests "$mark" transfers
 same_tree "$expected" "$down" "Stratus's writes vs the second client's folder"
 same_tree "$expected" "$up" "Stratus's writes vs the first client's folder"
 
-# --- 7. nothing to do again -------------------------------------------------------------------
-step "7. both nextcloudcmd folders sync once more"
+# --- 8. nothing to do again -------------------------------------------------------------------
+step "8. both nextcloudcmd folders sync once more"
 mark=$(request_count)
 sync_folder upload-third "$up"
 sync_folder download-third "$down"
