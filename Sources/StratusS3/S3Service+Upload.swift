@@ -19,8 +19,9 @@ extension S3Service {
     /// when the server does not check that condition on `CompleteMultipartUpload`. Where the
     /// server honours no condition the `HeadObject` check is all (`bestEffort`). A file cannot be
     /// written where a folder is (keys below the path) or below a file; those checks are
-    /// `HeadObject`/`ListObjectsV2` requests made just before the write, so a writer in between
-    /// can slip past them.
+    /// `ListObjectsV2`/`HeadObject` requests made during the call before the write, so a writer in
+    /// between can slip past them. A single `PutObject`'s answer describes the file written
+    /// (its ETag is the MD5 of the bytes sent); the object is read back only when it cannot.
     public func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws
         -> RemoteFile
     {
@@ -36,11 +37,13 @@ extension S3Service {
                     )
                 }
             }
+            let start = ContinuousClock.now
             try await ensureVersioning()
             let content = try UploadContent(source)
-            try await checkNoFolderConflict(path)
+            let isFileThere = try await checkNoFolderConflict(path, since: start)
             // The current file matters for a precondition, and for metadata nil (which keeps it).
-            let current = options.precondition == .none && options.metadata != nil ? nil : try await headIfPresent(path)
+            let needsCurrent = options.precondition != .none || options.metadata == nil
+            let current = needsCurrent && isFileThere ? try await headIfPresent(path) : nil
             try options.precondition.check(current: try current.map(version(of:)), at: path)
             let support = options.precondition == .none ? S3ConditionSupport.none : try await resolvedConditionSupport()
             var conditions: [(String, String)] = []
@@ -76,15 +79,18 @@ extension S3Service {
                 headers.append(("x-amz-meta-" + name, S3MetadataCoding.encode(value)))
             }
             var versionID: String?
+            var answer: StratusHTTPResponse?
             do {
                 if multipart {
                     versionID = try await multipartUpload(
                         path, content: content, sha256: sha256, parts: parts, partSize: partSize, headers: headers,
                         progress: progress)
                 } else {
-                    versionID = try await putObject(
+                    let response = try await putObject(
                         path, content: content, digests: parts[0], headers: headers,
                         isConditional: options.precondition != .none, progress: progress)
+                    versionID = response.headers["x-amz-version-id"]
+                    answer = response
                 }
             } catch let error as ServiceError where error.code == .notFound && !conditions.isEmpty {
                 // If-Match on a key that was deleted meanwhile.
@@ -95,6 +101,13 @@ extension S3Service {
                 versionID = try await settleConditionalFailure(
                     error, path: path, precondition: options.precondition, stamp: stamp, sha256: sha256)
             }
+            if let answer,
+                let file = writtenFile(
+                    path, answer: answer, size: content.size, sha256: sha256, metadata: metadata)
+            {
+                progress.report(content.size)
+                return file
+            }
             let written = try await headDescription(path, version: configuration.versioning == .off ? nil : versionID)
             guard written.size == content.size, written.sha256 == sha256 else {
                 throw ServiceError(
@@ -102,6 +115,7 @@ extension S3Service {
                     "S3 describes \(path) as \(written.size) bytes with SHA-256 \(written.sha256 ?? "none") after the upload of \(content.size) bytes with SHA-256 \(sha256)."
                 )
             }
+            metadataKept.withLock { $0 = true }
             progress.report(content.size)
             return try file(path, from: written)
         }
@@ -145,22 +159,83 @@ extension S3Service {
 
     /// Refuses a write where a folder is (keys below the path) or below a file (an ancestor is
     /// an object).
-    func checkNoFolderConflict(_ path: RemotePath) async throws {
-        let below = try await listKeys(prefix: prefix(for: path), limit: 1)
-        if !below.isEmpty {
-            throw ServiceError(.conflict, "\(path) is a folder (files are below it); a file cannot be written there.")
-        }
+    ///
+    /// One `ListObjectsV2` of the path's key as a prefix, with the delimiter `/`, answers both
+    /// whether keys are below the path (the common prefix `<key>/`) and whether an object is at
+    /// it (the key itself, which sorts first); a `HeadObject` per folder above the path answers
+    /// whether that folder is a file, shared with uploads running at the same time whose request
+    /// went out after `start` (``S3FolderCheckSharing``).
+    /// - Parameter start: When the upload began.
+    /// - Returns: Whether an object is at the path.
+    func checkNoFolderConflict(_ path: RemotePath, since start: ContinuousClock.Instant) async throws -> Bool {
+        let isFileThere = try await surveyForWrite(path)
         var ancestor = path.parent
         while let folder = ancestor, !folder.isRoot {
-            if try await headIfPresent(folder) != nil {
+            let isFile = try await folderChecks.isFile(key(for: folder), askedSince: start) { [self] in
+                try await headIfPresent(folder) != nil
+            }
+            if isFile {
                 throw ServiceError(.conflict, "\(folder) is a file, so nothing can be written below it at \(path).")
             }
             ancestor = folder.parent
         }
+        return isFileThere
     }
 
-    /// One `PutObject`.
-    /// - Returns: The new version id, when the bucket keeps versions.
+    /// Lists the path's key as a prefix with the delimiter `/` (one page): throws `conflict` when
+    /// keys are below the path.
+    /// - Returns: Whether an object is at the path.
+    private func surveyForWrite(_ path: RemotePath) async throws -> Bool {
+        let key = key(for: path)
+        let document = try await transport.sendXML(
+            S3Transport.Request(
+                method: .get, key: nil,
+                query: [("list-type", "2"), ("prefix", key), ("delimiter", "/"), ("max-keys", "100")],
+                action: "ListObjectsV2 of \(key)"),
+            repetition: .safe
+        )
+        let folderPrefix = key + "/"
+        var isFolder = document.children("CommonPrefixes").contains { $0.value("Prefix") == folderPrefix }
+        // S3 lists in UTF-8 binary order, so the key itself comes before every longer key.
+        let isFileThere = document.children("Contents").contains { $0.value("Key") == key }
+        if !isFolder, document.value("IsTruncated") == "true" {
+            // Other keys that start with the name filled the page before `<key>/`.
+            isFolder = try await !listKeys(prefix: folderPrefix, limit: 1).isEmpty
+        }
+        if isFolder {
+            throw ServiceError(.conflict, "\(path) is a folder (files are below it); a file cannot be written there.")
+        }
+        return isFileThere
+    }
+
+    /// The file a single `PutObject` wrote, from its answer alone, when the answer says all a
+    /// `HeadObject` would: an ETag that is the MD5 of the bytes sent (checked by
+    /// ``checkETag(_:expected:action:)``, so the server stored those bytes), the new version id
+    /// when the bucket keeps versions, and a date. The size and SHA-256 are the ones sent;
+    /// until one upload has read an object back and found its metadata kept, `nil` (read it
+    /// back).
+    private func writtenFile(
+        _ path: RemotePath, answer: StratusHTTPResponse, size: Int64, sha256: String, metadata: [String: String]
+    ) -> RemoteFile? {
+        guard metadataKept.withLock({ $0 }),
+            let etag = answer.headers["ETag"].map(S3ObjectDescription.unquoted),
+            S3ObjectDescription.isContentMD5(etag),
+            let date = (answer.headers["Last-Modified"] ?? answer.headers["Date"]).flatMap(HTTPDate.parse)
+        else { return nil }
+        let version: VersionID
+        if configuration.versioning == .off {
+            version = VersionID(etag)
+        } else {
+            guard let id = answer.headers["x-amz-version-id"], !id.isEmpty else { return nil }
+            version = VersionID(id)
+        }
+        return RemoteFile(
+            path: path, id: key(for: path), size: size, modified: date,
+            contentHash: ContentHash(algorithm: .sha256, value: sha256), version: version, metadata: metadata)
+    }
+
+    /// One `PutObject`; its ETag is checked against the MD5 sent.
+    /// - Returns: The answer.
     private func putObject(
         _ path: RemotePath,
         content: UploadContent,
@@ -168,7 +243,7 @@ extension S3Service {
         headers: [(String, String)],
         isConditional: Bool,
         progress: MonotonicProgress
-    ) async throws -> String? {
+    ) async throws -> StratusHTTPResponse {
         var fields = headers
         fields.append(("Content-MD5", digests.md5Base64))
         fields.append(("Content-Type", "application/octet-stream"))
@@ -182,7 +257,7 @@ extension S3Service {
         let response = try await transport.send(
             request, repetition: isConditional ? .onlyWhenRefused : .safe, progress: progress.upload(from: 0))
         try checkETag(response, expected: digests, action: "PutObject of \(path)")
-        return response.headers["x-amz-version-id"]
+        return response
     }
 
     /// Compares an answer's ETag with the MD5 sent, when the ETag is an MD5.

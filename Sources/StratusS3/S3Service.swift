@@ -30,6 +30,11 @@ public final class S3Service: Service {
     private let versioningChecked = Mutex(false)
     /// What the server honours, once measured (``S3Configuration/ConditionalWriteMode/detect``).
     let conditionDetection = S3ConditionDetection()
+    /// Whether an upload has read its object back and found the metadata it sent (the
+    /// SHA-256 above all) kept; until then every upload reads its object back.
+    let metadataKept = Mutex(false)
+    /// The folder checks uploads running at the same time share.
+    let folderChecks = S3FolderCheckSharing()
 
     /// The reserved folder below the root.
     static let reservedFolder = ".stratus"

@@ -23,6 +23,8 @@ struct S3Transport: Sendable {
     let http: StratusHTTPClient
     let signer: SigV4Signer
     let configuration: S3Configuration
+    /// The requests sent, while a test records them.
+    let requestLog = S3RequestLog()
 
     /// The secret key and session token, which server text never carries into a message.
     var secrets: [String] {
@@ -84,6 +86,7 @@ struct S3Transport: Sendable {
         return try await configuration.retryPolicy.run(repetition) { _ in
             try Task.checkCancellation()
             let signed = try signed(request)
+            requestLog.record(request.action)
             let response: StratusHTTPResponse
             do {
                 response = try await http.execute(signed, into: destination, progress: progress)
