@@ -86,6 +86,9 @@ public final class MockNextcloudServer: Sendable {
         self.blobs = try BlobStore(root: storageDirectory)
     }
 
+    /// The legacy path of the user's files, which the capabilities name as `core.webdav-root`.
+    static let legacyFilesPrefix = "/remote.php/webdav"
+
     /// The path of the user's files collection, `/remote.php/dav/files/USER/`.
     public var filesPath: String { "/remote.php/dav/files/\(user)/" }
 
@@ -105,9 +108,11 @@ public final class MockNextcloudServer: Sendable {
         addServerInfoRoutes(to: router)
         for name in Self.methods {
             guard let method = HTTPRequest.Method(name) else { continue }
-            router.on("/remote.php/dav/**", method: method) { request, _ in
-                var request = request
-                return await self.answer(&request)
+            for route in ["/remote.php/dav/**", Self.legacyFilesPrefix, Self.legacyFilesPrefix + "/**"] {
+                router.on(RouterPath(route), method: method) { request, _ in
+                    var request = request
+                    return await self.answer(&request)
+                }
             }
         }
     }
@@ -124,11 +129,11 @@ public final class MockNextcloudServer: Sendable {
             let path = request.uri.path.removingPercentEncoding ?? request.uri.path
             let filesPrefix = "/remote.php/dav/files/\(user)"
             let versionsPrefix = "/remote.php/dav/versions/\(user)/versions"
-            if path == filesPrefix || path.hasPrefix(filesPrefix + "/") {
-                var relative = String(path.dropFirst(filesPrefix.count))
+            for prefix in [filesPrefix, Self.legacyFilesPrefix] where path == prefix || path.hasPrefix(prefix + "/") {
+                var relative = String(path.dropFirst(prefix.count))
                 while relative.hasPrefix("/") { relative.removeFirst() }
                 while relative.hasSuffix("/") { relative.removeLast() }
-                return try await files(&request, path: relative)
+                return try await files(&request, path: relative, collection: prefix + "/")
             }
             let uploadsPrefix = "/remote.php/dav/uploads/\(user)"
             if path == uploadsPrefix || path.hasPrefix(uploadsPrefix + "/") {

@@ -4,9 +4,12 @@ import Hummingbird
 import MockSupport
 import StratusAdapterKit
 
-/// The files collection: `/remote.php/dav/files/USER/<path>`.
+/// The files collection: `/remote.php/dav/files/USER/<path>`, and the same files under the
+/// legacy `/remote.php/webdav/<path>` (the capabilities' `core.webdav-root`).
 extension MockNextcloudServer {
-    func files(_ request: inout Request, path: String) async throws -> Response {
+    /// - Parameter collection: The path of the collection the request named, ending in `/`:
+    ///   the hrefs of the answers are under it.
+    func files(_ request: inout Request, path: String, collection: String) async throws -> Response {
         switch request.method.rawValue {
         case "OPTIONS":
             return NextcloudAnswers.empty(
@@ -14,12 +17,12 @@ extension MockNextcloudServer {
                 headers: [
                     HTTPField.Name("DAV")!: "1, 3, extended-mkcol, 2", .allow: Self.methods.joined(separator: ", "),
                 ])
-        case "PROPFIND": return try await propfind(&request, path: path)
+        case "PROPFIND": return try await propfind(&request, path: path, collection: collection)
         case "GET", "HEAD": return try get(request, path: path)
         case "PUT": return try await put(&request, path: path)
         case "DELETE": return try delete(request, path: path)
         case "MKCOL": return try mkcol(request, path: path)
-        case "PROPPATCH": return try await proppatch(&request, path: path)
+        case "PROPPATCH": return try await proppatch(&request, path: path, collection: collection)
         case "LOCK": return try lock(request, path: path)
         case "UNLOCK": return try unlock(request, path: path)
         case "MOVE": return try move(request, path: path)
@@ -40,7 +43,7 @@ extension MockNextcloudServer {
         return prop.children.map(\.expandedName)
     }
 
-    private func propfind(_ request: inout Request, path: String) async throws -> Response {
+    private func propfind(_ request: inout Request, path: String, collection: String) async throws -> Response {
         let depth = request.headers[HTTPField.Name("Depth")!] ?? "infinity"
         guard depth == "0" || depth == "1" else {
             throw NextcloudFailure(
@@ -56,7 +59,7 @@ extension MockNextcloudServer {
             if depth == "1", state.nodes[path]?.isFolder == true { paths += state.children(of: path) }
             return paths.compactMap { item in
                 guard let node = state.nodes[item] else { return nil }
-                return describe(node, at: item, wanted: wanted, state: state)
+                return describe(node, at: item, wanted: wanted, state: state, collection: collection)
             }
         }
         return NextcloudAnswers.multistatus(responses)
@@ -65,9 +68,9 @@ extension MockNextcloudServer {
     /// A `d:response` for a node: the properties asked for (every live and dead one for
     /// allprop), those the mock does not have in a 404 propstat, as Nextcloud's Sabre plugins
     /// answer them.
-    private func describe(_ node: NextcloudNode, at path: String, wanted: [String]?, state: NextcloudStore.State)
-        -> String
-    {
+    private func describe(
+        _ node: NextcloudNode, at path: String, wanted: [String]?, state: NextcloudStore.State, collection: String
+    ) -> String {
         let ownCloud = "{http://owncloud.org/ns}"
         let nextcloud = "{http://nextcloud.org/ns}"
         var live: [String: String] = [
@@ -116,7 +119,7 @@ extension MockNextcloudServer {
             }
         }
         return NextcloudAnswers.response(
-            href: NextcloudAnswers.href(filesPath, path, isFolder: node.isFolder), found: found, missing: missing)
+            href: NextcloudAnswers.href(collection, path, isFolder: node.isFolder), found: found, missing: missing)
     }
 
     private func get(_ request: Request, path: String) throws -> Response {
@@ -250,7 +253,7 @@ extension MockNextcloudServer {
         return NextcloudAnswers.empty(status: 201)
     }
 
-    private func proppatch(_ request: inout Request, path: String) async throws -> Response {
+    private func proppatch(_ request: inout Request, path: String, collection: String) async throws -> Response {
         let body = try await request.readBody(limit: 1024 * 1024)
         guard let document = try? XMLTree.parse(Data(buffer: body)), document.expandedName == "{DAV:}propertyupdate"
         else {
@@ -280,7 +283,7 @@ extension MockNextcloudServer {
             if results.allSatisfy({ $0.1 == 200 }) { state.nodes[path] = node }
             let failed = results.contains { $0.1 != 200 }
             var text =
-                "<d:response><d:href>\(XMLTree.escaped(NextcloudAnswers.href(filesPath, path, isFolder: node.isFolder)))</d:href>"
+                "<d:response><d:href>\(XMLTree.escaped(NextcloudAnswers.href(collection, path, isFolder: node.isFolder)))</d:href>"
             for (name, status) in results {
                 let shown = failed && status == 200 ? 424 : status
                 text +=

@@ -45,14 +45,18 @@ extension MockNextcloudServer {
     /// The path of the user's upload folders, `/remote.php/dav/uploads/USER/`.
     var uploadsPath: String { "/remote.php/dav/uploads/\(user)/" }
 
-    /// The target a `Destination` header names under the files collection, relative to it.
+    /// The target a `Destination` header names under the files collection (or its legacy
+    /// path), relative to it.
     func filesTarget(of request: Request) throws -> String {
         guard let header = request.headers[HTTPField.Name("Destination")!], let url = URL(string: header) else {
             throw NextcloudFailure.badRequest("The destination header was not supplied")
         }
-        let filesPrefix = "/remote.php/dav/files/\(user)/"
         let path = url.path(percentEncoded: false)
-        guard path.hasPrefix(filesPrefix) else {
+        guard
+            let filesPrefix = ["/remote.php/dav/files/\(user)/", Self.legacyFilesPrefix + "/"].first(where: {
+                path.hasPrefix($0)
+            })
+        else {
             throw NextcloudFailure(
                 status: 502, exception: "Sabre\\DAV\\Exception\\BadGateway",
                 message: "The destination is not under the files collection of \(user)")

@@ -172,6 +172,25 @@ import Testing
         }
     }
 
+    /// The legacy files path the capabilities name (`core.webdav-root`) holds the same files,
+    /// with hrefs under itself.
+    @Test func theLegacyWebDAVRootServesTheSameFiles() async throws {
+        try await NextcloudHarness.with { nextcloud in
+            let legacy = nextcloud.baseURL.appending(path: "remote.php/webdav/")
+            #expect(
+                try await nextcloud.send("PUT", legacy.appending(path: "old.txt"), body: Data("o".utf8)).status == 201)
+            #expect(try await nextcloud.send("GET", nextcloud.fileURL("old.txt")).body == Data("o".utf8))
+            let listing = try await nextcloud.propfind(legacy, depth: "1", properties: [("DAV:", "getetag")])
+            let hrefs = listing.children("response", namespace: "DAV:").compactMap { $0.value("href") }
+            #expect(hrefs == ["/remote.php/webdav/", "/remote.php/webdav/old.txt"])
+            let moved = try await nextcloud.send(
+                "MOVE", legacy.appending(path: "old.txt"),
+                headers: [("Destination", legacy.appending(path: "new.txt").absoluteString)])
+            #expect(moved.status == 201)
+            #expect(try await nextcloud.send("GET", nextcloud.fileURL("new.txt")).status == 200)
+        }
+    }
+
     /// A file PUT with a stale `If-Match`, or `If-None-Match: *` on a file that exists, is 412
     /// and leaves the file as it was, as Sabre's precondition checks do.
     @Test func aPutHonoursIfMatchAndIfNoneMatch() async throws {
