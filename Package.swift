@@ -260,7 +260,7 @@ let package = Package(
             name: "StratusCLI",
             dependencies: [
                 "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3",
-                "StratusWebDAV",
+                "StratusWebDAV", "StratusOneDrive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/CLI"
@@ -269,7 +269,7 @@ let package = Package(
             name: "SaveSync",
             dependencies: [
                 "Stratus", "StratusSync", "StratusKeyValue", "StratusLocal", "StratusDropbox", "StratusDrive",
-                "StratusS3", "StratusWebDAV",
+                "StratusS3", "StratusWebDAV", "StratusOneDrive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/SaveSync"
@@ -297,7 +297,7 @@ let package = Package(
             name: "SyncSimulation",
             dependencies: [
                 "Stratus", "StratusDigest", "StratusSync", "StratusLocal", "StratusS3", "FaultMatrix", "MockSupport",
-                "MotoSupport",
+                "MotoSupport", "StratusOneDrive", "MockOneDrive",
             ],
             path: "Examples/SyncSimulation"
         ),
@@ -465,7 +465,7 @@ let package = Package(
             dependencies: [
                 "StratusTestSupport", "StratusMockTestSupport",
                 "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", "MockDrive", "MockOAuth",
-                "MockSupport", "StratusFileSystem",
+                "MockSupport", "StratusFileSystem", "MockOneDrive",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

@@ -5,6 +5,7 @@ import StratusDropbox
 import StratusHTTP
 import StratusLocal
 import StratusOAuth
+import StratusOneDrive
 import StratusS3
 import StratusWebDAV
 
@@ -14,6 +15,7 @@ enum Backends {
     /// Every backend the tool can build by type name.
     static let registry = ServiceRegistry(backends: [
         LocalBackend.self, DropboxBackend.self, DriveBackend.self, S3Backend.self, WebDAVBackend.self,
+        OneDriveBackend.self,
     ])
 
     /// How `stratus login` signs in to a remote: the OAuth profile and where the token goes.
@@ -54,6 +56,16 @@ enum Backends {
                 "https://www.googleapis.com/auth/drive.appdata", "https://www.googleapis.com/auth/drive.file",
             ]
             return SignInProfile(provider: provider, tokenStore: expandedFile(store), scopes: scopes)
+        case OneDriveBackend.typeName:
+            let clientID = try options.requiredString("client_id")
+            let store = try options.requiredString("token_store")
+            let secret = options.string("client_secret").flatMap { $0.isEmpty ? nil : $0 }
+            let provider = try OneDriveBackend.provider(options, clientID: clientID, secret: secret)
+            // The app folder only, unless the remote is rooted in the user's drive.
+            let appFolderOnly = try OneDriveRoot(option: options.string("root") ?? "") == .appFolder
+            return SignInProfile(
+                provider: provider, tokenStore: expandedFile(store),
+                scopes: OAuthProvider.microsoftScopes(appFolderOnly: appFolderOnly))
         default:
             return nil
         }

@@ -2,6 +2,7 @@ import Stratus
 import StratusDrive
 import StratusDropbox
 import StratusLocal
+import StratusOneDrive
 import StratusS3
 import StratusWebDAV
 
@@ -9,5 +10,6 @@ import StratusWebDAV
 enum Backends {
     static let registry = ServiceRegistry(backends: [
         LocalBackend.self, DropboxBackend.self, DriveBackend.self, S3Backend.self, WebDAVBackend.self,
+        OneDriveBackend.self,
     ])
 }

@@ -1,13 +1,15 @@
 import FaultMatrix
 import Foundation
+import MockOneDrive
 import MockSupport
 import MotoSupport
 import Stratus
 import StratusLocal
+import StratusOneDrive
 import StratusS3
 
-/// Where a simulation's devices sync: the `local` backend, or a mock Dropbox or Drive started
-/// for the run on a free loopback port, whose faults the simulation can turn on.
+/// Where a simulation's devices sync: the `local` backend, or a mock Dropbox, Drive or OneDrive
+/// started for the run on a free loopback port, whose faults the simulation can turn on.
 public enum SimulationRemote: String, CaseIterable, Sendable {
     /// A `local` service in the run's folder.
     case local
@@ -15,6 +17,8 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
     case dropbox
     /// ``MockDrive`` through a `DriveService`.
     case drive
+    /// ``MockOneDrive`` (its Graph host and its content host) through a `OneDriveService`.
+    case onedrive
     /// moto's S3 server (started once per process; needs `pip install 'moto[server]'`), a
     /// bucket of its own per run.
     case s3
@@ -25,7 +29,7 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
     /// otherwise start `python3` to try importing moto.)
     public static let available: [SimulationRemote] = {
         let ci = ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true"
-        return ci || MotoLauncher.isInstalled() ? allCases : [.local, .dropbox, .drive]
+        return ci || MotoLauncher.isInstalled() ? allCases : [.local, .dropbox, .drive, .onedrive]
     }()
 
     private static let moto = Task<URL, any Error> { try await MotoLauncher.start(minimumPartSize: 256 * 1024) }
@@ -53,6 +57,22 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
         case .drive:
             try await DriveMatrixProvider().withHarness { harness in
                 try await body(harness.service, Self.faultSwitch(harness.faults, chance: faultChance, seed: seed))
+            }
+        case .onedrive:
+            let server = try MockOneDriveServer(storageDirectory: folder.appending(path: "onedrive-mock"))
+            let token = server.authorization.issueTokens().accessToken
+            let faults = Self.faultSwitch(server.faults, chance: faultChance, seed: seed)
+            try await server.withRunning { graphURL, _ in
+                let service = try OneDriveService(
+                    configuration: OneDriveConfiguration(
+                        apiURL: graphURL.appending(path: "v1.0"),
+                        simpleUploadLimit: 64 * 1024,
+                        fragmentSize: OneDriveConfiguration.fragmentUnit,
+                        retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
+                    ),
+                    credentials: .accessToken(token)
+                )
+                try await body(service, faults)
             }
         case .s3:
             let endpoint = try await Self.moto.value

@@ -92,7 +92,7 @@ import Testing
 
     /// The mocks answer half of all requests with 503 (the mock kit's fault injection, not a
     /// wrapper): the adapters' retries and automatic sync's backoff still bring every save across.
-    @Test(arguments: [SimulationRemote.dropbox, .drive])
+    @Test(arguments: [SimulationRemote.dropbox, .drive, .onedrive])
     func fiveHundredThreesFromTheMockBackOffAndRecover(_ kind: SimulationRemote) async throws {
         try await SyncHarness.withFaults(kind, chance: 0.5) { harness, faults in
             let a = try harness.device("a")

@@ -5,10 +5,10 @@ import SyncSimulation
 import Synchronization
 import Testing
 
-/// The multi-device simulation at a small size on `local` and both mocks (with 503s injected
-/// while the devices work); `stratus-sync-sim` runs it larger.
+/// The multi-device simulation at a small size on `local` and the Dropbox, Drive and OneDrive
+/// mocks (with 503s injected while the devices work); `stratus-sync-sim` runs it larger.
 @Suite struct SimulationTests {
-    @Test(arguments: [SimulationRemote.local, .dropbox, .drive])
+    @Test(arguments: [SimulationRemote.local, .dropbox, .drive, .onedrive])
     func devicesConvergeAndNoWriteIsLost(_ remote: SimulationRemote) async throws {
         let temporaryFolder = try TemporaryFolder(prefix: "stratus-sync-sim")
         defer { temporaryFolder.remove() }
