@@ -159,19 +159,36 @@ extension OneDriveService {
         return root.id
     }
 
-    /// Makes the folders of a folder root (`POST .../children` with a `folder` facet, each
-    /// taking an existing folder of the name as it is).
+    /// Makes the missing folders of a folder root, top down: a folder that exists is used as
+    /// it is (never replaced), a missing one is made with the `fail` conflict behaviour, and one
+    /// another client made meanwhile (409) is read.
     private func makeRootFolders() async throws -> OneDriveItem {
         let names = try configuration.root.components()
         var parent = "me/drive/root"
         var made: OneDriveItem?
-        for name in names {
-            let body = OneDriveJSON.body([
-                "name": name, "folder": [String: Any](), "@microsoft.graph.conflictBehavior": "replace",
-            ])
-            let url = transport.address.url(parent + "/children")
-            let folder = try await transport.json(
-                "POST children", .post, url, body: body, as: OneDriveItem.self, repetition: .safe)
+        for (index, name) in names.enumerated() {
+            let prefix = Array(names.prefix(index + 1))
+            let address = transport.address.url("me/drive/root:/" + OneDriveAddress.encode(prefix) + ":")
+            let folder: OneDriveItem
+            if let existing = try await folderIfPresent(address) {
+                folder = existing
+            } else {
+                let body = OneDriveJSON.body([
+                    "name": name, "folder": [String: Any](), "@microsoft.graph.conflictBehavior": "fail",
+                ])
+                do {
+                    folder = try await transport.json(
+                        "POST children", .post, transport.address.url(parent + "/children"), body: body,
+                        as: OneDriveItem.self, repetition: .onlyWhenRefused)
+                } catch let error as ServiceError where error.code == .conflict {
+                    guard let raced = try await folderIfPresent(address) else { throw error }
+                    folder = raced
+                }
+            }
+            guard folder.isFolder else {
+                throw ServiceError(
+                    .conflict, "A file, not a folder, is at \(prefix.joined(separator: "/")) in the OneDrive.")
+            }
             made = folder
             parent = "me/drive/items/" + PercentEncoding.encode(folder.id)
         }
@@ -179,5 +196,14 @@ extension OneDriveService {
             throw ServiceError(.invalidConfiguration, "The OneDrive root folder has no name.")
         }
         return made
+    }
+
+    /// The item at an address, or `nil` when nothing is there.
+    private func folderIfPresent(_ address: URL) async throws -> OneDriveItem? {
+        do {
+            return try await transport.json("GET item", .get, address, as: OneDriveItem.self)
+        } catch let error as ServiceError where error.code == .notFound {
+            return nil
+        }
     }
 }
