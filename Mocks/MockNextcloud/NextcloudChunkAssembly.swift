@@ -30,7 +30,13 @@ extension MockNextcloudServer {
         }
         let received: BlobInfo
         do {
-            received = try concatenate(transfer)
+            // Copying gigabytes blocks: it runs on a Dispatch thread, not one of the few threads
+            // of Swift's cooperative pool, which the mock's other requests need meanwhile.
+            received = try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result { try self.concatenate(transfer) })
+                }
+            }
         } catch {
             uploads.withTransfers { $0[id]?.assembling = false }
             throw error

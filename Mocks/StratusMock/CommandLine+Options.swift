@@ -9,6 +9,7 @@ struct MockOptions {
         case dropbox
         case drive
         case nextcloud
+        case onedrive
     }
 
     var mode: Mode
@@ -52,20 +53,27 @@ struct MockOptions {
           dropbox              Dropbox API v2 (files routes) with its OAuth 2 server, on one base URL
           drive                Google Drive API v3 (files, changes, revisions, uploads) with Google's
                                OAuth 2 token endpoint, on one base URL
-          nextcloud            Nextcloud's WebDAV dialect (files, oc:fileid, versions, locks) with
-                               HTTP Basic authentication for the user it prints
+          nextcloud            Nextcloud's WebDAV dialect (files, oc:fileid, versions, locks, chunked
+                               uploads), status.php and the OCS capabilities and user, with HTTP Basic
+                               authentication for the user it prints; the desktop client (nextcloudcmd)
+                               syncs through it
+          onedrive             Microsoft Graph's OneDrive API (/v1.0/me/drive: items by id and path,
+                               uploads and upload sessions, delta, versions) with Microsoft identity
+                               platform v2's token endpoint, plus a second port for the
+                               pre-authenticated download and upload URLs
 
         Options:
           --port N             Port to listen on; 0 (default) picks a free one
           --host H             Address to listen on (default 127.0.0.1)
-          --data-dir DIR       Where file contents are stored (default: a new temporary folder). The dropbox
-                               and drive mocks also save their metadata there (DIR/dropbox-state.json,
-                               DIR/drive-state.json: files, revisions, ids, the change log, so cursors and
-                               page tokens go on working), at most 200 ms after a change and on SIGINT or
+          --data-dir DIR       Where file contents are stored (default: a new temporary folder). The dropbox,
+                               drive and onedrive mocks also save their metadata there (DIR/dropbox-state.json,
+                               DIR/drive-state.json, DIR/onedrive-state.json: files, revisions, ids, the
+                               change log, so cursors, page and delta tokens go on working), at most
+                               200 ms after a change and on SIGINT or
                                SIGTERM, and a mock started again on DIR carries on where the last stopped.
                                A hard kill loses at most the last 200 ms; upload sessions never survive
           --in-memory          With --data-dir: keep metadata in memory only (start empty, save nothing)
-          --token-ttl SECONDS  Access token lifetime (default: the provider's: 14400 Dropbox, 3599 Google)
+          --token-ttl SECONDS  Access token lifetime (default: the provider's: 14400 Dropbox, 3599 Google and Microsoft)
           --longpoll-backoff SECONDS
                                Dropbox: every list_folder/longpoll answer asks for this backoff
           --no-write-contention
@@ -98,7 +106,8 @@ struct MockOptions {
     static func parse(_ arguments: [String]) throws -> MockOptions? {
         if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") { return nil }
         guard let mode = Mode(rawValue: arguments[0]) else {
-            throw UsageError(description: "unknown mode '\(arguments[0])'; expected 'dropbox', 'drive' or 'nextcloud'")
+            throw UsageError(
+                description: "unknown mode '\(arguments[0])'; expected 'dropbox', 'drive', 'nextcloud' or 'onedrive'")
         }
         var options = MockOptions(mode: mode)
         var rest = arguments.dropFirst()
@@ -198,7 +207,7 @@ struct MockOptions {
         return directory
     }
 
-    /// Whether the Dropbox and Drive mocks save their metadata: with `--data-dir` (a folder that
+    /// Whether the Dropbox, Drive and OneDrive mocks save their metadata: with `--data-dir` (a folder that
     /// outlives the process), unless `--in-memory`.
     var statePersistence: StatePersistence {
         dataDirectory != nil && !inMemory ? .saved() : .inMemory

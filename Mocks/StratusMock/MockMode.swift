@@ -4,6 +4,7 @@ import MockDrive
 import MockDropbox
 import MockNextcloud
 import MockOAuth
+import MockOneDrive
 import MockSupport
 
 /// What `stratus-mock` serves for one mode: the routes, and the lines it prints on start.
@@ -20,6 +21,11 @@ struct ServedMock {
     var saveState: @Sendable () async throws -> Void = {}
     /// The mode's own lines for the start banner, given the base URL.
     var describe: @Sendable (URL) -> [String]
+    /// The routes of a second server the mode needs (OneDrive's download and upload host),
+    /// served on a port of its own.
+    var contentRoutes: (@Sendable (Router<BasicRequestContext>) -> Void)? = nil
+    /// Told the second server's base URL once it listens.
+    var contentStarted: @Sendable (URL) -> Void = { _ in }
 }
 
 extension MockOptions.Mode {
@@ -30,6 +36,7 @@ extension MockOptions.Mode {
         case .drive: .google
         // Nextcloud signs in with HTTP Basic; its OAuth server is not used.
         case .nextcloud: .dropbox
+        case .onedrive: .microsoft
         }
     }
 
@@ -38,7 +45,7 @@ extension MockOptions.Mode {
     ///   - secure: Whether it is served over TLS (the URLs it hands out say `https`).
     ///   - longpollBackoff: The `backoff` of every Dropbox long-poll answer, if any.
     ///   - writeContention: Whether Dropbox writes contend (``WriteContention``'s defaults) or never do.
-    ///   - persistence: Whether the Dropbox and Drive mocks save their state in the folder.
+    ///   - persistence: Whether the Dropbox, Drive and OneDrive mocks save their state in the folder.
     func makeMock(
         dataDirectory: URL, authorization: MockAuthorizationServer, secure: Bool, longpollBackoff: Int? = nil,
         writeContention: Bool = true, persistence: StatePersistence = .inMemory,
@@ -84,6 +91,27 @@ extension MockOptions.Mode {
                     "  root folder id:  \(root)",
                 ]
             }
+        case .onedrive:
+            let onedrive = try MockOneDriveServer(
+                storageDirectory: dataDirectory, authorization: authorization,
+                options: MockOneDriveServer.Options(scheme: secure ? "https" : "http"), persistence: persistence)
+            onedrive.addRoutes(to: router)
+            let driveID = onedrive.driveID
+            var served = ServedMock(
+                router: router, authorization: authorization, controlToken: onedrive.faults.controlToken,
+                stateFile: onedrive.persistence?.file, saveState: onedrive.saveState
+            ) { base in
+                [
+                    "  Graph API:       \(base.absoluteString)/v1.0/  (me/drive, drives/\(driveID))",
+                    "  content host:    \(onedrive.contentBaseURL?.absoluteString ?? "?")  (download and upload session URLs; refuses Authorization)",
+                    "  drive id:        \(driveID)",
+                    "  app folder:      /Apps/\(onedrive.options.appFolderName)  (special/approot)",
+                    "  delta expiry:    POST \(base.absoluteString)/__stratus/onedrive/expire-delta-tokens  (control token)",
+                ]
+            }
+            served.contentRoutes = { onedrive.addContentRoutes(to: $0) }
+            served.contentStarted = { onedrive.setContentBaseURL($0) }
+            return served
         case .nextcloud:
             let password = UUID().uuidString.lowercased()
             let nextcloud = try MockNextcloudServer(
@@ -120,7 +148,10 @@ enum MockMode {
     static func run(_ options: MockOptions) async throws {
         let dataDirectory = try options.makeDataDirectory(prefix: "stratus-mock-\(options.mode.rawValue)")
         let authorization = MockAuthorizationServer(
-            configuration: .init(flavor: options.mode.flavor, accessTokenLifetime: options.tokenLifetime)
+            configuration: .init(
+                flavor: options.mode.flavor, accessTokenLifetime: options.tokenLifetime,
+                // Microsoft's identity platform answers every refresh with a new refresh token.
+                rotatesRefreshTokens: options.mode == .onedrive)
         )
         let (tls, trust) = try options.makeTLS(dataDirectory: dataDirectory)
         let mock = try options.mode.makeMock(
@@ -134,6 +165,27 @@ enum MockMode {
         let describe = mock.describe
         let controlToken = mock.controlToken
         let stateFile = mock.stateFile
+        // A second host (OneDrive's content host) listens first, so the banner can name it.
+        var contentServer: Task<Void, any Error>?
+        if let contentRoutes = mock.contentRoutes {
+            let (started, announce) = AsyncStream<URL>.makeStream()
+            let host = options.host
+            contentServer = Task {
+                defer { announce.finish() }
+                let contentRouter = Router()
+                contentRoutes(contentRouter)
+                try await MockServer.run(contentRouter, tls: tls, host: host, port: 0) { url in
+                    announce.yield(url)
+                }
+            }
+            var iterator = started.makeAsyncIterator()
+            guard let contentURL = await iterator.next() else {
+                try await contentServer?.value
+                throw MockServerError.didNotStart
+            }
+            mock.contentStarted(contentURL)
+        }
+        defer { contentServer?.cancel() }
         do {
             try await MockServer.run(mock.router, tls: tls, host: options.host, port: options.port) { baseURL in
                 var lines = ["stratus-mock \(mode) listening on \(baseURL.absoluteString)"]
