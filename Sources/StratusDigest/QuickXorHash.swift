@@ -6,7 +6,7 @@ import Stratus
 /// The hash is 160 bits wide. Byte `i` of the content is XORed into the bits starting at bit
 /// `(11 × i) mod 160` (wrapping round the end), and when the content ends its length, as a 64-bit
 /// little-endian number, is XORed into the last 8 of the 20 bytes. Microsoft Graph reports the
-/// 20 bytes in base64 (``base64(_:)``); ``ContentHash`` stores them in hexadecimal like every
+/// 20 bytes in base64 (``base64(_:)``); ``/Stratus/ContentHash`` stores them in hexadecimal like every
 /// other hash.
 ///
 /// Since 160 × 11 is a multiple of 160, bytes 160 apart land on the same bits, and XOR is

@@ -6,7 +6,7 @@ extension OAuthProvider {
     /// The Microsoft identity platform (v2 endpoints) for a personal or work account:
     /// authorization code with PKCE at `login.microsoftonline.com/<tenant>/oauth2/v2.0/authorize`,
     /// tokens at `.../oauth2/v2.0/token`. Ask for the `offline_access` scope (see
-    /// ``OAuthProvider/microsoftScopes``) to get a refresh token; Microsoft sends a new refresh
+    /// ``OAuthProvider/microsoftScopes(appFolderOnly:)``) to get a refresh token; Microsoft sends a new refresh
     /// token with every refresh, and `CredentialProvider` saves it in place of the old one
     /// (``/StratusOAuth/FileTokenStore`` writes it atomically). The v2 platform has no token
     /// revocation endpoint, so signing out forgets the token locally.
