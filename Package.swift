@@ -237,7 +237,7 @@ let package = Package(
         .executableTarget(
             name: "StratusMock",
             dependencies: [
-                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud",
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],

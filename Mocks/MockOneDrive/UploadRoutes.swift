@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MockSupport
+import StratusDigest
 
 /// Simple uploads (`PUT /content`) and upload sessions (`createUploadSession`, fragments on
 /// the content host).
@@ -76,7 +77,7 @@ extension MockOneDriveServer {
         let scratch = try blobs.makeScratchFile()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let digests = BlobDigests()
-        var quickXor = QuickXorHasher()
+        let quickXor = QuickXorHash()
         guard
             let count = try await BlobStore.append(
                 body, to: scratch, limit: limit,
@@ -86,7 +87,7 @@ extension MockOneDriveServer {
                 })
         else { return nil }
         let info = try blobs.commit(scratch, info: digests.finalize(size: count))
-        return (info, quickXor.finalizeBase64())
+        return (info, QuickXorHash.base64(quickXor.finalize()))
     }
 
     /// `POST /createUploadSession`: a session whose URL (on the content host) takes the
@@ -258,7 +259,7 @@ extension MockOneDriveServer {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         let digests = BlobDigests()
-        var quickXor = QuickXorHasher()
+        let quickXor = QuickXorHash()
         var count: Int64 = 0
         while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
             count += Int64(data.count)
@@ -267,7 +268,7 @@ extension MockOneDriveServer {
                 quickXor.update(bytes)
             }
         }
-        return (digests.finalize(size: count), quickXor.finalizeBase64())
+        return (digests.finalize(size: count), QuickXorHash.base64(quickXor.finalize()))
     }
 
     /// `bytes a-b/total` taken apart; `nil` unless `0 <= a <= b < total`.

@@ -1,5 +1,6 @@
 import Foundation
 import MockSupport
+import StratusDigest
 import StratusHTTP
 import Testing
 
@@ -12,9 +13,9 @@ struct ScaleTests {
     /// Fills the app folder with `count` files straight through the store (one shared blob).
     static func populate(_ server: MockOneDriveServer) throws {
         let blob = try server.blobs.store(Array("x".utf8))
-        var hasher = QuickXorHasher()
+        let hasher = QuickXorHash()
         Array("x".utf8).withUnsafeBytes { hasher.update($0) }
-        let quickXor = hasher.finalizeBase64()
+        let quickXor = QuickXorHash.base64(hasher.finalize())
         try server.store.withState { (state: inout GraphState) throws(GraphFailure) in
             guard let app = state.appRoot() else { throw .itemNotFound() }
             for index in 0..<count {
