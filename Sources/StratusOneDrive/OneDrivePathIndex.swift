@@ -17,6 +17,20 @@ actor OneDrivePathIndex {
 
     private var byID: [String: Entry] = [:]
     private var byPath: [RemotePath: String] = [:]
+    /// The current version id last read for an item, with the cTag it was read at.
+    private var versions: [String: (cTag: String, version: VersionID)] = [:]
+
+    /// Remembers the current version of an item at a cTag.
+    func record(version: VersionID, of id: String, cTag: String) {
+        versions[id] = (cTag, version)
+    }
+
+    /// The version last read for an item, when its cTag is still the one it was read at (a new
+    /// version always comes with new content, and so a new cTag).
+    func version(of id: String, cTag: String) -> VersionID? {
+        guard let known = versions[id], known.cTag == cTag else { return nil }
+        return known.version
+    }
 
     /// Remembers an item's path.
     func record(_ path: RemotePath, id: String, isFolder: Bool) {
@@ -37,12 +51,14 @@ actor OneDrivePathIndex {
     /// - Returns: The paths of the files forgotten (the item itself when it is a file).
     @discardableResult
     func forget(_ id: String) -> [RemotePath] {
+        versions[id] = nil
         guard let entry = byID.removeValue(forKey: id) else { return [] }
         if byPath[entry.path] == id { byPath[entry.path] = nil }
         guard entry.isFolder else { return [entry.path] }
         var files: [RemotePath] = []
         for (otherID, other) in byID where entry.path.contains(other.path) && other.path != entry.path {
             byID[otherID] = nil
+            versions[otherID] = nil
             if byPath[other.path] == otherID { byPath[other.path] = nil }
             if !other.isFolder { files.append(other.path) }
         }

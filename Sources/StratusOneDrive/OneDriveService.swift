@@ -265,9 +265,19 @@ public final class OneDriveService: Service {
 
     /// The id of a file's current version (the first Graph lists); the `cTag` when Graph keeps
     /// no versions of it.
+    /// A version read before at the same cTag is taken from the index instead of being asked
+    /// again. It is remembered only when the version's time is the item's, so a write that came
+    /// between the two reads is not tied to the older cTag.
     func currentVersion(of item: OneDriveItem) async throws -> VersionID {
+        if let cTag = item.cTag, let known = await index.version(of: item.id, cTag: cTag) { return known }
         let versions = try await graphVersions(of: item.id)
-        if let first = versions.first { return VersionID(first.id) }
+        if let first = versions.first {
+            let version = VersionID(first.id)
+            if let cTag = item.cTag, let time = first.lastModifiedDateTime, time == item.lastModifiedDateTime {
+                await index.record(version: version, of: item.id, cTag: cTag)
+            }
+            return version
+        }
         guard let cTag = item.cTag else {
             throw OneDriveErrorMapping.undecodable(
                 "GET versions", "the file \(item.id) has neither versions nor a cTag")

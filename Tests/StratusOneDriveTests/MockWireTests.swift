@@ -105,4 +105,24 @@ import Testing
             #expect(fixture.server.requestLog.entries.isEmpty)
         }
     }
+
+    @Test func aKnownVersionIsNotAskedAgainWhileTheCTagStands() async throws {
+        try await MockFixture.withRunning { fixture in
+            let service = try fixture.makeService()
+            let path = try RemotePath("cached.txt")
+            let written = try await service.upload(from: .bytes(Data("v1".utf8)), to: path)
+            let log = fixture.server.requestLog
+            log.clear()
+            #expect(try await service.metadata(of: path).version == written.version)
+            #expect(try await service.list(.root).first?.version == written.version)
+            #expect(log.entries { $0.path.hasSuffix("/versions") }.isEmpty)
+
+            // Another client writes: the cTag moves and the version is asked again.
+            let other = try fixture.makeService()
+            let second = try await other.upload(from: .bytes(Data("v2".utf8)), to: path)
+            log.clear()
+            #expect(try await service.metadata(of: path).version == second.version)
+            #expect(log.entries { $0.path.hasSuffix("/versions") }.count == 1)
+        }
+    }
 }
