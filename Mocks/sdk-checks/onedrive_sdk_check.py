@@ -86,16 +86,26 @@ def quick_xor(data):
     return base64.b64encode(bytes(bits)).decode()
 
 
-def control(path, body=None):
-    """A request to the mock's control routes (urllib, not the SDK)."""
+def control(path, body=None, method="POST"):
+    """A request to the mock's control routes (urllib, not the SDK): the status, and the body."""
     context = ssl.create_default_context(cafile=ca_file)
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, data=data, method="POST")
+    request = urllib.request.Request(base + path, data=data, method=method)
     request.add_header("Authorization", "Bearer " + control_token)
     if data is not None:
         request.add_header("Content-Type", "application/json")
     with urllib.request.urlopen(request, context=context) as response:
-        return response.status
+        return response.status, response.read()
+
+
+def logged_requests(prefix):
+    """The requests the mock logged whose path starts with `prefix` (both hosts share one log)."""
+    _, body = control("/__stratus/requests", method="GET")
+    return [entry for entry in json.loads(body)["requests"] if entry["path"].startswith(prefix)]
+
+
+def header(entry, name):
+    return next((h["value"] for h in entry["headers"] if h["name"].lower() == name), None)
 
 
 def pattern(size, seed):
@@ -146,9 +156,8 @@ async def main():
     session = await items.by_drive_item_id(f"{app.id}:/saves/large.bin:").create_upload_session.post(body)
     expect(urlparse(session.upload_url).hostname != host, "the upload URL is on another host")
     task = LargeFileUploadTask(session, adapter, io.BytesIO(large), DriveItem, max_chunk_size=FRAGMENT)
-    fragments = []
     try:
-        await task.upload(lambda uploaded_range: fragments.append(uploaded_range))
+        await task.upload()
     except APIError as error:
         # msgraph-sdk-python-core#718: upload() sends the last fragment once more after the
         # session completed; the session is gone by then (404 itemNotFound on Graph and here).
@@ -157,14 +166,21 @@ async def main():
     large_item = await items.by_drive_item_id(f"{app.id}:/saves/large.bin:").get()
     expect(large_item.size == len(large), f"large upload size {large_item.size}")
     expect(large_item.file.hashes.quick_xor_hash == quick_xor(large), "large upload quickXorHash")
-    print(f"large upload: {large_item.size} bytes in fragments of {FRAGMENT} bytes, {fragments}, hash checked")
+    puts = [entry for entry in logged_requests("/upload/") if entry["method"] == "PUT"]
+    ranges = [header(entry, "content-range") for entry in puts]
+    expect(all(header(entry, "authorization") is None for entry in puts), "no token went to the upload URL")
+    expect(ranges[:2] == [f"bytes 0-{FRAGMENT - 1}/{len(large)}", f"bytes {FRAGMENT}-{len(large) - 1}/{len(large)}"],
+           f"the fragments: {ranges}")
+    print(f"large upload: {large_item.size} bytes, fragments {ranges[:2]} (no Authorization), quickXorHash checked")
 
     # Downloads: /content follows the 302 to the content host (without the token).
     content = await items.by_drive_item_id(large_item.id).content.get()
     expect(content == large, "large download matches")
     content = await items.by_drive_item_id(uploaded.id).content.get()
     expect(content == small, "small download matches")
-    print(f"downloads: {len(large)} + {len(small)} bytes, identical")
+    downloads = [entry for entry in logged_requests("/download/")]
+    expect(downloads and all(header(entry, "authorization") is None for entry in downloads), "downloads untokened")
+    print(f"downloads: {len(large)} + {len(small)} bytes through the 302, identical, no Authorization on the download host")
 
     # More files, then delta with paging from the saved token.
     for index in range(7):
@@ -186,7 +202,7 @@ async def main():
     print(f"delta: {len(changed)} changed, {len(deleted)} deleted, in {pages} pages of 3")
 
     # An expired delta token: 410 resyncRequired with its inner code.
-    expect(control("/__stratus/onedrive/expire-delta-tokens") == 204, "expire delta tokens")
+    expect(control("/__stratus/onedrive/expire-delta-tokens")[0] == 204, "expire delta tokens")
     try:
         await items.by_drive_item_id(app.id).delta.with_url(page.odata_delta_link).get()
         fail("an expired delta token was accepted")
@@ -219,7 +235,7 @@ async def main():
 
     # A 429 the SDK's retry handler rides out (Retry-After: 1, twice).
     rule = {"route": "/v1.0/drives/*", "method": "GET", "times": 2, "fault": {"kind": "status", "status": 429, "retryAfter": 1}}
-    expect(control("/__stratus/faults", rule) in (200, 201), "add the 429 rule")
+    expect(control("/__stratus/faults", rule)[0] in (200, 201), "add the 429 rule")
     before = time.monotonic()
     again = await items.by_drive_item_id(uploaded.id).get()
     waited = time.monotonic() - before
