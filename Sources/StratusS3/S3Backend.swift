@@ -57,6 +57,11 @@ public enum S3Backend: ServiceBackend {
             summary:
                 "The smallest part the server accepts (default 5 MiB, S3's rule); lower only for servers that accept less."
         ),
+        BackendOption(
+            "upload_concurrency",
+            summary:
+                "How many parts of a multipart upload go up at once (default 4, 1 to 16); each is streamed from the file."
+        ),
         BackendOption("page_size", summary: "Changes per change-feed page (default 1000)."),
         BackendOption(
             "change_lookback_seconds",
@@ -135,6 +140,7 @@ public enum S3Backend: ServiceBackend {
                 singleUploadLimit: try options.integer("single_upload_limit") ?? defaults.single,
                 partSize: try options.integer("part_size") ?? defaults.partSize,
                 minimumPartSize: try options.integer("minimum_part_size") ?? S3Configuration.s3MinimumPartSize,
+                uploadConcurrency: Int(clamping: try options.integer("upload_concurrency") ?? 4),
                 changePageSize: Int(clamping: try options.integer("page_size") ?? 1000),
                 changeLookback: .seconds(try options.integer("change_lookback_seconds") ?? 3600),
                 pollingSchedule: pollingSchedule

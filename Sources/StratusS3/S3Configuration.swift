@@ -49,6 +49,8 @@ public struct S3Configuration: Sendable {
     public static let s3LargestSingleUpload: Int64 = 5 * 1_073_741_824
     /// The most parts an upload may have.
     public static let maximumPartCount: Int64 = 10_000
+    /// The most parts of one upload the adapter sends at once.
+    public static let maximumUploadConcurrency = 16
 
     /// The service endpoint, such as `https://s3.eu-west-1.amazonaws.com` or a local server.
     public var endpoint: URL
@@ -68,6 +70,10 @@ public struct S3Configuration: Sendable {
     public var singleUploadLimit: Int64
     /// The size of each part of a multipart upload (the last part may be smaller).
     public var partSize: Int64
+    /// How many parts of a multipart upload go up at once (1 to
+    /// ``maximumUploadConcurrency``); each is streamed from the content while it is sent, so
+    /// at most this many are in flight.
+    public var uploadConcurrency: Int
     /// Changes per page of ``/Stratus/Service/changes(since:)``.
     public var changePageSize: Int
     /// How far back the change feed looks for versions whose `LastModified` is older than the
@@ -98,6 +104,8 @@ public struct S3Configuration: Sendable {
     ///   - partSize: The multipart part size (default 8 MiB).
     ///   - minimumPartSize: The smallest part size allowed; S3's 5 MiB unless a compatible
     ///     server is known to accept less (moto with `S3_UPLOAD_PART_MIN_SIZE`).
+    ///   - uploadConcurrency: How many parts of a multipart upload go up at once (default 4,
+    ///     1 to ``maximumUploadConcurrency``).
     ///   - changePageSize: Changes per page (default 1000).
     ///   - changeLookback: The change feed's look-back window (default one hour).
     ///   - abandonedUploadAge: When an unfinished upload counts as abandoned (default one day).
@@ -115,6 +123,7 @@ public struct S3Configuration: Sendable {
         singleUploadLimit: Int64 = 8 * 1_048_576,
         partSize: Int64 = 8 * 1_048_576,
         minimumPartSize: Int64 = S3Configuration.s3MinimumPartSize,
+        uploadConcurrency: Int = 4,
         changePageSize: Int = 1000,
         changeLookback: Duration = .seconds(3600),
         abandonedUploadAge: Duration = .seconds(86_400),
@@ -147,6 +156,12 @@ public struct S3Configuration: Sendable {
             throw ServiceError(
                 .invalidConfiguration, "The single upload limit must be between 0 and 5 GiB, not \(singleUploadLimit).")
         }
+        guard (1...S3Configuration.maximumUploadConcurrency).contains(uploadConcurrency) else {
+            throw ServiceError(
+                .invalidConfiguration,
+                "The S3 upload concurrency (upload_concurrency) must be between 1 and \(S3Configuration.maximumUploadConcurrency), not \(uploadConcurrency)."
+            )
+        }
         guard changePageSize > 0 else {
             throw ServiceError(.invalidConfiguration, "The change page size must be at least 1.")
         }
@@ -168,6 +183,7 @@ public struct S3Configuration: Sendable {
         self.conditionalWrites = conditionalWrites ?? (endpoint == nil ? .atomic : .detect)
         self.singleUploadLimit = singleUploadLimit
         self.partSize = partSize
+        self.uploadConcurrency = uploadConcurrency
         self.changePageSize = changePageSize
         self.changeLookback = changeLookback
         self.abandonedUploadAge = abandonedUploadAge

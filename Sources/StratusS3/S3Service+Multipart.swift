@@ -81,24 +81,34 @@ extension S3Service {
         }
         guard let uploadID else { return nil }
 
-        var sent = done.keys.reduce(Int64(0)) { $0 + Int64(parts[$1 - 1].range.count) }
+        let sent = done.keys.reduce(Int64(0)) { $0 + Int64(parts[$1 - 1].range.count) }
         progress.report(sent)
-        for (index, part) in parts.enumerated() where done[index + 1] == nil {
-            try Task.checkCancellation()
-            let number = index + 1
-            let action = "UploadPart \(number) of \(parts.count) of \(path)"
-            let request = S3Transport.Request(
-                method: .put, key: key,
-                query: [("partNumber", String(number)), ("uploadId", uploadID)],
-                headers: [("Content-MD5", part.md5Base64)],
-                body: content.body(part.range), payloadHash: part.sha256, action: action
-            )
-            let response = try await transport.send(request, repetition: .safe, progress: progress.upload(from: sent))
-            try checkETag(response, expected: part, action: action)
-            done[number] = part.md5Hex
-            sent += Int64(part.range.count)
-            progress.report(sent)
+        let partProgress = S3PartProgress(progress, alreadySent: sent)
+        let pending = parts.indices.filter { done[$0 + 1] == nil }
+        // Up to `uploadConcurrency` parts at once, each streamed from the content as it is sent,
+        // so no more than that many parts are in flight (or in memory, for content in memory).
+        // A part that fails ends the upload and cancels the others; the parts the server has
+        // are resumed by the next upload of the same content.
+        try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            var queue = pending.makeIterator()
+            func startNext() {
+                guard let index = queue.next() else { return }
+                let part = parts[index]
+                group.addTask {
+                    try await self.uploadPart(
+                        index + 1, of: parts.count, part, path: path, key: key, uploadID: uploadID, content: content,
+                        progress: partProgress)
+                }
+            }
+            for _ in 0..<min(max(configuration.uploadConcurrency, 1), S3Configuration.maximumUploadConcurrency) {
+                startNext()
+            }
+            while let (number, etag) = try await group.next() {
+                done[number] = etag
+                startNext()
+            }
         }
+        try Task.checkCancellation()
 
         var body = "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
         for number in 1...parts.count {
@@ -127,6 +137,27 @@ extension S3Service {
         }
         try? await removeUploadRecord(recordKey)
         return response.headers["x-amz-version-id"]
+    }
+
+    /// Sends one part (`UploadPart`) and checks its ETag against the part's MD5.
+    /// - Returns: The part number and its ETag.
+    private func uploadPart(
+        _ number: Int, of count: Int, _ part: UploadContent.RangeDigests, path: RemotePath, key: String,
+        uploadID: String, content: UploadContent, progress: S3PartProgress
+    ) async throws -> (Int, String) {
+        try Task.checkCancellation()
+        let action = "UploadPart \(number) of \(count) of \(path)"
+        let request = S3Transport.Request(
+            method: .put, key: key,
+            query: [("partNumber", String(number)), ("uploadId", uploadID)],
+            headers: [("Content-MD5", part.md5Base64)],
+            body: content.body(part.range), payloadHash: part.sha256, action: action
+        )
+        let response = try await transport.send(
+            request, repetition: .safe, progress: progress.callback(part: number, size: Int64(part.range.count)))
+        try checkETag(response, expected: part, action: action)
+        progress.finished(part: number, size: Int64(part.range.count))
+        return (number, part.md5Hex)
     }
 
     /// A part listed by `ListParts`.

@@ -86,7 +86,8 @@ struct S3Transport: Sendable {
         return try await configuration.retryPolicy.run(repetition) { _ in
             try Task.checkCancellation()
             let signed = try signed(request)
-            requestLog.record(request.action)
+            requestLog.began(request.action)
+            defer { requestLog.ended() }
             let response: StratusHTTPResponse
             do {
                 response = try await http.execute(signed, into: destination, progress: progress)

@@ -81,12 +81,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let path = try RemotePath("saves/big.bin")
 
-        try await cancelledUpload(service, url, to: path, after: 3 * part)
+        // Parts go up four at once (the default), and progress counts the bytes of the parts in
+        // flight too, so at 6 of 8 parts' bytes at least 2 parts are stored.
+        try await cancelledUpload(service, url, to: path, after: 6 * part)
         await #expect(throws: ServiceError.self) { try await service.metadata(of: path) }
         let pending = try await unfinishedUploads(service, key: service.key(for: path))
         try #require(pending.count == 1, "one unfinished upload is left to resume, found \(pending.count)")
         let partsThere = try #require(try await service.listParts(key: service.key(for: path), uploadID: pending[0]))
-        #expect(partsThere.count >= 3)
+        #expect(partsThere.count >= 2)
 
         let reports = Reports()
         let file = try await service.upload(

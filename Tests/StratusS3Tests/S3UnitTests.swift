@@ -215,6 +215,30 @@ struct S3UnitTests {
         }
     }
 
+    @Test("upload_concurrency: 4 by default, 1 to 16, anything else refused naming the option")
+    func uploadConcurrencyOption() throws {
+        func service(_ values: [String: String]) throws -> S3Service {
+            var all = ["bucket": "my-saves", "access_key_id": "AKID", "secret_access_key": "shh"]
+            all.merge(values) { _, new in new }
+            return try #require(
+                try S3Backend.makeService(options: RemoteOptions(remoteName: "saves", typeName: "s3", values: all))
+                    as? S3Service)
+        }
+        #expect(try service([:]).configuration.uploadConcurrency == 4)
+        #expect(try service(["upload_concurrency": "1"]).configuration.uploadConcurrency == 1)
+        #expect(try service(["upload_concurrency": "16"]).configuration.uploadConcurrency == 16)
+        #expect(S3Backend.options.contains { $0.name == "upload_concurrency" })
+        for bad in ["0", "17", "-4", "many", "99999999999999999999"] {
+            do {
+                _ = try service(["upload_concurrency": bad])
+                Issue.record("upload_concurrency = \(bad) was accepted")
+            } catch let error as ServiceError {
+                #expect(error.code == .invalidConfiguration)
+                #expect(error.message.contains("upload_concurrency"), "\(error.message)")
+            }
+        }
+    }
+
     @Test("condition support: atomic needs both PutObject conditions; If-Match is written in the form measured")
     func conditionSupportDecisions() {
         #expect(S3ConditionSupport.s3.conditionalWrites == .atomic)
