@@ -160,7 +160,7 @@ extension MockOneDriveServer {
     }
 
     /// `POST /children` with a `folder` facet: makes a folder (conflict behaviour `fail` by
-    /// default).
+    /// default): 201, or 200 for a folder already there under `replace`.
     func createChild(_ request: inout Request, _ address: GraphAddress, _ graph: GraphRequest) async throws
         -> Response
     {
@@ -171,12 +171,13 @@ extension MockOneDriveServer {
         }
         let conflict = try graph.conflictBehavior(body: body, default: .fail)
         let base = contentBaseText
-        let text = try store.withState { (state: inout GraphState) throws(GraphFailure) -> String in
+        let (text, created) = try store.withState {
+            (state: inout GraphState) throws(GraphFailure) -> (String, Bool) in
             let parent = try existing(address, in: &state)
-            let folder = try state.createFolder(in: parent.id, name: name, conflict: conflict)
-            return GraphJSON.text(state.json(of: folder) { self.downloadURL(base: base, version: $0) })
+            let (folder, created) = try state.createFolder(in: parent.id, name: name, conflict: conflict)
+            return (GraphJSON.text(state.json(of: folder) { self.downloadURL(base: base, version: $0) }), created)
         }
-        return Response.json(text: text, status: .created)
+        return Response.json(text: text, status: created ? .created : .ok)
     }
 
     /// `DELETE` an item (and everything below it): 204.

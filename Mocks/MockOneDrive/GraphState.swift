@@ -153,9 +153,11 @@ struct GraphState: Sendable {
         return current
     }
 
-    /// Makes a folder, as `POST /children` with a `folder` facet does.
+    /// Makes a folder, as `POST /children` with a `folder` facet does; with `replace`, a folder
+    /// of that name already there is kept as it is (Graph answers it with 200).
+    /// - Returns: The folder, and whether it was made.
     mutating func createFolder(in parentID: String, name: String, conflict: ConflictBehavior) throws(GraphFailure)
-        -> GraphItem
+        -> (GraphItem, created: Bool)
     {
         try Self.checkName(name)
         guard let parent = items[parentID], parent.isFolder else { throw .itemNotFound() }
@@ -164,14 +166,14 @@ struct GraphState: Sendable {
             switch conflict {
             case .fail: throw .nameAlreadyExists(name)
             case .replace:
-                if existing.isFolder { return existing }
+                if existing.isFolder { return (existing, false) }
                 try delete(existing.id, condition: WriteCondition())
             case .rename: name = freeName(name, in: parent.id)
             }
         }
         let id = try ensureFolders(from: parent.id, path: [name])
         guard let item = items[id] else { throw .itemNotFound() }
-        return item
+        return (item, true)
     }
 
     /// Writes content to a file: a new file, or a new version of the one there.

@@ -40,9 +40,16 @@ struct UploadSession: Sendable {
 final class UploadSessions: Sendable {
     private let sessions = Mutex<[String: UploadSession]>([:])
 
-    /// Adds a session.
+    /// Adds a session, and forgets the ones that expired (removing their files).
     func add(_ session: UploadSession) {
-        sessions.withLock { $0[session.id] = session }
+        let now = Date()
+        let expired = sessions.withLock { all in
+            let gone = all.values.filter { $0.expires <= now && !$0.busy }
+            for old in gone { all[old.id] = nil }
+            all[session.id] = session
+            return gone
+        }
+        for old in expired { try? FileManager.default.removeItem(at: old.file) }
     }
 
     /// Runs `body` on a live session under the lock; an expired one is removed (and its file).

@@ -133,6 +133,10 @@ struct ItemRouteTests {
             let again = try await harness.send(
                 .post, "/v1.0/me/drive/root:/list:/children", json: ["name": "SUB", "folder": [String: Any]()])
             #expect(again.status == 409)
+            let kept = try await harness.send(
+                .post, "/v1.0/me/drive/root:/list:/children?@microsoft.graph.conflictBehavior=replace",
+                json: ["name": "sub", "folder": [String: Any]()])
+            #expect(kept.status == 200)
             var names: [String] = []
             var next: URL? = URL(string: harness.graphURL.absoluteString + "/v1.0/me/drive/root:/list:/children?$top=2")
             var pages = 0
