@@ -100,6 +100,9 @@ extension MockOneDriveServer {
         let conflict = try graph.conflictBehavior(body: body, default: .fail)
         let item = body["item"] as? [String: Any]
         let declared = (item?["fileSize"] as? NSNumber)?.int64Value
+        if let declared, declared < 1 {
+            throw GraphFailure.invalidRequest("item.fileSize must be a positive number of bytes.")
+        }
         if let declared, declared > options.maxUploadBytes {
             throw GraphFailure(status: 413, code: "maxFileSizeExceeded", message: "The file is too large.")
         }
