@@ -168,14 +168,19 @@ extension OneDriveService {
         throw ServiceError(.server, "OneDrive's upload sessions for \(path) kept expiring; try again.")
     }
 
-    /// `POST .../createUploadSession` with the name-clash behaviour in the item and the
-    /// condition in the headers; repeating it only leaves an unused session behind.
+    /// `POST .../createUploadSession` with the name-clash behaviour in the URL (as Graph's
+    /// driveItem notes ask) and in the session's item (where the createUploadSession page shows
+    /// it), and the condition in the headers; repeating it only leaves an unused session behind.
     private func createSession(at path: RemotePath, condition: WriteCondition) async throws -> URL {
         let body = OneDriveJSON.body([
             "item": ["@microsoft.graph.conflictBehavior": condition.conflictBehavior]
         ])
         let session = try await transport.json(
-            "POST createUploadSession", .post, transport.address.item(path, "createUploadSession"), body: body,
+            "POST createUploadSession", .post,
+            transport.address.item(
+                path, "createUploadSession",
+                query: [("@microsoft.graph.conflictBehavior", condition.conflictBehavior)]),
+            body: body,
             headers: condition.headers, as: OneDriveUploadSessionStatus.self)
         guard let text = session.uploadUrl, let url = URL(string: text), url.scheme == "https" || url.scheme == "http"
         else {

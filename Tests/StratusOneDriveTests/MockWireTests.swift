@@ -89,6 +89,16 @@ import Testing
             _ = try await service.upload(from: .bytes(Self.content(100 * 1024)), to: try RemotePath("clash/large.bin"))
             let session = try #require(log.entries { $0.path.hasSuffix("/createUploadSession") }.last)
             #expect(session.method == "POST")
+            #expect(session.queryValue("@microsoft.graph.conflictBehavior") == "replace")
+            let refusedLarge = await #expect(throws: ServiceError.self) {
+                try await service.upload(
+                    from: .bytes(Self.content(100 * 1024)), to: RemotePath("clash/large.bin"),
+                    options: UploadOptions(precondition: .mustNotExist))
+            }
+            #expect(refusedLarge?.code == .conflict)
+            let failing = try #require(log.entries { $0.path.hasSuffix("/createUploadSession") }.last)
+            #expect(failing.queryValue("@microsoft.graph.conflictBehavior") == "fail")
+            #expect(failing.header("if-none-match") == "*")
         }
     }
 
