@@ -218,21 +218,36 @@ extension WebDAVService {
     func ensureReservedFolder(_ name: String) async throws {
         let key = Self.reservedFolder + "/" + name
         guard !knownFolders.withLock({ $0.contains(key) }) else { return }
-        for components in [[], [Self.reservedFolder], [Self.reservedFolder, name]] {
-            try await makeFolder(components, label: components.isEmpty ? "the root" : components.joined(separator: "/"))
-        }
+        try await makeFolders([Self.reservedFolder, name])
         knownFolders.withLock { _ = $0.insert(key) }
     }
 
-    /// Creates the folders of a path, top down; a folder that exists (or appears meanwhile) is
-    /// success, a file in the way is a conflict.
+    /// Creates the folders of a path; a folder that exists (or appears meanwhile) is success,
+    /// a file in the way is a conflict.
     func ensureFolders(_ folder: RemotePath) async throws {
-        // The root collection itself may not exist yet on a new remote.
-        try await makeFolder([], label: "the root")
-        var components: [String] = []
-        for component in folder.components {
-            components.append(component)
-            try await makeFolder(components, label: components.joined(separator: "/"))
+        try await makeFolders(folder.components)
+    }
+
+    /// Creates a folder and any missing folders above it, bottom up: MKCOL of the folder
+    /// itself first, and of its parent only when the server answers that the parent is missing
+    /// (409, as RFC 4918 says; 404 from some servers). A folder whose parents exist costs one
+    /// MKCOL, one that exists already a MKCOL and a PROPFIND, whatever its depth; the root
+    /// collection itself is made when it is missing too (a new remote).
+    private func makeFolders(_ components: [String]) async throws {
+        // Up: the deepest folder whose MKCOL did not find its parent missing.
+        var made = components.count
+        while try await makeFolder(Array(components.prefix(made))) == .parentMissing {
+            made -= 1
+        }
+        // Down: the folders below it, whose parents now exist.
+        for depth in stride(from: made + 1, through: components.count, by: 1) {
+            let folder = components.prefix(depth)
+            if try await makeFolder(Array(folder)) == .parentMissing {
+                throw ServiceError(
+                    .conflict,
+                    "The server refused to make \(folder.joined(separator: "/")) as if the folder above it were missing, though it was there a moment before (it may have been deleted meanwhile)."
+                )
+            }
         }
     }
 
@@ -243,10 +258,20 @@ extension WebDAVService {
         }
     }
 
+    /// What a MKCOL of one folder found.
+    private enum FolderOutcome {
+        /// The folder is there: made now, or there already.
+        case present
+        /// The server answered that the folder's parent is missing (never for the root).
+        case parentMissing
+    }
+
     /// MKCOL of one folder: 201 is made; 405 (Apache, WsgiDAV) or 201 again (rclone) means it
-    /// is there already. Any refusal is then checked with PROPFIND: a folder there is success
-    /// (it appeared meanwhile), a file there is a conflict.
-    private func makeFolder(_ components: [String], label: String) async throws {
+    /// is there already; 409 (or 404) below the root means its parent is missing. Any other
+    /// refusal is then checked with PROPFIND: a folder there is success (it appeared
+    /// meanwhile), a file there is a conflict.
+    private func makeFolder(_ components: [String]) async throws -> FolderOutcome {
+        let label = components.isEmpty ? "the root" : components.joined(separator: "/")
         let url = try transport.url(for: components, isFolder: true)
         let action = "MKCOL of \(label)"
         // rclone locks a path for the length of each write to it, so MKCOLs of one folder that
@@ -257,16 +282,17 @@ extension WebDAVService {
             try await Task.sleep(for: .milliseconds(Int.random(in: 10...50)))
             response = try await exchangeMKCOL(url, action: action)
         }
-        if response.status == 201 || response.status == 200 { return }
+        if response.status == 201 || response.status == 200 { return .present }
         if response.status == 423 || response.status == 429 || response.status == 503 {
             throw WebDAVErrorMapping.error(
                 status: response.status, headers: response.headers, body: response.body, action: action,
                 secrets: transport.secrets)
         }
+        if !components.isEmpty, response.status == 409 || response.status == 404 { return .parentMissing }
         // Without the trailing slash: Apache answers 400 for `file/`.
         let plain = try transport.url(for: components)
         if let existing = try await transport.propfind(plain, depth: 0, action: "PROPFIND of \(label)")?.first {
-            if existing.isCollection { return }
+            if existing.isCollection { return .present }
             throw ServiceError(
                 .conflict, "\(label) is a file, so nothing can be written below it.", httpStatus: response.status)
         }
