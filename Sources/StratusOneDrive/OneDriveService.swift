@@ -299,15 +299,23 @@ public final class OneDriveService: Service {
     }
 
     /// Describes files, asking for their versions a few at a time.
+    /// A file deleted since it was listed (its versions are gone) is left out: the next listing or
+    /// change page reports it deleted.
     func describe(_ files: [(OneDriveItem, RemotePath)]) async throws -> [RemoteFile] {
-        try await withThrowingTaskGroup(of: (Int, RemoteFile).self) { group in
+        try await withThrowingTaskGroup(of: (Int, RemoteFile?).self) { group in
             var described: [RemoteFile?] = Array(repeating: nil, count: files.count)
             var nextIndex = 0
             func startNext() {
                 guard nextIndex < files.count else { return }
                 let (index, (item, path)) = (nextIndex, files[nextIndex])
                 nextIndex += 1
-                group.addTask { (index, try await self.remoteFile(item, at: path)) }
+                group.addTask {
+                    do {
+                        return (index, try await self.remoteFile(item, at: path))
+                    } catch let error as ServiceError where error.code == .notFound {
+                        return (index, nil)
+                    }
+                }
             }
             for _ in 0..<8 { startNext() }
             while let (index, file) = try await group.next() {
