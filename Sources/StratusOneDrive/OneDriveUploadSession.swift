@@ -10,8 +10,9 @@ import StratusHTTP
 ///
 /// When a fragment's outcome is unknown (the connection dropped, a 5xx), the session is asked
 /// (`GET` of its URL) which bytes it still expects and the upload goes on from there. A 416
-/// means the fragment was already taken: the session is asked the same way. A 404 means the
-/// session expired or was cancelled.
+/// means the fragment was already taken, and a 202 whose body cannot be read leaves the
+/// session's state unknown: the session is asked the same way. A 404 means the session expired
+/// or was cancelled.
 struct OneDriveUploadSession: Sendable {
     /// The session expired or is unknown to Graph; start a new one.
     struct Expired: Error, Sendable {}
@@ -57,8 +58,19 @@ struct OneDriveUploadSession: Sendable {
                 progress.report(size)
                 return try OneDriveJSON.decode(OneDriveItem.self, from: response.body, action: "the last fragment")
             case 202:
-                let status = try OneDriveJSON.decode(
-                    OneDriveUploadSessionStatus.self, from: response.body, action: "an upload fragment")
+                let status: OneDriveUploadSessionStatus
+                do {
+                    status = try OneDriveJSON.decode(
+                        OneDriveUploadSessionStatus.self, from: response.body, action: "an upload fragment")
+                } catch {
+                    // The fragment was taken but its answer was damaged on the way: ask the
+                    // session which bytes it expects rather than give the upload up.
+                    failures += 1
+                    guard failures < transport.configuration.retryPolicy.maximumAttempts else { throw error }
+                    offset = try await resumeOffset(session) ?? range.upperBound
+                    progress.report(offset)
+                    continue
+                }
                 let next = try OneDriveFragmentPlan.firstExpected(status.nextExpectedRanges ?? [], size: size)
                 offset = next ?? range.upperBound
                 progress.report(offset)
