@@ -223,8 +223,8 @@ let package = Package(
             name: "FaultMatrix",
             dependencies: [
                 "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox", "StratusDrive",
-                "StratusWebDAV",
-                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud",
+                "StratusWebDAV", "StratusOneDrive",
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Mocks/FaultMatrix"

@@ -13,7 +13,8 @@ import Synchronization
 ///   temporary file left behind); after a body cut midway, the retry asked for the rest with
 ///   `Range`;
 /// - change feed: the change made after the token is reported;
-/// - versions: both versions are listed with their hashes;
+/// - versions: both versions are listed with their sizes and hashes (an old version the
+///   provider gives no hash, as OneDrive, by its size alone);
 /// - restore: the file holds the old content and history grew by exactly one version;
 /// - delete: the file is gone and its versions are still listed.
 public enum FaultMatrix {

@@ -20,6 +20,9 @@ public struct MatrixHarness: Sendable {
     public var route: @Sendable (MatrixOperation) -> (path: String, method: String)
     /// Whether a deleted file's versions can still be listed through the service.
     public var keepsVersionsOfDeletedFiles: Bool
+    /// Whether every listed version carries its content hash; when not (OneDrive: Graph gives
+    /// only the current version's), a version without one is checked by its size alone.
+    public var everyVersionHasHash: Bool
 
     /// Creates a harness.
     public init(
@@ -29,6 +32,7 @@ public struct MatrixHarness: Sendable {
         smallSize: Int,
         chunkedSize: Int,
         keepsVersionsOfDeletedFiles: Bool,
+        everyVersionHasHash: Bool = true,
         route: @escaping @Sendable (MatrixOperation) -> (path: String, method: String)
     ) {
         self.service = service
@@ -37,6 +41,7 @@ public struct MatrixHarness: Sendable {
         self.smallSize = smallSize
         self.chunkedSize = chunkedSize
         self.keepsVersionsOfDeletedFiles = keepsVersionsOfDeletedFiles
+        self.everyVersionHasHash = everyVersionHasHash
         self.route = route
     }
 }

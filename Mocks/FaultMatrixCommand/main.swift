@@ -75,6 +75,7 @@ let include: @Sendable (MatrixCell) -> Bool = { cell in filter.map { "\(cell)".c
 var results = await FaultMatrix.runAll(provider: DropboxMatrixProvider(), concurrency: concurrency, where: include)
 results += await FaultMatrix.runAll(provider: DriveMatrixProvider(), concurrency: concurrency, where: include)
 results += await FaultMatrix.runAll(provider: NextcloudMatrixProvider(), concurrency: concurrency, where: include)
+results += await FaultMatrix.runAll(provider: OneDriveMatrixProvider(), concurrency: concurrency, where: include)
 print(FaultMatrix.table(results))
 let failed = results.filter { !$0.1.passed }
 print("\n\(results.count - failed.count) of \(results.count) cells passed in \(ContinuousClock.now - started).")
