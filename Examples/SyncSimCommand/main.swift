@@ -25,7 +25,9 @@ struct Run: AsyncParsableCommand {
         abstract: "Several devices edit, delete, go offline and sync under faults; then every promise is checked."
     )
 
-    @Option(name: .customLong("remote"), help: "local, dropbox or drive (repeat for several; default all three).")
+    @Option(
+        name: .customLong("remote"),
+        help: "local, dropbox, drive, onedrive or s3 (repeat for several; default all of them).")
     var remotes: [String] = []
     @Option(help: "How many devices.") var devices = 5
     @Option(help: "How many rounds of random activity.") var rounds = 60
@@ -40,7 +42,7 @@ struct Run: AsyncParsableCommand {
             ? SimulationRemote.allCases
             : try remotes.map { name in
                 guard let remote = SimulationRemote(rawValue: name) else {
-                    throw ValidationError("Unknown remote \(name); use local, dropbox or drive.")
+                    throw ValidationError("Unknown remote \(name); use local, dropbox, drive, onedrive or s3.")
                 }
                 return remote
             }
