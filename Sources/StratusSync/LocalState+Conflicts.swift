@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
+import Stratus
 
 /// One row of the `conflict` table: the remote side of a conflict waiting for the app.
 struct ConflictRow: Sendable {
     /// The record in conflict.
     var key: RecordKey
     /// The remote version of the remote side.
-    var remoteVersion: String
+    var remoteVersion: VersionID
     /// The remote side.
     var remoteDocument: RecordDocument
     /// False for a write that lost a race on a best-effort service: it is in the history only.
@@ -31,7 +32,9 @@ struct ConflictRow: Sendable {
     }
 
     /// A conflict to save.
-    init(key: RecordKey, remoteVersion: String, remoteDocument: RecordDocument, remoteIsCurrent: Bool, detected: Date) {
+    init(
+        key: RecordKey, remoteVersion: VersionID, remoteDocument: RecordDocument, remoteIsCurrent: Bool, detected: Date
+    ) {
         self.key = key
         self.remoteVersion = remoteVersion
         self.remoteDocument = remoteDocument
@@ -68,8 +71,8 @@ extension Database {
     }
 
     /// The remote version of a record's conflict, or `nil` when it has none.
-    func conflictRemoteVersion(of key: RecordKey) throws -> String? {
-        try String.fetchOne(
+    func conflictRemoteVersion(of key: RecordKey) throws -> VersionID? {
+        try VersionID.fetchOne(
             self, sql: "SELECT remoteVersion FROM conflict WHERE type = ? AND id = ?", arguments: [key.type, key.id])
     }
 

@@ -7,7 +7,7 @@ struct PendingPull: Sendable {
     /// The document's remote path.
     var path: String
     /// The version the feed reported; `nil` for a document that is gone.
-    var version: String?
+    var version: VersionID?
     /// The size the feed or the listing reported, so an oversized document is refused before
     /// it is downloaded; `nil` when none was reported.
     var size: Int64?
@@ -19,7 +19,7 @@ struct PendingPull: Sendable {
     }
 
     /// An entry to save.
-    init(path: String, version: String?, size: Int64? = nil) {
+    init(path: String, version: VersionID?, size: Int64? = nil) {
         self.path = path
         self.version = version
         self.size = size
@@ -27,7 +27,7 @@ struct PendingPull: Sendable {
 
     /// The entry for a document the feed or a listing reported.
     init(listed file: RemoteFile) {
-        self.init(path: file.path.string, version: file.version.rawValue, size: file.size)
+        self.init(path: file.path.string, version: file.version, size: file.size)
     }
 
     /// Reads a row of the table.

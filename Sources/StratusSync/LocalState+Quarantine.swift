@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Stratus
 
 /// One row of the `quarantine` table: a remote document that was not valid, by record.
 struct QuarantineRow: Sendable {
@@ -8,14 +9,14 @@ struct QuarantineRow: Sendable {
     /// The document's remote path.
     var path: String
     /// The version that was not valid; `nil` when it is not known.
-    var version: String?
+    var version: VersionID?
     /// Why the document is not valid.
     var reason: String
     /// When it was quarantined.
     var detected: Date
 
     /// An entry to save.
-    init(key: RecordKey, path: String, version: String?, reason: String, detected: Date) {
+    init(key: RecordKey, path: String, version: VersionID?, reason: String, detected: Date) {
         self.key = key
         self.path = path
         self.version = version

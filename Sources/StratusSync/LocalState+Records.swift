@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Stratus
 
 /// One row of the `record` table.
 struct RecordRow: Sendable {
@@ -10,7 +11,7 @@ struct RecordRow: Sendable {
     /// Whether the record has local changes to push.
     var dirty: Bool
     /// The remote version the document derives from; `nil` for a record never synced.
-    var baseVersion: String?
+    var baseVersion: VersionID?
     /// The document at `baseVersion`: the last version both sides agreed on.
     var baseDocument: RecordDocument?
     /// The edit id of a push in flight, so a commit whose answer was lost is recognised.
@@ -38,7 +39,7 @@ struct RecordRow: Sendable {
 
     /// A row to save.
     init(
-        document: RecordDocument, revision: Int64, dirty: Bool, baseVersion: String?, baseDocument: RecordDocument?,
+        document: RecordDocument, revision: Int64, dirty: Bool, baseVersion: VersionID?, baseDocument: RecordDocument?,
         pushedEdit: String? = nil
     ) {
         self.document = document
@@ -81,7 +82,7 @@ struct DirtyRecord: Sendable {
     /// Counts the edits to the row.
     var revision: Int64
     /// The remote version the document derives from; `nil` for a record never synced.
-    var baseVersion: String?
+    var baseVersion: VersionID?
 
     /// The record's document to push, or `nil` when it has no local changes (or no row).
     static func fetch(_ db: Database, _ key: RecordKey) throws -> DirtyRecord? {
@@ -108,14 +109,14 @@ extension Database {
 
     /// The remote version a record was last synced at, or `nil` when it never was (or there is
     /// no such record).
-    func baseVersion(of key: RecordKey) throws -> String? {
-        try String.fetchOne(
+    func baseVersion(of key: RecordKey) throws -> VersionID? {
+        try VersionID.fetchOne(
             self, sql: "SELECT baseVersion FROM record WHERE type = ? AND id = ?", arguments: [key.type, key.id])
     }
 
     /// The remote version each record was last synced at, for the records synced before.
-    func knownBaseVersions() throws -> [RecordKey: String] {
-        var result: [RecordKey: String] = [:]
+    func knownBaseVersions() throws -> [RecordKey: VersionID] {
+        var result: [RecordKey: VersionID] = [:]
         for row in try Row.fetchAll(self, sql: "SELECT type, id, baseVersion FROM record WHERE baseVersion IS NOT NULL")
         {
             result[try RecordKey(row: row)] = row["baseVersion"]
@@ -144,7 +145,7 @@ extension Database {
 
     /// Writes down a push the remote confirmed: the new base, and clean unless the record was
     /// edited again since `revision`.
-    func confirmPush(of key: RecordKey, version: String, document: Data, revision: Int64) throws {
+    func confirmPush(of key: RecordKey, version: VersionID, document: Data, revision: Int64) throws {
         try execute(
             sql: """
                 UPDATE record SET baseVersion = ?, baseDocument = ?, pushedEdit = NULL,

@@ -1,3 +1,5 @@
+import Stratus
+
 /// What a remote document does to a local record, decided apart from the database: the local
 /// row and what the remote holds in, one outcome out. ``SyncStore`` carries each outcome out in
 /// one transaction; `RemoteOutcomeTests` checks the decisions as a table.
@@ -25,7 +27,7 @@ enum RemoteOutcome: Sendable, Equatable {
     ///   - local: The local row, if any.
     ///   - version: The remote version, or `nil` when no document is there.
     ///   - remote: The remote document, or `nil` when none is there.
-    static func decide(local: RecordRow?, version: String?, remote: RecordDocument?) -> RemoteOutcome {
+    static func decide(local: RecordRow?, version: VersionID?, remote: RecordDocument?) -> RemoteOutcome {
         guard let remote, let version else {
             guard let local, local.baseVersion != nil else { return .nothing }
             return local.dirty || local.document.isDeleted ? .pushAgainAsNew : .removeVanished

@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 
 /// A record as the store holds it: its value, when it was last edited, and its files.
 public struct SyncRecord: Hashable, Sendable {
@@ -38,7 +39,7 @@ public struct SyncFile: Hashable, Sendable {
 /// ``SyncStore/versions(of:)``.
 public struct RecordVersion: Hashable, Sendable {
     /// The service's version of the record document; pass it to ``SyncStore/restore(_:to:)``.
-    public var id: String
+    public var id: VersionID
     /// When the service stored that version.
     public var stored: Date
     /// The record as it was in that version, files included (their content is fetched on

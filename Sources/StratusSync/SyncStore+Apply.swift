@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Stratus
 
 /// Applying a remote document to the local state, and settling conflicts: the one place that
 /// carries out what ``RemoteOutcome`` and the record type's policy decide. Every function here
@@ -10,7 +11,7 @@ extension SyncStore {
     /// provider deleted the file).
     /// - Returns: What was done: the changes to announce, and whether the record was pulled or
     ///   a conflict settled.
-    func applyRemote(_ db: Database, key: RecordKey, version: String?, document remote: RecordDocument?) throws
+    func applyRemote(_ db: Database, key: RecordKey, version: VersionID?, document remote: RecordDocument?) throws
         -> Applied
     {
         let existing = try RecordRow.fetch(db, key)
@@ -73,7 +74,7 @@ extension SyncStore {
     ///   `remoteVersion`; false for a write that lost a race and is in the history only, so a
     ///   decision for it must be pushed.
     func settle(
-        _ db: Database, _ row: inout RecordRow, remoteVersion: String, remote: RecordDocument,
+        _ db: Database, _ row: inout RecordRow, remoteVersion: VersionID, remote: RecordDocument,
         remoteIsCurrent: Bool = true
     ) throws -> Applied {
         let input = MergeInput(
@@ -97,7 +98,7 @@ extension SyncStore {
         _ decision: MergeDecision,
         _ db: Database,
         _ row: inout RecordRow,
-        remoteVersion: String,
+        remoteVersion: VersionID,
         remote: RecordDocument,
         remoteIsCurrent: Bool = true
     ) throws -> Applied {

@@ -78,7 +78,7 @@ extension SyncStore {
     }
 
     /// The remote version each record was last synced at.
-    private func knownBaseVersions() async throws -> [RecordKey: String] {
+    private func knownBaseVersions() async throws -> [RecordKey: VersionID] {
         try await state.read { db in try db.knownBaseVersions() }
     }
 
@@ -94,7 +94,7 @@ extension SyncStore {
                 logger.info("Skipping \(file.path): not a record document of this format.")
                 continue
             }
-            if known.removeValue(forKey: key) != file.version.rawValue {
+            if known.removeValue(forKey: key) != file.version {
                 entries.append(PendingPull(listed: file))
             }
         }
@@ -145,7 +145,7 @@ extension SyncStore {
                 return
             }
             let fetched = try await fetchDocument(path, key: key, run: run)
-            var version: String?
+            var version: VersionID?
             var document: RecordDocument?
             if let fetched {
                 version = fetched.version
@@ -183,7 +183,7 @@ extension SyncStore {
 
     /// Keeps an invalid remote document out of the local data; the record is reported and not
     /// pushed over until a valid version arrives.
-    private func quarantine(_ key: RecordKey, path: String, version: String?, _ error: SyncError, run: SyncRun)
+    private func quarantine(_ key: RecordKey, path: String, version: VersionID?, _ error: SyncError, run: SyncRun)
         async throws
     {
         logger.warning("Quarantined the remote document of \(key): \(error)")
@@ -198,7 +198,7 @@ extension SyncStore {
 
     /// A fetched record document: its version, and the document or why it is not valid.
     struct FetchedDocument: Sendable {
-        var version: String
+        var version: VersionID
         var document: Result<RecordDocument, SyncError>
     }
 
@@ -222,7 +222,7 @@ extension SyncStore {
         }
         run?.moved(bytes: file.size)
         guard file.size <= RecordDocument.maximumSize else {
-            return FetchedDocument(version: file.version.rawValue, document: .failure(Self.documentTooLarge(file.size)))
+            return FetchedDocument(version: file.version, document: .failure(Self.documentTooLarge(file.size)))
         }
         let data: Data
         do {
@@ -232,9 +232,9 @@ extension SyncStore {
         }
         do {
             return FetchedDocument(
-                version: file.version.rawValue, document: .success(try RecordDocument.decode(data, expectedKey: key)))
+                version: file.version, document: .success(try RecordDocument.decode(data, expectedKey: key)))
         } catch let error as SyncError {
-            return FetchedDocument(version: file.version.rawValue, document: .failure(error))
+            return FetchedDocument(version: file.version, document: .failure(error))
         }
     }
 

@@ -81,7 +81,7 @@ extension SyncStore {
         let path = try layout.documentPath(of: key)
         try await uploadFiles(of: document, run: run)
         reach(.blobsUploaded)
-        let precondition: WritePrecondition = pending.baseVersion.map { .mustMatch(VersionID($0)) } ?? .mustNotExist
+        let precondition: WritePrecondition = pending.baseVersion.map { .mustMatch($0) } ?? .mustNotExist
         let written: RemoteFile
         do {
             written = try await service.upload(
@@ -106,7 +106,7 @@ extension SyncStore {
             return
         }
         let confirmed = PushCommits.Confirmed(
-            key: key, version: written.version.rawValue, document: bytes, revision: pending.revision)
+            key: key, version: written.version, document: bytes, revision: pending.revision)
         run.update { $0.pushed.append(key) }
         if service.capabilities.conditionalWrites != .atomic, service.capabilities.supportsVersions {
             try await record([confirmed])
@@ -219,7 +219,7 @@ extension SyncStore {
     /// A first write (no base) that finds an older version below it lost a race to another
     /// device's first write in the same way.
     private func detectLostRace(
-        _ key: RecordKey, path: RemotePath, written: VersionID, base: String?, ours: RecordDocument, run: SyncRun
+        _ key: RecordKey, path: RemotePath, written: VersionID, base: VersionID?, ours: RecordDocument, run: SyncRun
     ) async throws {
         let history: [FileVersion]
         do {
@@ -232,7 +232,7 @@ extension SyncStore {
         let older = history[(index + 1)...]
         guard let lost = older.first else { return }
         if let base {
-            guard let baseIndex = older.firstIndex(where: { $0.id.rawValue == base }), baseIndex > older.startIndex
+            guard let baseIndex = older.firstIndex(where: { $0.id == base }), baseIndex > older.startIndex
             else { return }
         }
         logger.notice(
@@ -244,7 +244,7 @@ extension SyncStore {
         let applied = try await state.write { [self] db in
             guard var row = try RecordRow.fetch(db, key) else { return Applied() }
             row.dirty = true
-            return try settle(db, &row, remoteVersion: written.rawValue, remote: theirs, remoteIsCurrent: false)
+            return try settle(db, &row, remoteVersion: written, remote: theirs, remoteIsCurrent: false)
         }
         run.record(applied, for: key)
         broadcaster.send(applied.changes)
@@ -255,7 +255,7 @@ extension SyncStore {
 final class PushCommits: Sendable {
     struct Confirmed: Sendable {
         var key: RecordKey
-        var version: String
+        var version: VersionID
         var document: Data
         var revision: Int64
     }

@@ -23,7 +23,7 @@ extension SyncStore {
                     case .success(let document) = fetched.document
                 else { continue }
                 result.append(
-                    RecordVersion(id: version.id.rawValue, stored: version.modified, record: makeRecord(document)))
+                    RecordVersion(id: version.id, stored: version.modified, record: makeRecord(document)))
             }
             return result
         } catch let error as ServiceError where error.code == .notFound {
@@ -43,11 +43,11 @@ extension SyncStore {
     /// - Throws: ``SyncError``: `notFound` for an unknown version, `invalidDocument` when that
     ///   version is not valid, `missingBlob` or `blobMismatch` when its files cannot be had.
     @discardableResult
-    public func restore(_ key: RecordKey, to version: String) async throws -> SyncRecord {
+    public func restore(_ key: RecordKey, to version: VersionID) async throws -> SyncRecord {
         let path = try layout.documentPath(of: key)
         let old: RecordDocument
         do {
-            guard let fetched = try await fetchDocument(path, key: key, version: VersionID(version), run: nil) else {
+            guard let fetched = try await fetchDocument(path, key: key, version: version, run: nil) else {
                 throw SyncError(.notFound, "The remote has no version \(version) of \(key).")
             }
             old = try fetched.document.get()

@@ -196,7 +196,7 @@ import Testing
             #expect(try a.record(slot)?.decode(Save.self).level == 10)
             #expect(try text(of: a.record(slot), "thumbnail") == "PIC-10")
             #expect(try await a.versions(of: slot).count == 3, "history only grows")
-            await expectSyncError(.notFound) { try await a.restore(slot, to: "999") }
+            await expectSyncError(.notFound) { try await a.restore(slot, to: VersionID("999")) }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Stratus
 import Testing
 
 @testable import StratusSync
@@ -17,7 +18,8 @@ import Testing
 
     func row(_ document: RecordDocument, dirty: Bool, base: String?, pushedEdit: String? = nil) -> RecordRow {
         RecordRow(
-            document: document, revision: 1, dirty: dirty, baseVersion: base, baseDocument: nil, pushedEdit: pushedEdit)
+            document: document, revision: 1, dirty: dirty, baseVersion: base.map(VersionID.init(rawValue:)),
+            baseDocument: nil, pushedEdit: pushedEdit)
     }
 
     @Test func outcomesFollowTheTable() {
@@ -54,7 +56,9 @@ import Testing
             ),
         ]
         for (name, local, version, remote, expected) in cases {
-            #expect(RemoteOutcome.decide(local: local, version: version, remote: remote) == expected, "\(name)")
+            #expect(
+                RemoteOutcome.decide(local: local, version: version.map(VersionID.init(rawValue:)), remote: remote)
+                    == expected, "\(name)")
         }
     }
 
