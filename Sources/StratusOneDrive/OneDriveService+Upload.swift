@@ -163,6 +163,13 @@ extension OneDriveService {
                 return try await upload.send(to: session, from: 0)
             } catch is OneDriveUploadSession.Expired {
                 logger.debug("OneDrive upload session expired; starting a new one")
+            } catch let error as ServiceError where error.code == .invalidResponse {
+                // The last fragment's answer was damaged on the way: the content may be in place.
+                guard
+                    let item = try await landed(
+                        at: path, hash: hash, size: content.size, replaced: condition.replaced)
+                else { throw error }
+                return item
             }
         }
         throw ServiceError(.server, "OneDrive's upload sessions for \(path) kept expiring; try again.")

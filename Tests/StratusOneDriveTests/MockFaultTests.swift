@@ -127,3 +127,21 @@ import Testing
         }
     }
 }
+
+/// Damaged answers to the fragments of an upload session. (The mock flips the body's middle
+/// byte, which the JSON decoder may or may not notice depending on where it falls; either way
+/// the upload must end with the content written once.)
+@Suite struct DamagedFragmentAnswerTests {
+    @Test func aDamagedLastFragmentAnswerStillEndsWithOneVersion() async throws {
+        try await MockFixture.withRunning { fixture in
+            let service = try fixture.makeService()
+            let unit = Int(OneDriveConfiguration.fragmentUnit)
+            let bytes = Data((0..<(2 * unit + 10)).map { UInt8(truncatingIfNeeded: $0 &* 11) })
+            _ = fixture.faults.add(
+                FaultRule(route: "/upload/*", method: "PUT", nth: 3, times: 1, fault: .corruptBody))
+            let file = try await service.upload(from: .bytes(bytes), to: RemotePath("damaged-last.bin"))
+            #expect(file.size == Int64(bytes.count))
+            #expect(try await service.versions(of: RemotePath("damaged-last.bin")).count == 1)
+        }
+    }
+}
