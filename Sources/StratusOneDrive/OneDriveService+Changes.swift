@@ -72,9 +72,8 @@ extension OneDriveService {
                 for change in try await interpret(item, rootID: rootID) {
                     switch change {
                     case .upserted(let file):
-                        if let item = page.value.first(where: { $0.id == file.id }) {
-                            upserts.append((item, file.path))
-                        }
+                        // An item's own upsert: the version is read for this item.
+                        upserts.append((item, file.path))
                         changes.append(change)
                     case .deleted:
                         changes.append(change)
