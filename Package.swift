@@ -297,7 +297,7 @@ let package = Package(
             name: "SyncSimulation",
             dependencies: [
                 "Stratus", "StratusDigest", "StratusSync", "StratusLocal", "StratusS3", "FaultMatrix", "MockSupport",
-                "MotoSupport", "StratusOneDrive", "MockOneDrive",
+                "MotoSupport", "StratusOneDrive", "MockOneDrive", "StratusAdapterKit",
             ],
             path: "Examples/SyncSimulation"
         ),
@@ -398,6 +398,7 @@ let package = Package(
             name: "StratusLocalTests",
             dependencies: [
                 "StratusTestSupport", "Stratus", "StratusLocal", "StratusContract", "StratusFileSystem",
+                "StratusAdapterKit",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
@@ -473,7 +474,7 @@ let package = Package(
             name: "StratusSyncTests",
             dependencies: [
                 "StratusTestSupport", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation", "StratusWebDAV",
-                "WebDAVServers", "StratusFileSystem", "StratusDigest",
+                "WebDAVServers", "StratusFileSystem", "StratusDigest", "StratusAdapterKit",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -86,7 +86,9 @@ struct Demo {
         guard let bVersion = history.first(where: { (try? $0.record.decode(GameSave.self)) == bSave }) else {
             throw SaveSyncFailure("B's pre-merge save is not in the history.")
         }
-        say("B's pre-merge save comes back, thumbnail and all, with store.restore(slot, to: \"\(bVersion.id)\")")
+        say(
+            "B's pre-merge save comes back, thumbnail and all, with store.restore(slot, to: VersionID(\"\(bVersion.id)\"))"
+        )
 
         print(
             """

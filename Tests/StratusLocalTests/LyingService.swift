@@ -1,10 +1,11 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import StratusLocal
 
 /// A local service wrapped to break one promise on purpose, so a test can prove the contract
 /// suite catches that false claim. With no lies it passes everything through unchanged.
-struct LyingService: Service {
+struct LyingService: ForwardingService {
     /// A promise the wrapper breaks.
     enum Lie: Sendable, Hashable {
         /// Still claims `atomic` conditional writes, but behaves as an event-loop server that
@@ -34,6 +35,8 @@ struct LyingService: Service {
 
     let inner: LocalService
     let lie: Lie?
+    /// The service that does the work: ``inner``.
+    var base: any Service { inner }
     /// The simulated server's one thread, for ``Lie/checksAtHeadWritesAfterBody``.
     let serverThread = OneRequestAtATime()
 
@@ -51,14 +54,6 @@ struct LyingService: Service {
             break
         }
         return capabilities
-    }
-
-    func metadata(of path: RemotePath) async throws -> RemoteFile {
-        try await inner.metadata(of: path)
-    }
-
-    func list(_ folder: RemotePath) async throws -> [RemoteFile] {
-        try await inner.list(folder)
     }
 
     func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
@@ -112,14 +107,6 @@ struct LyingService: Service {
         }
     }
 
-    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
-        try await inner.delete(path, precondition: precondition)
-    }
-
-    func latestChangeToken() async throws -> ChangeToken {
-        try await inner.latestChangeToken()
-    }
-
     func changes(since token: ChangeToken) async throws -> ChangePage {
         let page = try await inner.changes(since: token)
         guard case .coalescesFeed = lie else { return page }
@@ -148,14 +135,6 @@ struct LyingService: Service {
         default:
             return try await inner.waitForChanges(after: token, timeout: timeout)
         }
-    }
-
-    func versions(of path: RemotePath) async throws -> [FileVersion] {
-        try await inner.versions(of: path)
-    }
-
-    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
-        try await inner.restore(path, to: version)
     }
 
     /// One request on the simulated event-loop server: the check when the head arrives, the

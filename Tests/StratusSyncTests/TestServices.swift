@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 import Synchronization
 
 /// A service in front of another whose behaviour a test scripts:
@@ -11,8 +12,8 @@ import Synchronization
 /// - `checkThenWrite`: best-effort preconditions in the way Drive has them: the precondition is
 ///   checked, then ``setBetween(_:)``'s closure runs (where a test lets another writer in), then
 ///   the write happens unconditionally.
-final class ScriptedService: Service {
-    private let base: any Service
+final class ScriptedService: ForwardingService {
+    let base: any Service
     private let withoutFeed: Bool
     private let checkThenWrite: Bool
     private let losing = Mutex<RemotePath?>(nil)
@@ -42,6 +43,26 @@ final class ScriptedService: Service {
         return capabilities
     }
 
+    func willForward(_ call: ServiceCall) async throws {
+        switch call {
+        case .latestChangeToken, .waitForChanges:
+            if withoutFeed { throw ServiceError(.unsupported, "No change feed.") }
+        case .changes:
+            if withoutFeed { throw ServiceError(.unsupported, "No change feed.") }
+            let reject = rejectToken.withLock { reject in
+                defer { reject = false }
+                return reject
+            }
+            if reject { throw ServiceError(.invalidChangeToken, "The token expired.") }
+        case .download(let path, _):
+            if failing.withLock({ $0.contains(path) }) {
+                throw ServiceError(.network, "A scripted network failure downloading \(path).")
+            }
+        default:
+            break
+        }
+    }
+
     func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
         var sent = options
         if checkThenWrite, options.precondition != .none {
@@ -66,52 +87,13 @@ final class ScriptedService: Service {
     private func check(_ precondition: WritePrecondition, at path: RemotePath) async throws {
         try precondition.check(current: try await base.metadataIfPresent(of: path)?.version, at: path)
     }
-
-    func latestChangeToken() async throws -> ChangeToken {
-        if withoutFeed { throw ServiceError(.unsupported, "No change feed.") }
-        return try await base.latestChangeToken()
-    }
-
-    func changes(since token: ChangeToken) async throws -> ChangePage {
-        if withoutFeed { throw ServiceError(.unsupported, "No change feed.") }
-        if rejectToken.withLock({ reject in
-            defer { reject = false }
-            return reject
-        }) {
-            throw ServiceError(.invalidChangeToken, "The token expired.")
-        }
-        return try await base.changes(since: token)
-    }
-
-    func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
-        if withoutFeed { throw ServiceError(.unsupported, "No change feed.") }
-        return try await base.waitForChanges(after: token, timeout: timeout)
-    }
-
-    func metadata(of path: RemotePath) async throws -> RemoteFile { try await base.metadata(of: path) }
-    func list(_ folder: RemotePath) async throws -> [RemoteFile] { try await base.list(folder) }
-    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
-        -> RemoteFile
-    {
-        if failing.withLock({ $0.contains(path) }) {
-            throw ServiceError(.network, "A scripted network failure downloading \(path).")
-        }
-        return try await base.download(path, version: version, to: destination, options: options)
-    }
-    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
-        try await base.delete(path, precondition: precondition)
-    }
-    func versions(of path: RemotePath) async throws -> [FileVersion] { try await base.versions(of: path) }
-    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
-        try await base.restore(path, to: version)
-    }
 }
 
 /// A service whose link a test controls: while ``isOffline`` every call fails at once with a
 /// network error, as on a device without a connection; and the next ``failuresLeft`` calls
 /// (waiting aside) fail with a server error, as a provider answering 503.
-final class SwitchableService: Service {
-    private let base: any Service
+final class SwitchableService: ForwardingService {
+    let base: any Service
     private let offline = Mutex(false)
     private let failures = Mutex(0)
 
@@ -127,59 +109,14 @@ final class SwitchableService: Service {
         set { failures.withLock { $0 = newValue } }
     }
 
-    private func reach(counting: Bool = true) throws {
+    func willForward(_ call: ServiceCall) async throws {
         if isOffline { throw ServiceError(.network, "The network is down (test).") }
-        let fail =
-            counting
-            && failures.withLock { left in
-                guard left > 0 else { return false }
-                left -= 1
-                return true
-            }
+        if case .waitForChanges = call { return }
+        let fail = failures.withLock { left in
+            guard left > 0 else { return false }
+            left -= 1
+            return true
+        }
         if fail { throw ServiceError(.server, "503 Service Unavailable (test).") }
-    }
-
-    var capabilities: ServiceCapabilities { base.capabilities }
-    func metadata(of path: RemotePath) async throws -> RemoteFile {
-        try reach()
-        return try await base.metadata(of: path)
-    }
-    func list(_ folder: RemotePath) async throws -> [RemoteFile] {
-        try reach()
-        return try await base.list(folder)
-    }
-    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
-        try reach()
-        return try await base.upload(from: source, to: path, options: options)
-    }
-    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
-        -> RemoteFile
-    {
-        try reach()
-        return try await base.download(path, version: version, to: destination, options: options)
-    }
-    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
-        try reach()
-        try await base.delete(path, precondition: precondition)
-    }
-    func latestChangeToken() async throws -> ChangeToken {
-        try reach()
-        return try await base.latestChangeToken()
-    }
-    func changes(since token: ChangeToken) async throws -> ChangePage {
-        try reach()
-        return try await base.changes(since: token)
-    }
-    func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
-        try reach(counting: false)
-        return try await base.waitForChanges(after: token, timeout: timeout)
-    }
-    func versions(of path: RemotePath) async throws -> [FileVersion] {
-        try reach()
-        return try await base.versions(of: path)
-    }
-    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
-        try reach()
-        return try await base.restore(path, to: version)
     }
 }
