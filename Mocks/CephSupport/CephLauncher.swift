@@ -84,9 +84,9 @@ public enum CephLauncher {
         }
         var reasons: [String] = []
         for _ in 0..<5 {
-            let monitorPort = try freePort()
-            var gatewayPort = try freePort()
-            while gatewayPort == monitorPort { gatewayPort = try freePort() }
+            let monitorPort = try port()
+            var gatewayPort = try port()
+            while gatewayPort == monitorPort { gatewayPort = try port() }
             let log = FileManager.default.temporaryDirectory.appending(path: "stratus-ceph-\(UUID().uuidString).log")
             do {
                 let port = try ChildServer.startReportingPort(
@@ -113,23 +113,11 @@ public enum CephLauncher {
         throw CephUnavailable(reason: "Ceph found its ports taken five times: \(reasons.joined(separator: "; "))")
     }
 
-    /// A loopback port that was free a moment ago: bound with port 0, read back, released.
-    static func freePort() throws -> Int {
-        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketDescriptor >= 0 else { throw CephUnavailable(reason: "no socket for a free port") }
-        defer { close(socketDescriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0
-            }
+    /// ``ChildServers/ChildServer/freeLoopbackPort()``, its failure as CephUnavailable.
+    private static func port() throws -> Int {
+        do { return try ChildServer.freeLoopbackPort() } catch let failure as ChildServer.Failure {
+            throw CephUnavailable(reason: failure.reason)
         }
-        guard bound else { throw CephUnavailable(reason: "no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func executable(named name: String) -> String? {

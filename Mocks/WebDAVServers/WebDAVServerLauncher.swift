@@ -101,7 +101,7 @@ public enum WebDAVServerLauncher {
         chmod(lockFolder.path, 0o777)
         var lastError = ""
         for _ in 0..<5 {
-            let port = try freePort()
+            let port = try port()
             let configuration = directory.appending(path: "httpd.conf")
             let modules = [
                 "mpm_prefork", "authz_core", "authn_core", "authn_file", "auth_basic", "authz_user", "dav", "dav_fs",
@@ -226,23 +226,11 @@ public enum WebDAVServerLauncher {
         return url
     }
 
-    /// A port that was free a moment ago: bound with port 0, read back, released.
-    static func freePort() throws -> Int {
-        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketDescriptor >= 0 else { throw WebDAVServerUnavailable(reason: "no socket") }
-        defer { close(socketDescriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0
-            }
+    /// ``ChildServers/ChildServer/freeLoopbackPort()``, its failure as WebDAVServerUnavailable.
+    private static func port() throws -> Int {
+        do { return try ChildServer.freeLoopbackPort() } catch let failure as ChildServer.Failure {
+            throw WebDAVServerUnavailable(reason: failure.reason)
         }
-        guard bound else { throw WebDAVServerUnavailable(reason: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Waits up to ten seconds for a loopback port to accept connections.
