@@ -288,7 +288,7 @@ let package = Package(
             name: "AdapterBenchmark",
             dependencies: [
                 "Stratus", "StratusDigest", "StratusDropbox", "StratusDrive", "StratusFileSystem", "StratusHTTP",
-                "StratusS3", "StratusWebDAV",
+                "StratusS3", "StratusWebDAV", "StratusOneDrive",
                 "MotoSupport", "CephSupport", "WebDAVServers",
             ],
             path: "Benchmarks/AdapterBenchmark"
@@ -313,7 +313,7 @@ let package = Package(
             name: "SyncBenchmark",
             dependencies: [
                 "Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusFileSystem",
-                "StratusS3", "StratusWebDAV",
+                "StratusS3", "StratusWebDAV", "StratusOneDrive",
                 "SyncSimulation", "MotoSupport", "WebDAVServers",
             ],
             path: "Benchmarks/SyncBenchmark"

@@ -17,6 +17,7 @@ struct BenchmarkOptions: Sendable {
     /// The virtualenvs with the official SDKs.
     var dropboxPython = ".build-sdk-venv/bin/python"
     var drivePython = ".build-drive-venv/bin/python"
+    var onedrivePython = ".build-onedrive-venv/bin/python"
     /// The providers whose rows are measured, in this order.
     var providers: [Provider] = Provider.allCases
     /// Dropbox's small-file rows: against the mock with write contention on (its default, the
@@ -50,13 +51,14 @@ struct BenchmarkOptions: Sendable {
         usage: stratus-adapter-benchmark [--providers LIST] [--size-mib N] [--files N] [--concurrency N]
                                          [--sdk-threads N] [--feed-entries N] [--dropbox-contention on|off|both]
                                          [--dropbox-batch-concurrency N] [--mock PATH]
-                                         [--dropbox-python PATH] [--drive-python PATH]
+                                         [--dropbox-python PATH] [--drive-python PATH] [--onedrive-python PATH]
 
         Measures Stratus's adapters next to other clients of the same server, each client in a process of
         its own, and prints one Markdown table (standard output; progress on standard error).
 
-          --providers LIST    which rows, comma-separated, from dropbox,drive,s3,webdav,s3-ceph (default: all)
-                              dropbox, drive: against stratus-mock (Dropbox over HTTPS), next to the curl
+          --providers LIST    which rows, comma-separated, from dropbox,drive,onedrive,s3,webdav,s3-ceph
+                              (default: all)
+                              dropbox, drive, onedrive: against stratus-mock (Dropbox over HTTPS), next to the curl
                                 tool (raw, and piped through the provider's hash with an fsync) and the
                                 official Python SDK
                               s3: against moto's S3 server (python3 with moto[server]), next to rclone
@@ -68,7 +70,7 @@ struct BenchmarkOptions: Sendable {
           --concurrency N     how many of them Stratus uploads at once (default 16); rclone runs with its
                               default --transfers 4 and with N
           --sdk-threads N     threads of the SDK scripts (default 1: sequential, as most scripts are)
-          --feed-entries N    Dropbox and Drive: the change feed read by Stratus and the SDK (default 100000)
+          --feed-entries N    Dropbox, Drive and OneDrive: the change feed read by Stratus and the SDK (default 100000)
           --dropbox-contention on|off|both
                               Dropbox's small files: against the mock with its write contention on (its
                               default: a 429 too_many_write_operations past 2 overlapping commits), off (a
@@ -81,8 +83,8 @@ struct BenchmarkOptions: Sendable {
                               at once (default 128; 0: no such line). A batch holds the uploads in flight,
                               so its size, and the throughput under contention, follow the concurrency
           --mock PATH         the stratus-mock executable
-          --dropbox-python PATH, --drive-python PATH
-                              the interpreters of the virtualenvs with the SDKs
+          --dropbox-python PATH, --drive-python PATH, --onedrive-python PATH
+                              the interpreters of the virtualenvs with the SDKs (OneDrive: msgraph-sdk)
 
         Every row also reports each client's CPU time (user + system) and the server's CPU meanwhile.
         """
@@ -111,6 +113,7 @@ struct BenchmarkOptions: Sendable {
             case "--mock": mockExecutable = try value(argument)
             case "--dropbox-python": dropboxPython = try value(argument)
             case "--drive-python": drivePython = try value(argument)
+            case "--onedrive-python": onedrivePython = try value(argument)
             case "--dropbox-batch-concurrency":
                 let text = try value(argument)
                 guard let number = Int(text), number >= 0 else {
@@ -129,7 +132,8 @@ struct BenchmarkOptions: Sendable {
                 providers = try text.split(separator: ",").map { name in
                     guard let provider = Provider(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased())
                     else {
-                        throw BenchmarkFailure("--providers: '\(name)' is none of dropbox, drive, s3, webdav, s3-ceph")
+                        throw BenchmarkFailure(
+                            "--providers: '\(name)' is none of dropbox, drive, onedrive, s3, webdav, s3-ceph")
                     }
                     return provider
                 }

@@ -9,7 +9,7 @@ struct BenchmarkRunner {
     func run() async throws -> Bool {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var mock = options.mockExecutable
-        if options.providers.contains(where: { $0 == .dropbox || $0 == .drive }) {
+        if options.providers.contains(where: { $0 == .dropbox || $0 == .drive || $0 == .onedrive }) {
             mock = try MeasuredProcess.resolve(options.mockExecutable)
         }
         let machine = MachineInfo.describe()
@@ -28,19 +28,21 @@ struct BenchmarkRunner {
             try SourceFile.write(to: cappedSource, size: ProviderRun.dropboxSingleRequestLimit)
             capped = cappedSource
         }
-        Progress.say("hashing the sources (SHA-256, MD5, Dropbox content hash)")
+        Progress.say("hashing the sources (SHA-256, MD5, Dropbox content hash, QuickXorHash)")
         let hashes = try SourceHashes(source: source, cappedSource: capped)
         try PythonScripts.dropbox.write(
             to: workspace.appendingPathComponent("dropbox_sdk.py"), atomically: true, encoding: .utf8)
         try PythonScripts.drive.write(
             to: workspace.appendingPathComponent("drive_sdk.py"), atomically: true, encoding: .utf8)
+        try PythonScripts.onedrive.write(
+            to: workspace.appendingPathComponent("onedrive_sdk.py"), atomically: true, encoding: .utf8)
 
         var table = ResultTable()
         var mockMemory: [String] = []
         for provider in options.providers {
             try Task.checkCancellation()
             switch provider {
-            case .dropbox, .drive:
+            case .dropbox, .drive, .onedrive:
                 Progress.say("starting stratus-mock \(provider.rawValue)\(provider.servesTLS ? " --tls" : "")")
                 // Dropbox: contention on (the mock's default), and a certificate rclone accepts too.
                 let server = try await MockProcess(
@@ -93,7 +95,7 @@ struct BenchmarkRunner {
             "against the source's. rclone checks MD5 on S3 (it records it at upload) but does not fsync; on WebDAV against",
             "Apache it has no hash to check. Each client downloads the copy it uploaded.",
             "",
-            "Dropbox and Drive: each mock is `stratus-mock <provider>` in a process of its own"
+            "Dropbox, Drive and OneDrive: each mock is `stratus-mock <provider>` in a process of its own"
                 + (mockMemory.isEmpty ? "," : " (its peak RSS: \(mockMemory.joined(separator: ", "))),"),
             "Dropbox over HTTPS (`--tls`; its SDK speaks nothing else), Drive over plain HTTP for every client (over `--tls`",
             "the Drive mock's resumable-upload Location says http://). Stratus uses its default configuration (Drive: page",
@@ -106,6 +108,19 @@ struct BenchmarkRunner {
             "asks (DriveService.changeFields: each file's name, parents, size, MD5, revision, time, trash state and",
             "properties, what a client needs to follow files); the Dropbox one",
             "files_list_folder_continue until has_more is false. Mock rows: a bare StratusHTTP client, no adapter on top.",
+            "",
+            "OneDrive: `stratus-mock onedrive --tls` (the Graph SDK's token provider only serves https URLs), its",
+            "downloads and upload sessions on the mock's second (content) host; Stratus with its defaults (app folder,",
+            "simple PUT up to 4 MiB, 10 MiB fragments above, page size 1000). curl uploads with one simple PUT",
+            "(--upload-file) into the app folder, which Graph limits to 250 MB, so beyond that the Stratus/curl upload",
+            "comparison uses the 150 MiB source; its downloads are two curls: GET /items/{id}/content with the token, whose",
+            "302 Location (%{redirect_url}) a second curl fetches without it (the content host refuses a token). Its",
+            "same-guarantees line hashes with QuickXorHash (`stratus-adapter-benchmark child hash quickxor`, Stratus's",
+            "hasher, base64 as Graph reports it). msgraph-sdk (GraphServiceClient, default middleware, httpx, a static",
+            "token for the Graph host, reached as localhost) uploads each small file with items[...].content.put and",
+            "reads the feed from Stratus's delta link through @odata.nextLink, $top=1000 like Stratus. The feed's files",
+            "are simple PUTs into feed/ of the app folder (32 at once, bare HTTP client). rclone's onedrive backend has",
+            "no endpoint option (only its region's fixed Graph hosts), so it has no line here.",
             "",
             "Dropbox small files: the mock has its write contention on (its default: a commit holds a write slot 2 ms, a",
             "batch 10 ms + 0.1 ms per entry; a third overlapping commit or a second batch gets 429",

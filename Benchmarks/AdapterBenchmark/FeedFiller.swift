@@ -5,6 +5,7 @@ import StratusHTTP
 /// its folder): the fastest way to a feed of 100,000 entries, and what is measured is reading
 /// it, not writing it. (The mocks index files by folder and name, so a fill through Stratus's
 /// own uploads would cost the same per file at any size.) Drive: one create request each.
+/// OneDrive: one simple `PUT .../content` each, into `feed/` of the app folder.
 /// Dropbox, whose mock refuses many overlapping commits (write contention): an upload session
 /// per file (`upload_session/start` with `close`), committed 1,000 at a time by one
 /// `upload_session/finish_batch_v2`, sent again after its `Retry-After` when refused.
@@ -138,6 +139,11 @@ struct FeedFiller {
                 headers: StratusHTTPHeaders([
                     authorization, ("Content-Type", "multipart/related; boundary=\(boundary)"),
                 ]), body: .bytes(body))
+        case .onedrive:
+            return StratusHTTPRequest(
+                method: .put, url: try url("/v1.0/me/drive/special/approot:/feed/\(index).bin:/content"),
+                headers: StratusHTTPHeaders([authorization, ("Content-Type", "application/octet-stream")]),
+                body: .bytes(content))
         case .s3, .s3Ceph, .webdav:
             throw BenchmarkFailure("the change feed rows are for the mocks")
         }

@@ -14,6 +14,9 @@ struct ProviderRun {
     let mock: MockProcess
     /// `files/upload`'s limit: one Dropbox upload request carries at most 150 MiB.
     static let dropboxSingleRequestLimit: Int64 = 150 * 1_048_576
+    /// Graph's simple upload (`PUT .../content`) takes at most 250 MB; curl's OneDrive upload
+    /// beyond it uses the 150 MiB source, as Dropbox's does.
+    static let oneDriveSimpleUploadLimit: Int64 = 250_000_000
 
     private var endpoint: MockEndpoint { mock.endpoint }
     private var provider: Provider { endpoint.provider }
@@ -33,11 +36,13 @@ struct ProviderRun {
         let bigID = (try? stratusUpload.get())?.report.fields["id"]
         let uploadFigure = rate(stratusUpload, bytes: sizeBytes)
         switch provider {
-        case .dropbox where sizeBytes > Self.dropboxSingleRequestLimit:
+        case .dropbox where sizeBytes > Self.dropboxSingleRequestLimit,
+            .onedrive where sizeBytes > Self.oneDriveSimpleUploadLimit:
+            let limit = provider == .dropbox ? "150 MiB" : "250 MB"
             rows.append(
                 ResultRow(
                     workload:
-                        "\(title): upload \(size) MiB (Stratus: upload session; curl: one request cannot exceed 150 MiB)",
+                        "\(title): upload \(size) MiB (Stratus: upload session; curl: one request cannot exceed \(limit))",
                     kind: .rate(unit: "MB/s"), stratus: uploadFigure, memoryGoalMiB: 64))
             if let cappedSource {
                 let capped = Self.dropboxSingleRequestLimit
@@ -71,6 +76,7 @@ struct ProviderRun {
                 file: destination, expected: sizeBytes), bytes: sizeBytes)
         let peers: [PeerResult]
         if let target = provider == .dropbox ? "/big.bin" : bigID {
+            // OneDrive: the id; curl asks /items/{id}/content and follows the 302 without the token.
             peers = await curl.downloadPeers(
                 target, to: destination, bytes: sizeBytes,
                 check: hashes.check(for: provider, capped: false, executable: executable), label: "download")
@@ -149,9 +155,11 @@ struct ProviderRun {
             memoryGoalMiB: 64)
         do {
             let token = try await stratus(["token"], label: "feed-token").get().report.fields["token"] ?? ""
-            // The provider's own cursor is the token's last part ("v1:<issued>:<cursor>").
+            // The provider's own cursor is the token's last part ("v1:<issued>:<cursor>"; OneDrive's
+            // token is "v1:<deltaLink>").
             let parts = token.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3 else { throw BenchmarkFailure("unexpected change token shape") }
+            let cursor = provider == .onedrive ? String(token.dropFirst(3)) : String(parts[2])
             Progress.say("\(title): filling the change feed with \(entries) files (bare HTTP client, 32 at once)")
             let fill = try await stratus(["fill", String(entries), "32", anchor], label: "feed-fill").get().report
             Progress.say(
@@ -160,7 +168,7 @@ struct ProviderRun {
             let ours = await stratus(["feed", token], label: "feed")
             // The Drive SDK asks for the same fields as Stratus: what a client needs to follow files.
             let fields = provider == .drive ? [DriveService.changeFields] : []
-            let theirs = await python(["feed", String(parts[2])] + fields, label: "feed")
+            let theirs = await python(["feed", cursor] + fields, label: "feed")
             row.stratus = duration(ours)
             row.peers = [PeerResult(name: sdkName, result: duration(theirs), ratioGoal: 2)]
             let counts = [("Stratus", ours), (sdkName, theirs)].compactMap { name, outcome in
@@ -173,7 +181,13 @@ struct ProviderRun {
         return row
     }
 
-    private var sdkName: String { provider == .dropbox ? "dropbox SDK" : "google-api-python-client" }
+    private var sdkName: String {
+        switch provider {
+        case .dropbox: "dropbox SDK"
+        case .onedrive: "msgraph-sdk"
+        default: "google-api-python-client"
+        }
+    }
     private var threadsText: String { options.sdkThreads == 1 ? "sequential" : "\(options.sdkThreads) threads" }
 
     private func stratus(_ arguments: [String], label: String) async -> Result<ProcessOutcome, BenchmarkFailure> {
@@ -182,7 +196,12 @@ struct ProviderRun {
     }
 
     private func python(_ arguments: [String], label: String) async -> Result<ProcessOutcome, BenchmarkFailure> {
-        let interpreter = provider == .dropbox ? options.dropboxPython : options.drivePython
+        let interpreter =
+            switch provider {
+            case .dropbox: options.dropboxPython
+            case .onedrive: options.onedrivePython
+            default: options.drivePython
+            }
         let script = workspace.appendingPathComponent("\(provider.rawValue)_sdk.py").path
         return await attempt("\(sdkName) \(arguments[0])") {
             // requests lets these override the CA the session is given; as on a machine without them.

@@ -96,4 +96,81 @@ enum PythonScripts {
                     page_token = page.get("nextPageToken")
                 report(start, count=count, pages=pages)
             """
+
+    /// `onedrive.py small COUNT THREADS FOLDER BYTES` or `onedrive.py feed DELTA-LINK`: msgraph-sdk
+    /// as the OneDrive SDK check runs it (GraphServiceClient over GraphRequestAdapter with the
+    /// default middleware, httpx trusting the mock's CA, a static bearer token for the Graph host
+    /// only), small files by `PUT .../content` into the app folder, the feed by following
+    /// `@odata.nextLink` from Stratus's delta link with `$top=1000`, as Stratus asks.
+    static let onedrive =
+        common + """
+            import asyncio
+            from urllib.parse import urlparse, urlunparse
+            import httpx
+            from kiota_abstractions.authentication import (
+                AccessTokenProvider, AllowedHostsValidator, BaseBearerTokenAuthenticationProvider)
+            from msgraph import GraphRequestAdapter, GraphServiceClient
+            from msgraph.graph_request_adapter import options as graph_options
+            from msgraph_core import GraphClientFactory
+
+            # The SDK reaches Graph as localhost: the mock's download URLs say 127.0.0.1, a host
+            # the token provider then gives no token (the content host refuses one).
+            graph = base.replace("127.0.0.1", "localhost")
+            host = urlparse(graph).hostname
+
+            class StaticToken(AccessTokenProvider):
+                def __init__(self):
+                    self.validator = AllowedHostsValidator([host])
+
+                async def get_authorization_token(self, uri, additional_authentication_context=None):
+                    return token if self.validator.is_url_host_valid(uri) else ""
+
+                def get_allowed_hosts_validator(self):
+                    return self.validator
+
+            def on_graph(link):
+                # A link names the host it was asked under; ask it as localhost, 1,000 a page.
+                parts = urlparse(link)._replace(netloc=urlparse(graph).netloc)
+                if "$top=" not in parts.query:
+                    parts = parts._replace(query=(parts.query + "&" if parts.query else "") + "$top=1000")
+                return urlunparse(parts)
+
+            async def main():
+                start = time.monotonic()
+                http = GraphClientFactory.create_with_default_middleware(
+                    client=httpx.AsyncClient(verify=ca or True, timeout=120), options=graph_options)
+                adapter = GraphRequestAdapter(BaseBearerTokenAuthenticationProvider(StaticToken()), http)
+                adapter.base_url = graph + "/v1.0"
+                client = GraphServiceClient(request_adapter=adapter)
+                drive = await client.me.drive.get()
+                items = client.drives.by_drive_id(drive.id).items
+                app = await client.drives.by_drive_id(drive.id).special.by_drive_item_id("approot").get()
+                if sys.argv[1] == "small":
+                    count, threads, folder, size = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+                    data = bytes(i % 251 for i in range(size))
+                    gate = asyncio.Semaphore(threads)
+
+                    async def one(i):
+                        async with gate:
+                            await items.by_drive_item_id("%s:/%s/%d.bin:" % (app.id, folder, i)).content.put(data)
+
+                    if threads == 1:
+                        for i in range(count):
+                            await one(i)
+                    else:
+                        await asyncio.gather(*(one(i) for i in range(count)))
+                    report(start, count=count)
+                else:
+                    count, pages = 0, 0
+                    page = await items.by_drive_item_id(app.id).delta.with_url(on_graph(sys.argv[2])).get()
+                    while True:
+                        count += len(page.value or [])
+                        pages += 1
+                        if not page.odata_next_link:
+                            break
+                        page = await items.by_drive_item_id(app.id).delta.with_url(on_graph(page.odata_next_link)).get()
+                    report(start, count=count, pages=pages)
+
+            asyncio.run(main())
+            """
 }

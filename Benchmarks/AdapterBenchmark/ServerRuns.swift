@@ -98,7 +98,7 @@ enum ServerRuns {
                 curl: CurlClient(
                     processes: processes, endpoint: endpoint, headerFile: headerFile, workspace: workspace),
                 rclonePrefix: folder)
-        case .dropbox, .drive:
+        case .dropbox, .drive, .onedrive:
             throw BenchmarkFailure("\(provider.rawValue) runs against stratus-mock")
         }
     }

@@ -17,13 +17,17 @@ import StratusHTTP
 ///     child pull COUNT CONCURRENCY FILE-ID-OR-PATH
 ///     child list (every file, recursively, from the root)
 ///     child hash dropbox (standard input's Dropbox content hash, in hex, like sha256sum)
+///     child hash quickxor (standard input's QuickXorHash, in base64 as Graph reports it)
 ///     child proxy PORT (a CONNECT proxy to 127.0.0.1:PORT until signalled: ConnectProxy)
 ///
 /// `BENCH_DROPBOX_COMMITS=single` in the environment turns the Dropbox adapter's batch commits
 /// off (`DropboxConfiguration.commitBatching` nil: one `files/upload` per small file).
 enum StratusChild {
     static func run(_ arguments: [String]) async throws -> String {
-        if arguments == ["hash", "dropbox"] { return try hashStandardInput() }
+        if arguments == ["hash", "dropbox"] { return Hex.encode(try hashStandardInput(DropboxContentHash())) + "  -" }
+        if arguments == ["hash", "quickxor"] {
+            return QuickXorHash.base64(try hashStandardInput(QuickXorHash())) + "  -"
+        }
         if arguments.count == 2, arguments[0] == "proxy" {
             guard let port = UInt16(arguments[1]), port > 0 else {
                 throw BenchmarkFailure("'\(arguments[1])' is not a port")
@@ -130,9 +134,8 @@ enum StratusChild {
         }
     }
 
-    /// Dropbox's content hash of standard input, with Stratus's own hasher.
-    private static func hashStandardInput() throws -> String {
-        let digest = DropboxContentHash()
+    /// Standard input's digest, with Stratus's own hasher.
+    private static func hashStandardInput(_ digest: some IncrementalDigest) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 1_048_576)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
@@ -143,7 +146,7 @@ enum StratusChild {
             if count == 0 { break }
             buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
-        return Hex.encode(digest.finalize()) + "  -"
+        return digest.finalize()
     }
 
     private static func integer(_ text: String) throws -> Int {

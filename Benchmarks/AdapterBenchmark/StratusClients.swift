@@ -3,6 +3,7 @@ import Stratus
 import StratusDrive
 import StratusDropbox
 import StratusHTTP
+import StratusOneDrive
 import StratusS3
 import StratusWebDAV
 
@@ -29,7 +30,8 @@ enum StratusClients {
 
     /// The provider's service with its default configuration (Dropbox: batch commits, unless
     /// ``singleCommitsVariable`` says otherwise), except the endpoints, (Drive) the
-    /// largest page, 1,000 entries, which the SDK runs use too, (S3) path-style addressing and
+    /// largest page, 1,000 entries, which the SDK runs use too, (OneDrive) the app folder and pages
+    /// of 1,000, (S3) path-style addressing and
     /// versioning turned on (moto's bucket starts without it), and (WebDAV) what Apache is: it
     /// keeps dead properties and its ETags are not MD5s.
     static func service(_ endpoint: MockEndpoint, http: StratusHTTPClient) throws -> any Service {
@@ -54,6 +56,11 @@ enum StratusClients {
             let configuration = try DriveConfiguration(
                 apiURL: base, uploadURL: base, root: .folder(driveRootFolder), pageSize: 1000)
             return try DriveService(
+                configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
+        case .onedrive:
+            // The app folder (the default root); the Graph host's base is BENCH_BASE.
+            let configuration = try OneDriveConfiguration(apiURL: base.appending(path: "v1.0"), pageSize: 1000)
+            return try OneDriveService(
                 configuration: configuration, credentials: .accessToken(endpoint.accessToken), http: http)
         case .s3, .s3Ceph:
             let configuration = try S3Configuration(

@@ -5,12 +5,13 @@ import StratusDrive
 import StratusDropbox
 import StratusFileSystem
 import StratusLocal
+import StratusOneDrive
 import StratusS3
 import StratusWebDAV
 import WebDAVServers
 
 /// The command line: `--records N --files N --file-kib N --changes N --concurrency N
-/// --remote local|dropbox|dropbox-single|dropbox-uncontended|drive|s3|webdav (repeatable)
+/// --remote local|dropbox|dropbox-single|dropbox-uncontended|drive|onedrive|s3|webdav (repeatable)
 /// --mock PATH --propagation-changes N --idle-seconds N`. `dropbox` is the mock with its write
 /// contention (Dropbox's `too_many_write_operations`) and the adapter's batch commits, both the
 /// defaults; `dropbox-single` commits each upload on its own against that mock, and
@@ -182,7 +183,7 @@ final class RemoteEndpoint {
         switch name {
         case "local":
             return RemoteEndpoint(name: name, folder: folder, process: nil, baseURL: nil, token: nil)
-        case "dropbox", "dropbox-single", "dropbox-uncontended", "drive":
+        case "dropbox", "dropbox-single", "dropbox-uncontended", "drive", "onedrive":
             guard let mock else { throw BenchmarkFailure("--remote \(name) needs --mock PATH-TO-stratus-mock") }
             let log = folder.appending(path: "mock.log")
             let mode = name.hasPrefix("dropbox") ? "dropbox" : name
@@ -234,7 +235,7 @@ final class RemoteEndpoint {
             return RemoteEndpoint(
                 name: name, folder: server.root, process: nil, baseURL: server.url, token: nil, container: "")
         default:
-            throw BenchmarkFailure("unknown remote \(name): use local, dropbox, drive, s3 or webdav")
+            throw BenchmarkFailure("unknown remote \(name): use local, dropbox, drive, onedrive, s3 or webdav")
         }
     }
 
@@ -260,6 +261,14 @@ final class RemoteEndpoint {
         if name == "drive", let baseURL, let token {
             return try DriveService(
                 configuration: DriveConfiguration(apiURL: baseURL, uploadURL: baseURL, root: .folder(root)),
+                credentials: .accessToken(token)
+            )
+        }
+        if name == "onedrive", let baseURL, let token {
+            // Graph's host (plain HTTP here); downloads and upload sessions go to the mock's content
+            // host, which its answers name. The root is a folder of the drive, made on first use.
+            return try OneDriveService(
+                configuration: OneDriveConfiguration(apiURL: baseURL.appending(path: "v1.0"), root: .folder(root)),
                 credentials: .accessToken(token)
             )
         }
