@@ -51,11 +51,11 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
         case .local:
             try await body(LocalService(root: folder.appending(path: "remote", directoryHint: .isDirectory)), nil)
         case .dropbox:
-            try await DropboxMatrixProvider().withHarness { harness in
+            try await DropboxMatrixProvider(clientStallTimeout: nil).withHarness { harness in
                 try await body(harness.service, Self.faultSwitch(harness.faults, chance: faultChance, seed: seed))
             }
         case .drive:
-            try await DriveMatrixProvider().withHarness { harness in
+            try await DriveMatrixProvider(clientStallTimeout: nil).withHarness { harness in
                 try await body(harness.service, Self.faultSwitch(harness.faults, chance: faultChance, seed: seed))
             }
         case .onedrive:

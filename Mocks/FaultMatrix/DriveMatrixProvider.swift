@@ -12,15 +12,24 @@ import StratusOAuth
 /// the hidden app folder as root (where a delete is permanent), tokens refreshed through the
 /// mock's authorization server.
 public struct DriveMatrixProvider: MatrixProvider {
+    /// The stall timeout of the service's HTTP client: the matrix's short one, which its stall
+    /// fault outlasts, or `nil` for the client's default in runs that inject no stall (the sync
+    /// simulation, where a busy machine can hold an answer for seconds).
+    public var clientStallTimeout: Duration?
+
     /// Creates the provider.
-    public init() {}
+    /// - Parameter clientStallTimeout: The service's HTTP client's stall timeout; `nil` for the
+    ///   client's default.
+    public init(clientStallTimeout: Duration? = MatrixFault.clientStallTimeout) {
+        self.clientStallTimeout = clientStallTimeout
+    }
 
     /// `drive`.
     public var name: String { "drive" }
 
     /// Runs `body` against a fresh mock Drive in a temporary folder.
     public func withHarness(_ body: @Sendable (MatrixHarness) async throws -> Void) async throws {
-        try await MatrixMock.run(flavor: .google) { mock in
+        try await MatrixMock.run(stallTimeout: clientStallTimeout, flavor: .google) { mock in
             let server = try MockDriveServer(storageDirectory: mock.storage, authorization: mock.authorization)
             let router = Router()
             server.addRoutes(to: router)

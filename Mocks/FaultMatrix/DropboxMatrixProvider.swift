@@ -11,15 +11,24 @@ import StratusOAuth
 /// The matrix against ``MockDropbox``: 4 MiB chunks, single uploads up to 64 KiB, commits in
 /// batches (the adapter's default), tokens refreshed through the mock's authorization server.
 public struct DropboxMatrixProvider: MatrixProvider {
+    /// The stall timeout of the service's HTTP client: the matrix's short one, which its stall
+    /// fault outlasts, or `nil` for the client's default in runs that inject no stall (the sync
+    /// simulation, where a busy machine can hold an answer for seconds).
+    public var clientStallTimeout: Duration?
+
     /// Creates the provider.
-    public init() {}
+    /// - Parameter clientStallTimeout: The service's HTTP client's stall timeout; `nil` for the
+    ///   client's default.
+    public init(clientStallTimeout: Duration? = MatrixFault.clientStallTimeout) {
+        self.clientStallTimeout = clientStallTimeout
+    }
 
     /// `dropbox`.
     public var name: String { "dropbox" }
 
     /// Runs `body` against a fresh mock Dropbox in a temporary folder.
     public func withHarness(_ body: @Sendable (MatrixHarness) async throws -> Void) async throws {
-        try await MatrixMock.run(flavor: .dropbox) { mock in
+        try await MatrixMock.run(stallTimeout: clientStallTimeout, flavor: .dropbox) { mock in
             let server = try MockDropboxServer(storageDirectory: mock.storage, authorization: mock.authorization)
             let router = Router()
             server.addRoutes(to: router)

@@ -10,7 +10,7 @@ public enum MatrixFault: String, CaseIterable, Sendable, Hashable {
     case corruptedBody = "corrupted body"
 
     /// The client's stall timeout in matrix runs; the stall fault holds the answer longer.
-    static let clientStallTimeout: Duration = .seconds(2)
+    public static let clientStallTimeout: Duration = .seconds(2)
 
     /// The rule that injects this fault once into a route.
     /// - Parameters:

@@ -6,7 +6,7 @@ import StratusHTTP
 import StratusOAuth
 
 /// What every matrix provider sets up around its mock: a temporary folder, the authorization
-/// server, an HTTP client with the matrix's stall timeout, the running server, and credentials
+/// server, an HTTP client with the provider's stall timeout, the running server, and credentials
 /// that refresh through the mock.
 struct MatrixMock {
     /// The folder the mock stores its blobs in.
@@ -19,6 +19,7 @@ struct MatrixMock {
     /// Makes the parts and the mock server (`makeServer` returns it with its router), serves it
     /// while `serve` runs, and cleans everything up.
     static func run<Server: Sendable>(
+        stallTimeout: Duration?,
         flavor: MockAuthorizationServer.Flavor,
         makeServer: (MatrixMock) throws -> (Server, Router<BasicRequestContext>),
         serve: @Sendable (MatrixMock, Server, URL) async throws -> Void
@@ -26,7 +27,7 @@ struct MatrixMock {
         let storage = FileManager.default.temporaryDirectory.appending(
             path: "stratus-matrix-\(flavor)-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
-        let http = try StratusHTTPClient(configuration: .init(timeouts: .init(stall: MatrixFault.clientStallTimeout)))
+        let http = try client(stallTimeout: stallTimeout)
         let mock = MatrixMock(
             storage: storage, authorization: MockAuthorizationServer(configuration: .init(flavor: flavor)), http: http)
         do {
@@ -37,6 +38,13 @@ struct MatrixMock {
             await http.shutdown()
             throw error
         }
+    }
+
+    /// An HTTP client with the given stall timeout, or the client's default one for `nil`.
+    static func client(stallTimeout: Duration?) throws -> StratusHTTPClient {
+        var timeouts = StratusHTTPClient.Configuration.Timeouts()
+        if let stallTimeout { timeouts.stall = stallTimeout }
+        return try StratusHTTPClient(configuration: .init(timeouts: timeouts))
     }
 
     /// Credentials that start with a fresh token pair and refresh through the mock.

@@ -11,8 +11,17 @@ import StratusWebDAV
 /// PUT), versions through Nextcloud's versions endpoint. The mock signs in with HTTP Basic, so the
 /// "token expired" fault changes nothing.
 public struct NextcloudMatrixProvider: MatrixProvider {
+    /// The stall timeout of the service's HTTP client: the matrix's short one, which its stall
+    /// fault outlasts, or `nil` for the client's default in runs that inject no stall (the sync
+    /// simulation, where a busy machine can hold an answer for seconds).
+    public var clientStallTimeout: Duration?
+
     /// Creates the provider.
-    public init() {}
+    /// - Parameter clientStallTimeout: The service's HTTP client's stall timeout; `nil` for the
+    ///   client's default.
+    public init(clientStallTimeout: Duration? = MatrixFault.clientStallTimeout) {
+        self.clientStallTimeout = clientStallTimeout
+    }
 
     /// `nextcloud`.
     public var name: String { "nextcloud" }
@@ -20,7 +29,7 @@ public struct NextcloudMatrixProvider: MatrixProvider {
     /// Runs `body` against a fresh Nextcloud mock in a temporary folder.
     public func withHarness(_ body: @Sendable (MatrixHarness) async throws -> Void) async throws {
         let password = "matrix-\(UUID().uuidString.prefix(8))"
-        try await MatrixMock.run(flavor: .dropbox) { mock in
+        try await MatrixMock.run(stallTimeout: clientStallTimeout, flavor: .dropbox) { mock in
             let server = try MockNextcloudServer(storageDirectory: mock.storage, user: "matrix", password: password)
             let router = Router()
             server.addRoutes(to: router)

@@ -13,8 +13,17 @@ import StratusOneDrive
 /// and `restoreVersion`, the app folder as root. Tokens refresh through the mock's Microsoft
 /// identity platform, which replaces the refresh token on every use.
 public struct OneDriveMatrixProvider: MatrixProvider {
+    /// The stall timeout of the service's HTTP client: the matrix's short one, which its stall
+    /// fault outlasts, or `nil` for the client's default in runs that inject no stall (the sync
+    /// simulation, where a busy machine can hold an answer for seconds).
+    public var clientStallTimeout: Duration?
+
     /// Creates the provider.
-    public init() {}
+    /// - Parameter clientStallTimeout: The service's HTTP client's stall timeout; `nil` for the
+    ///   client's default.
+    public init(clientStallTimeout: Duration? = MatrixFault.clientStallTimeout) {
+        self.clientStallTimeout = clientStallTimeout
+    }
 
     /// `onedrive`.
     public var name: String { "onedrive" }
@@ -24,7 +33,7 @@ public struct OneDriveMatrixProvider: MatrixProvider {
         let storage = FileManager.default.temporaryDirectory.appending(
             path: "stratus-matrix-onedrive-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
-        let http = try StratusHTTPClient(configuration: .init(timeouts: .init(stall: MatrixFault.clientStallTimeout)))
+        let http = try MatrixMock.client(stallTimeout: clientStallTimeout)
         do {
             let server = try MockOneDriveServer(storageDirectory: storage)
             try await server.withRunning { graphURL, _ in
