@@ -1,4 +1,5 @@
 import Foundation
+import StratusTestSupport
 import Testing
 
 /// The same commands against a mock Dropbox running in this process.
@@ -82,16 +83,19 @@ import Testing
     }
 
     @Test func aServerThatIsNotThereIsANetworkFailure() async throws {
-        // The address of a mock that has stopped: nothing listens there any more.
-        let stopped = try await DropboxMock.withRunning { $0.baseURL.absoluteString }
-        try await CLISandbox.with { sandbox in
-            let added = try await sandbox.run(
-                ["remote", "add", "gone", "--type", "dropbox", "--option", "access_token=t"]
-                    + ["api_url", "content_url", "notify_url"].flatMap { ["--option", "\($0)=\(stopped)"] })
-            #expect(added.status == 0)
-            let result = try await sandbox.stratus("stat", "gone:x.txt")
-            #expect(result.status == 5, "\(result.stderr)")
-            #expect(result.stderr.contains("stratus remote show gone"))
+        // A port that refuses connections (a stopped mock's port could be given to another
+        // server of the test process meanwhile).
+        try await withRefusingPort { port in
+            let stopped = "http://127.0.0.1:\(port)"
+            try await CLISandbox.with { sandbox in
+                let added = try await sandbox.run(
+                    ["remote", "add", "gone", "--type", "dropbox", "--option", "access_token=t"]
+                        + ["api_url", "content_url", "notify_url"].flatMap { ["--option", "\($0)=\(stopped)"] })
+                #expect(added.status == 0)
+                let result = try await sandbox.stratus("stat", "gone:x.txt")
+                #expect(result.status == 5, "\(result.stderr)")
+                #expect(result.stderr.contains("stratus remote show gone"))
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StratusHTTP
+import StratusTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,14 +9,15 @@ import Testing
 
 @Suite struct HTTPClientFailureTests {
     @Test func connectionRefused() async throws {
-        let port = try unusedPort()
-        let client = try StratusHTTPClient()
-        let error = await #expect(throws: StratusHTTPClientError.self) {
-            try await client.execute(StratusHTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/")!))
+        try await withRefusingPort { port in
+            let client = try StratusHTTPClient()
+            let error = await #expect(throws: StratusHTTPClientError.self) {
+                try await client.execute(StratusHTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/")!))
+            }
+            await client.shutdown()
+            #expect(error?.code == .connectionRefused)
+            #expect(error?.curlCode == 7)
         }
-        await client.shutdown()
-        #expect(error?.code == .connectionRefused)
-        #expect(error?.curlCode == 7)
     }
 
     @Test func bodyOverTheMemoryCapFails() async throws {
@@ -57,22 +59,4 @@ import Testing
             #expect(later?.code == .shutDown)
         }
     }
-}
-
-/// A loopback port nothing listens on: bound by the OS, then released.
-func unusedPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-        }
-    }
-    guard bound else { throw TestServerError.noPort }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
