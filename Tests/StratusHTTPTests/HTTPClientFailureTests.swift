@@ -3,10 +3,6 @@ import StratusHTTP
 import StratusTestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 @Suite struct HTTPClientFailureTests {
     @Test func connectionRefused() async throws {
         try await withRefusingPort { port in

@@ -43,7 +43,3 @@ enum TestServer {
         }
     }
 }
-
-enum TestServerError: Error {
-    case noPort
-}
