@@ -1,6 +1,14 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+extension Target.Dependency {
+    /// A product of a package only the mock servers, tools, examples, benchmarks and tests use:
+    /// with the Development trait off (an app's build), SwiftPM neither resolves nor fetches it.
+    static func development(_ name: String, package: String) -> Target.Dependency {
+        .product(name: name, package: package, condition: .when(traits: ["Development"]))
+    }
+}
+
 let package = Package(
     name: "Stratus",
     platforms: [.macOS(.v15)],
@@ -36,6 +44,16 @@ let package = Package(
         .executable(name: "stratus-adapter-benchmark", targets: ["AdapterBenchmark"]),
         .executable(name: "stratus-sync-sim", targets: ["SyncSimCommand"]),
         .executable(name: "stratus-sync-benchmark", targets: ["SyncBenchmark"]),
+    ],
+    traits: [
+        .trait(
+            name: "Development",
+            description: """
+                The mock servers, tools, examples, benchmarks and tests, and the packages only they use \
+                (Hummingbird, SwiftNIO, ArgumentParser). Off by default, so an app that depends on the \
+                library products resolves none of those packages: build here with --traits Development.
+                """
+        )
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -164,40 +182,40 @@ let package = Package(
             name: "MockSupport",
             dependencies: [
                 "StratusDigest", "StratusHTTP", "StratusFileSystem",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
+                .development("HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .development("NIOCore", package: "swift-nio"),
+                .development("NIOHTTPTypes", package: "swift-nio-extras"),
+                .development("HTTPTypes", package: "swift-http-types"),
+                .development("NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Mocks/MockSupport"
         ),
         .target(
             name: "MockOAuth",
-            dependencies: ["MockSupport", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["MockSupport", "StratusDigest", .development("Hummingbird", package: "hummingbird")],
             path: "Mocks/MockOAuth"
         ),
         .target(
             name: "MockDropbox",
             dependencies: [
-                "MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
+                "MockSupport", "MockOAuth", "StratusDigest", .development("Hummingbird", package: "hummingbird"),
             ],
             path: "Mocks/MockDropbox"
         ),
         .target(
             name: "MockDrive",
             dependencies: [
-                "MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
+                "MockSupport", "MockOAuth", "StratusDigest", .development("Hummingbird", package: "hummingbird"),
             ],
             path: "Mocks/MockDrive"
         ),
         .target(
             name: "MockOneDrive",
             dependencies: [
-                "MockSupport", "MockOAuth", "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
+                "MockSupport", "MockOAuth", "StratusDigest", .development("Hummingbird", package: "hummingbird"),
             ],
             path: "Mocks/MockOneDrive"
         ),
@@ -205,7 +223,7 @@ let package = Package(
             name: "MockNextcloud",
             dependencies: [
                 "MockSupport", "StratusAdapterKit", "StratusDigest",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ],
             path: "Mocks/MockNextcloud"
         ),
@@ -225,7 +243,7 @@ let package = Package(
                 "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox", "StratusDrive",
                 "StratusWebDAV", "StratusOneDrive",
                 "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ],
             path: "Mocks/FaultMatrix"
         ),
@@ -238,8 +256,8 @@ let package = Package(
             name: "StratusMock",
             dependencies: [
                 "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .development("Hummingbird", package: "hummingbird"),
+                .development("NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Mocks/StratusMock"
         ),
@@ -261,7 +279,7 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3",
                 "StratusWebDAV", "StratusOneDrive",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .development("ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/CLI"
         ),
@@ -270,7 +288,7 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusSync", "StratusKeyValue", "StratusLocal", "StratusDropbox", "StratusDrive",
                 "StratusS3", "StratusWebDAV", "StratusOneDrive",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .development("ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/SaveSync"
         ),
@@ -280,7 +298,7 @@ let package = Package(
                 "StratusHTTP",
                 "StratusDigest",
                 "StratusFileSystem",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ],
             path: "Benchmarks/HTTPBenchmark"
         ),
@@ -305,7 +323,7 @@ let package = Package(
             name: "SyncSimCommand",
             dependencies: [
                 "SyncSimulation", "StratusSync", "StratusLocal", "Stratus",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .development("ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/SyncSimCommand"
         ),
@@ -328,7 +346,7 @@ let package = Package(
             name: "StratusMockTestSupport",
             dependencies: [
                 "StratusTestSupport", "MockSupport", "MockOAuth", "MockDropbox", "MockDrive",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/StratusMockTestSupport"
         ),
@@ -339,8 +357,8 @@ let package = Package(
                 "StratusTestSupport", "StratusHTTP",
                 "StratusDigest",
                 "MockSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
+                .development("HummingbirdTLS", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
@@ -364,7 +382,7 @@ let package = Package(
             name: "StratusOAuthTests",
             dependencies: [
                 "StratusTestSupport", "StratusOAuth", "MockOAuth", "MockSupport", "StratusHTTP",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
@@ -373,7 +391,7 @@ let package = Package(
             dependencies: [
                 "StratusTestSupport", "StratusMockTestSupport",
                 "MockDropbox", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest", "StratusFileSystem",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
@@ -383,14 +401,14 @@ let package = Package(
                 "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth",
                 "StratusAdapterKit",
                 "StratusFileSystem",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
             name: "MockOAuthTests",
             dependencies: [
                 "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(name: "FaultMatrixTests", dependencies: ["FaultMatrix"]),
@@ -406,7 +424,7 @@ let package = Package(
             name: "MockNextcloudTests",
             dependencies: [
                 "StratusTestSupport", "MockNextcloud", "MockSupport", "StratusAdapterKit", "StratusHTTP",
-                "StratusDigest", .product(name: "Hummingbird", package: "hummingbird"),
+                "StratusDigest", .development("Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
@@ -414,7 +432,7 @@ let package = Package(
             dependencies: [
                 "StratusTestSupport", "StratusMockTestSupport",
                 "MockDrive", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
@@ -422,7 +440,7 @@ let package = Package(
             dependencies: [
                 "StratusTestSupport", "StratusMockTestSupport",
                 "MockOneDrive", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
@@ -431,7 +449,7 @@ let package = Package(
                 "StratusTestSupport", "StratusMockTestSupport",
                 "StratusOneDrive", "StratusContract", "MockOneDrive", "MockOAuth", "MockSupport", "StratusOAuth",
                 "StratusAdapterKit", "StratusDigest", "StratusHTTP",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
@@ -440,7 +458,7 @@ let package = Package(
                 "StratusTestSupport", "StratusMockTestSupport",
                 "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth",
                 "StratusAdapterKit",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
@@ -450,7 +468,7 @@ let package = Package(
                 "StratusHTTP", "Stratus",
                 "MockSupport", "MotoSupport", "CephSupport",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
@@ -458,7 +476,7 @@ let package = Package(
             dependencies: [
                 "StratusWebDAV", "StratusContract", "StratusDigest", "StratusHTTP", "Stratus", "WebDAVServers",
                 "StratusTestSupport", "MockNextcloud", "MockSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
@@ -467,7 +485,7 @@ let package = Package(
                 "StratusTestSupport", "StratusMockTestSupport",
                 "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", "MockDrive", "MockOAuth",
                 "MockSupport", "StratusFileSystem", "MockOneDrive",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .development("Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
