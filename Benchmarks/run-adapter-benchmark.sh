@@ -38,9 +38,9 @@ make_venv .build-drive-venv google-api-python-client google-auth google-auth-htt
 make_venv .build-onedrive-venv msgraph-sdk
 
 # Build output goes to standard error so that standard output carries only the report.
-swift build -c release --scratch-path "$scratch" --product stratus-mock >&2
-swift build -c release --scratch-path "$scratch" --product stratus-adapter-benchmark >&2
-bin_path="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
+swift build -c release --traits Development --scratch-path "$scratch" --product stratus-mock >&2
+swift build -c release --traits Development --scratch-path "$scratch" --product stratus-adapter-benchmark >&2
+bin_path="$(swift build -c release --traits Development --scratch-path "$scratch" --show-bin-path)"
 exec "$bin_path/stratus-adapter-benchmark" --mock "$bin_path/stratus-mock" \
     --dropbox-python "$PWD/.build-sdk-venv/bin/python" --drive-python "$PWD/.build-drive-venv/bin/python" \
     --onedrive-python "$PWD/.build-onedrive-venv/bin/python" "$@"

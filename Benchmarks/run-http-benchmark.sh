@@ -13,6 +13,6 @@ cd "$(dirname "$0")/.."
 
 scratch=.build-release
 # Build output goes to standard error so that standard output carries only the report.
-swift build -c release --scratch-path "$scratch" --product stratus-http-benchmark >&2
-bin_path="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
+swift build -c release --traits Development --scratch-path "$scratch" --product stratus-http-benchmark >&2
+bin_path="$(swift build -c release --traits Development --scratch-path "$scratch" --show-bin-path)"
 exec "$bin_path/stratus-http-benchmark" "$@"

@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${STRATUS_BENCH_SCRATCH:-.build-syncbench}"
-swift build -c release --scratch-path "$scratch" --product stratus-mock >&2
-swift build -c release --scratch-path "$scratch" --product stratus-sync-benchmark >&2
-bin_path="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
+swift build -c release --traits Development --scratch-path "$scratch" --product stratus-mock >&2
+swift build -c release --traits Development --scratch-path "$scratch" --product stratus-sync-benchmark >&2
+bin_path="$(swift build -c release --traits Development --scratch-path "$scratch" --show-bin-path)"
 exec "$bin_path/stratus-sync-benchmark" --mock "$bin_path/stratus-mock" "$@"

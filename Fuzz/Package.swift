@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "StratusFuzz",
     dependencies: [
-        .package(name: "Stratus", path: "..")
+        .package(name: "Stratus", path: "..", traits: ["Development"])
     ],
     targets: [
         .target(name: "CFuzzerDriver"),

@@ -114,14 +114,15 @@ mkdir -p "$out"
 # On a fresh checkout whose tests were never built, the graphs of SwiftPM's own test-runner
 # modules (StratusPackageTests, StratusPackageDiscoveredTests) cannot be made and the command
 # fails for them; any other error stops the script.
-if ! swift package dump-symbol-graph --minimum-access-level public --skip-synthesized-members \
+# The Development trait: the mock kit (MockSupport) is documented too, and builds only with it.
+if ! swift package --traits Development dump-symbol-graph --minimum-access-level public --skip-synthesized-members \
     --emit-extension-block-symbols >"$out/dump-symbol-graph.log" 2>&1; then
     if grep '^error:' "$out/dump-symbol-graph.log" | grep -vq "'StratusPackage\(Discovered\)\?Tests'"; then
         cat "$out/dump-symbol-graph.log" >&2
         exit 1
     fi
 fi
-graphs="$(swift build --show-bin-path)/../symbolgraph"
+graphs="$(swift build --traits Development --show-bin-path)/../symbolgraph"
 echo "build and symbol graphs: $((SECONDS - start)) s"
 
 # The inputs docc needs for one module: its catalogue, a folder of its own symbol graphs, and

@@ -12,7 +12,8 @@ let package = Package(
         .library(name: "MockDepot", targets: ["MockDepot"]),
     ],
     dependencies: [
-        .package(name: "Stratus", path: "../.."),
+        // The Development trait brings in the mock kit (MockSupport) and Hummingbird, which it is built on.
+        .package(name: "Stratus", path: "../..", traits: ["Development"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],

@@ -31,7 +31,7 @@ nextcloudcmd --version 2>/dev/null | head -1
 
 source Mocks/sdk-checks/start-mock.sh
 scratch="${SCRATCH_PATH:-.build}"
-swift build --scratch-path "$scratch" --product stratus
+swift build --traits Development --scratch-path "$scratch" --product stratus
 stratus_binary="$scratch/debug/stratus"
 start_mock nextcloud --largest-single-put 10485760
 

@@ -13,7 +13,7 @@
 
 start_mock() {
     local scratch="${SCRATCH_PATH:-.build}"
-    swift build --scratch-path "$scratch" --product stratus-mock
+    swift build --traits Development --scratch-path "$scratch" --product stratus-mock
     mock_binary="$scratch/debug/stratus-mock"
     mock_args=("$@")
     mock_log=$(mktemp)

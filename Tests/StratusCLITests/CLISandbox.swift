@@ -147,7 +147,7 @@ enum Executables {
         var name: String
         var searched: [String]
         var description: String {
-            "The built '\(name)' is not next to the tests (looked in \(searched.joined(separator: ", "))); build it with `swift build --build-tests`."
+            "The built '\(name)' is not next to the tests (looked in \(searched.joined(separator: ", "))); build it with `swift build --build-tests --traits Development`."
         }
     }
 }
