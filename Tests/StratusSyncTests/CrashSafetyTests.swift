@@ -112,6 +112,8 @@ enum Executables {
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
         throw SyncError(
-            .notFound, "The built \(name) is not next to the tests; build it with `swift build --build-tests --traits Development`.")
+            .notFound,
+            "The built \(name) is not next to the tests; build it with `swift build --build-tests --traits Development`."
+        )
     }
 }
