@@ -508,6 +508,10 @@ let package = Package(
     ]
 )
 
+// The library targets an app depends on. Their plain `import` is internal, so no dependency reaches
+// an app's namespace by accident: a file writes `public import` only where its public API needs one.
+let libraryTargets: Set<String> = ["StratusFileSystem"]
+
 // Every Stratus target builds in the Swift 6 language mode (strict concurrency is part of it),
 // with the same settings, set here once rather than on each target (as swift-log does).
 for target in package.targets {
@@ -515,6 +519,9 @@ for target in package.targets {
     case .regular, .test, .executable:
         var settings = target.swiftSettings ?? []
         settings.append(.enableUpcomingFeature("ExistentialAny"))
+        if libraryTargets.contains(target.name) {
+            settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+        }
         target.swiftSettings = settings
     case .macro, .plugin, .system, .binary:
         ()  // Not Swift code built by this package.

@@ -1,4 +1,4 @@
-import CLinux
+package import CLinux
 import Dispatch
 
 #if canImport(Glibc)

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    import Glibc
+    public import Glibc
 #elseif canImport(Musl)
-    import Musl
+    public import Musl
 #elseif canImport(Darwin)
-    import Darwin
+    public import Darwin
 #endif
 
 /// An exclusive advisory lock (`flock(2)`) on a file, held until ``release()`` or until the

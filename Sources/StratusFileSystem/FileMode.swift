@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The permission bits a process gives the files it creates.
 public enum FileMode {
