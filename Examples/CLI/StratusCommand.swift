@@ -1,5 +1,9 @@
 import ArgumentParser
 
+#if !Development
+    #error("The tools and examples build with the package's Development trait: swift run --traits Development")
+#endif
+
 /// `stratus`: named remotes and the files on them, from the command line.
 struct StratusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import Stratus
 
+#if !Development
+    #error("The tools and examples build with the package's Development trait: swift run --traits Development")
+#endif
+
 /// `stratus-save-sync`: the save-sync story of Stratus, scripted (`demo`) or by hand.
 struct SaveSyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
