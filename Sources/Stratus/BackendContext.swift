@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 import Synchronization
 
 /// What a ``ServiceRegistry`` hands each backend it asks to build a service: where to log, and

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One version of a file's content in its history.
 public struct FileVersion: Hashable, Sendable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads JSON text (RFC 8259) value by value, straight into an adapter's own types.
 ///

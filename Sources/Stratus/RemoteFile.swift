@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a service knows about one file: where it is, which content it holds, and which version.
 public struct RemoteFile: Hashable, Sendable, Codable {

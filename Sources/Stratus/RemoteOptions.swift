@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A remote's options, as strings, with typed accessors whose errors name the remote, the option
 /// and what a valid value looks like.

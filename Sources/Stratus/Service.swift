@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A cloud storage service: one provider account (or local folder), seen through one root.
 ///

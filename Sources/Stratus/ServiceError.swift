@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The error every ``Service`` throws.
 ///

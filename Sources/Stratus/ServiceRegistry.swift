@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 /// The backends an app links in, by type name, and the one place that turns a configured remote
 /// into a ready ``Service``.

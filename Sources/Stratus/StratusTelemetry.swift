@@ -1,5 +1,5 @@
-import CoreMetrics
-import Tracing
+public import CoreMetrics
+public import Tracing
 
 /// Where Stratus sends its metrics and spans, and which backend the work in progress serves.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the content of an upload comes from.
 public enum UploadSource: Sendable {
