@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Base64 with the URL- and filename-safe alphabet of RFC 4648 §5 ("-" and "_" in place of "+"
 /// and "/"), as JSON Web Tokens and PKCE use it.

@@ -1,5 +1,5 @@
-import Foundation
-import Stratus
+public import Foundation
+public import Stratus
 
 /// One-shot digests of bytes already in memory, and streaming digests of files.
 public enum Digest {

@@ -1,4 +1,4 @@
-import Stratus
+public import Stratus
 
 /// A failure reported by the digest module: a file that could not be read, a request that
 /// libcrypto turned down, or a hash algorithm the module does not compute.

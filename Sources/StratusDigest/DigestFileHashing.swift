@@ -1,5 +1,5 @@
-import Foundation
-import Stratus
+public import Foundation
+public import Stratus
 
 extension Digest {
     /// How many bytes ``hash(fileAt:algorithms:)`` reads at a time: 1 MiB.

@@ -1,4 +1,4 @@
-import Stratus
+public import Stratus
 
 /// Dropbox's content hash, computed incrementally.
 ///

@@ -1,5 +1,5 @@
 import COpenSSL
-import Foundation
+public import Foundation
 
 /// An HMAC-SHA256 message authentication code (RFC 2104, 32 bytes) computed incrementally by
 /// OpenSSL's `EVP_MAC` interface.

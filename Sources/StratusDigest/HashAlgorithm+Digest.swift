@@ -1,4 +1,4 @@
-import Stratus
+public import Stratus
 
 extension HashAlgorithm {
     /// Dropbox's content hash: SHA-256 over the SHA-256 digests of each 4 MiB block (see

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Hexadecimal text for bytes, as digests are usually printed.
 public enum Hex {

@@ -1,5 +1,5 @@
-import Foundation
-import Stratus
+public import Foundation
+public import Stratus
 
 /// A digest computed over bytes that arrive in pieces, so a file is hashed while it streams
 /// instead of in a second pass.

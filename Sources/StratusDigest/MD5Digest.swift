@@ -1,4 +1,4 @@
-import Stratus
+public import Stratus
 
 /// An MD5 digest (16 bytes) computed incrementally by OpenSSL.
 ///

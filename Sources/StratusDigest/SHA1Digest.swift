@@ -1,4 +1,4 @@
-import Stratus
+public import Stratus
 
 /// A SHA-1 digest (20 bytes) computed incrementally by OpenSSL.
 ///

@@ -1,4 +1,4 @@
-import Stratus
+public import Stratus
 
 /// A SHA-256 digest (32 bytes) computed incrementally by OpenSSL.
 public final class SHA256Digest: IncrementalDigest {
