@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 extension StratusHTTPClient {
     /// How an ``StratusHTTPClient`` connects, times out and trusts servers. Every field has a default.

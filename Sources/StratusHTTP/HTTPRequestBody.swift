@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The body of a request.
 public enum HTTPRequestBody: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The rules that keep secrets out of descriptions, logs and errors: the one list of secret
 /// header, parameter and field names in Stratus, used by the HTTP client's descriptions, the

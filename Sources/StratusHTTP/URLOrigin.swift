@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The origin of a URL (RFC 6454): scheme, host and port, with the scheme's default port filled
 /// in, compared without regard to case. Credentials go only to the origin they were configured
