@@ -292,9 +292,12 @@ let package = Package(
             ],
             path: "Examples/SaveSync"
         ),
+        // What the benchmarks share: machine facts, peak memory, CPU time, measured child processes, tables.
+        .target(name: "BenchmarkSupport", dependencies: ["StratusFileSystem"], path: "Benchmarks/BenchmarkSupport"),
         .executableTarget(
             name: "HTTPBenchmark",
             dependencies: [
+                "BenchmarkSupport",
                 "StratusHTTP",
                 "StratusDigest",
                 "StratusFileSystem",
@@ -305,8 +308,8 @@ let package = Package(
         .executableTarget(
             name: "AdapterBenchmark",
             dependencies: [
-                "Stratus", "StratusDigest", "StratusDropbox", "StratusDrive", "StratusFileSystem", "StratusHTTP",
-                "StratusS3", "StratusWebDAV", "StratusOneDrive",
+                "BenchmarkSupport", "Stratus", "StratusDigest", "StratusDropbox", "StratusDrive", "StratusFileSystem",
+                "StratusHTTP", "StratusS3", "StratusWebDAV", "StratusOneDrive",
                 "MotoSupport", "CephSupport", "WebDAVServers",
             ],
             path: "Benchmarks/AdapterBenchmark"
@@ -330,8 +333,8 @@ let package = Package(
         .executableTarget(
             name: "SyncBenchmark",
             dependencies: [
-                "Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive", "StratusFileSystem",
-                "StratusS3", "StratusWebDAV", "StratusOneDrive",
+                "BenchmarkSupport", "Stratus", "StratusSync", "StratusLocal", "StratusDropbox", "StratusDrive",
+                "StratusFileSystem", "StratusS3", "StratusWebDAV", "StratusOneDrive",
                 "SyncSimulation", "MotoSupport", "WebDAVServers",
             ],
             path: "Benchmarks/SyncBenchmark"

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// What the benchmark does, from its command line.
 struct BenchmarkOptions: Sendable {
     /// The large file's size, in MiB.

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The benchmark: writes the source files and the SDK scripts, then for each provider starts
@@ -12,7 +13,7 @@ struct BenchmarkRunner {
         if options.providers.contains(where: { $0 == .dropbox || $0 == .drive || $0 == .onedrive }) {
             mock = try MeasuredProcess.resolve(options.mockExecutable)
         }
-        let machine = MachineInfo.describe()
+        let machine = MachineInfo.current().summary
         let workspace = FileManager.default.temporaryDirectory.appendingPathComponent(
             "stratus-adapter-benchmark-\(UUID().uuidString)")
         let logs = workspace.appendingPathComponent("logs")

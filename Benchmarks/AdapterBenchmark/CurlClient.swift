@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The curl tool moving the same bytes to and from the same server. The credentials are read

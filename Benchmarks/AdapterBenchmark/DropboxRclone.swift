@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// rclone's Dropbox backend pointed at the mock without touching the machine's configuration.

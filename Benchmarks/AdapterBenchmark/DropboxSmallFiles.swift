@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Dropbox's small-file rows (issue 29): `--files` uploads of 4 KiB against the mock with its

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Figures from process outcomes: a child's own timing and VmHWM when it printed a report

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// How a client reaches a running server (a mock, moto or Apache): handed from the parent to every

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import StratusFileSystem
 
@@ -57,7 +58,7 @@ final class MockProcess {
 
     /// Peak memory of the mock so far; `nil` once it has ended.
     var peakRSSKiB: Int? {
-        let sample = PeakMemory.kib(statusFile: "/proc/\(process.processIdentifier)/status")
+        let sample = PeakMemory.kib(of: process.processIdentifier)
         return process.isRunning ? sample : nil
     }
 

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// One client's figure on one workload: a throughput (higher is better) or a duration, with
@@ -69,12 +70,15 @@ struct ResultTable {
     /// ("server-bound"): moto answers from one Python interpreter, so about one core is its most.
     static let serverBoundShare = 0.85
 
+    /// The columns: a workload's name on its first line only, then a line per client.
+    private static let layout = ReportTable(columns: [
+        ("workload", .left), ("client", .left), ("result", .right), ("client CPU (user+sys)", .right),
+        ("server CPU (share of a core)", .right), ("peak RSS", .right), ("Stratus/client", .right), ("goal", .left),
+    ])
+
     func render(header: [String], notes: [String]) -> String {
         var lines = header + [""]
-        lines.append(
-            "| workload | client | result | client CPU (user+sys) | server CPU (share of a core) | peak RSS | Stratus/client | goal |"
-        )
-        lines.append("|---|---|--:|--:|--:|--:|--:|---|")
+        lines += Self.layout.markdownHeader
         var failures: [String] = []
         for row in rows {
             var goals: [String] = []
@@ -128,12 +132,10 @@ struct ResultTable {
         {
             goals.append("server-bound")
         }
-        let cells = [
+        return Self.layout.markdownRow([
             workload, client, cell(result, kind), cpu(result), serverCPU(result), memory(result), ratio,
             goals.isEmpty ? "—" : goals.joined(separator: "; "),
-        ]
-        // A "|" inside a cell (such as "curl | md5sum") would end it: Markdown wants it escaped.
-        return "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+        ])
     }
 
     private func cell(_ result: Result<Figure, BenchmarkFailure>?, _ kind: ResultRow.Kind) -> String {
@@ -144,24 +146,24 @@ struct ResultTable {
             switch kind {
             case .rate(let unit):
                 return String(format: figure.value >= 100 ? "%.0f" : "%.1f", figure.value) + " " + unit
-            case .duration: return String(format: "%.2f s", figure.value)
+            case .duration: return FigureText.seconds(figure.value)
             }
         }
     }
 
     private func cpu(_ result: Result<Figure, BenchmarkFailure>?) -> String {
         guard case .success(let figure)? = result, let seconds = figure.cpuSeconds else { return "—" }
-        return String(format: "%.2f s", seconds)
+        return FigureText.seconds(seconds)
     }
 
     private func serverCPU(_ result: Result<Figure, BenchmarkFailure>?) -> String {
         guard case .success(let figure)? = result, let seconds = figure.serverCPUSeconds else { return "—" }
-        guard let wall = figure.wallSeconds, wall > 0 else { return String(format: "%.2f s", seconds) }
+        guard let wall = figure.wallSeconds, wall > 0 else { return FigureText.seconds(seconds) }
         return String(format: "%.2f s (%.0f%%)", seconds, 100 * seconds / wall)
     }
 
     private func memory(_ result: Result<Figure, BenchmarkFailure>?) -> String {
         guard case .success(let figure)? = result, let kib = figure.peakRSSKiB else { return "—" }
-        return String(format: "%.1f MiB", Double(kib) / 1024)
+        return FigureText.mebibytes(kib: kib)
     }
 }

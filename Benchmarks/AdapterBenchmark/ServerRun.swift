@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The measurements against a real server, with rclone as a peer: S3 against moto, WebDAV

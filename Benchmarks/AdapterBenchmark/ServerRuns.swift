@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import CephSupport
 import Foundation
 import MotoSupport

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The upload source: a 1 MiB block of real bytes (byte `i` is `i % 251`) repeated to the size

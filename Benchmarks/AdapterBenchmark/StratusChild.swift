@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Stratus
 import StratusDigest
@@ -98,8 +99,7 @@ enum StratusChild {
             throw BenchmarkFailure("unknown child command \(arguments)")
         }
         await http.shutdown()
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (ContinuousClock.now - start).seconds
         return ChildReport.render([("seconds", String(seconds))] + fields)
     }
 
@@ -122,7 +122,7 @@ enum StratusChild {
                                 from: .bytes(content), to: RemotePath("\(folder)/\(index).bin"))
                         } catch  where keepGoing && !(error is CancellationError) {
                             if failed == 0 {
-                                FileHandle.standardError.write(Data("upload \(index) failed: \(error)\n".utf8))
+                                StandardError.writeLine("upload \(index) failed: \(error)")
                             }
                             failed += 1
                         }

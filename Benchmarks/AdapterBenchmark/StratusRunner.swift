@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// Runs one Stratus workload in a child process (this executable, `child ...`), the server's
 /// endpoint handed over through the environment.
 struct StratusRunner {

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 // Two roles share this executable: `child ...` runs one Stratus workload against a mock and
@@ -17,6 +18,6 @@ do {
     }
     exit(try await BenchmarkRunner(options: options).run() ? 0 : 1)
 } catch {
-    FileHandle.standardError.write(Data("stratus-adapter-benchmark: \(error)\n".utf8))
+    StandardError.writeLine("stratus-adapter-benchmark: \(error)")
     exit(1)
 }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The benchmark: prepares the files, starts the server, runs every tool on every workload,
@@ -13,7 +14,8 @@ struct BenchmarkRunner {
         let logs = workspace.file("logs")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
 
-        let machine = try await MachineInfo.collect(logFolder: logs)
+        let machine = MachineInfo.current()
+        let toolchain = try await Toolchain.collect(logFolder: logs)
         progress("writing the \(options.sizeMiB) MiB upload source in \(workspace.url.path)")
         let source = workspace.file("upload-source.bin")
         try PatternContent.writeFile(at: source, size: options.sizeBytes)
@@ -40,18 +42,18 @@ struct BenchmarkRunner {
                 }
             }
         }
-        print(ResultTable(options: options, machine: machine, results: results).render())
+        print(ResultTable(options: options, machine: machine, toolchain: toolchain, results: results).render())
         return results.allMeasured
     }
 
     private func progress(_ message: String) {
-        StandardError.write("[benchmark] \(message)\n")
+        StandardError.writeLine("[benchmark] \(message)")
     }
 
     private static func ownExecutablePath() throws -> String {
         let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         guard path.hasPrefix("/") else {
-            throw BenchmarkError("cannot find the benchmark's own executable to start child processes")
+            throw BenchmarkFailure("cannot find the benchmark's own executable to start child processes")
         }
         return path
     }

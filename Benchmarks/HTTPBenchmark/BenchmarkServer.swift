@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Hummingbird
 
@@ -29,7 +30,7 @@ enum BenchmarkServer {
             guard let port = await iterator.next(), port > 0,
                 let url = URL(string: "http://127.0.0.1:\(port)")
             else {
-                throw BenchmarkError("the loopback server did not start")
+                throw BenchmarkFailure("the loopback server did not start")
             }
             return try await body(url)
         }
@@ -50,7 +51,7 @@ enum BenchmarkServer {
                 }
                 if remaining > 0 {
                     guard let tail = block.getSlice(at: block.readerIndex, length: remaining) else {
-                        throw BenchmarkError("cannot cut \(remaining) bytes from the 1 MiB block")
+                        throw BenchmarkFailure("cannot cut \(remaining) bytes from the 1 MiB block")
                     }
                     try await writer.write(tail)
                 }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import StratusDigest
 
@@ -12,7 +13,7 @@ enum PatternContent {
     static func writeFile(at url: URL, size: Int64) throws {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw BenchmarkError("cannot create \(url.path): \(String(cString: strerror(errno)))")
+            throw BenchmarkFailure("cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         try block.withUnsafeBytes { bytes in
@@ -24,7 +25,7 @@ enum PatternContent {
                     let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, piece - offset)
                     if written < 0 {
                         if errno == EINTR { continue }
-                        throw BenchmarkError("writing \(url.path) failed: \(String(cString: strerror(errno)))")
+                        throw BenchmarkFailure("writing \(url.path) failed: \(String(cString: strerror(errno)))")
                     }
                     offset += written
                 }
@@ -32,7 +33,7 @@ enum PatternContent {
             }
         }
         guard fsync(descriptor) == 0 else {
-            throw BenchmarkError("flushing \(url.path) failed: \(String(cString: strerror(errno)))")
+            throw BenchmarkFailure("flushing \(url.path) failed: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -53,7 +54,7 @@ enum PatternContent {
     /// The SHA-256 of a file, as lowercase hex.
     static func sha256Hex(ofFileAt url: URL) throws -> String {
         guard let hex = try Digest.hash(fileAt: url, algorithms: [.sha256])[.sha256] else {
-            throw BenchmarkError("no SHA-256 was computed for \(url.path)")
+            throw BenchmarkFailure("no SHA-256 was computed for \(url.path)")
         }
         return hex
     }

@@ -1,9 +1,11 @@
+import BenchmarkSupport
 import Foundation
 
 /// The report: the machine, then throughput with Stratus's ratios, then peak memory.
 struct ResultTable {
     let options: BenchmarkOptions
     let machine: MachineInfo
+    let toolchain: Toolchain
     let results: BenchmarkResults
 
     static let throughputGoal = 0.9
@@ -28,11 +30,10 @@ struct ResultTable {
     func render() -> String {
         var lines = [
             "StratusHTTP vs curl vs URLSession — loopback Hummingbird server on 127.0.0.1, HTTP/1.1",
-            "machine:  nproc \(machine.processors), CPU \(machine.cpuModel), \(String(format: "%.1f", machine.memoryGiB)) GiB RAM, "
-                + "Linux \(machine.kernel), load average \(machine.loadAverage) at start",
-            "libcurl:  \(machine.libcurl) (StratusHTTP, via StratusHTTPClient.curlVersion)",
-            "curl:     \(machine.curlTool)",
-            "swift:    \(machine.swift)",
+            "machine:  \(machine.summary)",
+            "libcurl:  \(toolchain.libcurl) (StratusHTTP, via StratusHTTPClient.curlVersion)",
+            "curl:     \(toolchain.curlTool)",
+            "swift:    \(toolchain.swift)",
             "rounds:   \(options.rounds) (best throughput and highest peak RSS over the rounds)",
             "",
         ]
@@ -61,9 +62,10 @@ struct ResultTable {
 
     private func throughputTable() -> [String] {
         let goal = String(format: "%.2f", Self.throughputGoal)
-        var rows = [
-            ["throughput"] + Tool.allCases.map(\.rawValue) + ["Stratus/curl", "goal ≥ \(goal)", "Stratus/URLSession"]
-        ]
+        var table = Self.table(
+            titles: ["throughput"] + Tool.allCases.map(\.rawValue) + [
+                "Stratus/curl", "goal ≥ \(goal)", "Stratus/URLSession",
+            ])
         for figure in Figure.allCases {
             var row = [describe(figure)]
             for tool in Tool.allCases {
@@ -73,37 +75,36 @@ struct ResultTable {
             row.append(versusCurl.map { String(format: "%.2f", $0) } ?? "—")
             row.append(versusCurl.map { $0 >= Self.throughputGoal ? "met" : "MISSED" } ?? "—")
             row.append(ratio(figure, .urlSession).map { String(format: "%.2f", $0) } ?? "—")
-            rows.append(row)
+            table.rows.append(row)
         }
-        return Self.align(rows)
+        return table.plainText()
     }
 
     private func memoryTable() -> [String] {
         let goal = String(format: "%.0f", Self.peakRSSGoalMiB)
-        var rows = [["peak RSS"] + Tool.allCases.map(\.rawValue) + ["Stratus goal ≤ \(goal) MiB"]]
+        var table = Self.table(titles: ["peak RSS"] + Tool.allCases.map(\.rawValue) + ["Stratus goal ≤ \(goal) MiB"])
         for workload in Workload.allCases {
             var row = [Self.describe(workload, options)]
             for tool in Tool.allCases {
-                row.append(
-                    results.peakRSSKiB(workload, tool).map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "—")
+                row.append(results.peakRSSKiB(workload, tool).map { FigureText.mebibytes(kib: $0) } ?? "—")
             }
             if workload.isLargeTransfer, let stratusKiB = results.peakRSSKiB(workload, .stratus) {
                 row.append(Double(stratusKiB) / 1024 <= Self.peakRSSGoalMiB ? "met" : "MISSED")
             } else {
                 row.append("—")
             }
-            rows.append(row)
+            table.rows.append(row)
         }
-        return Self.align(rows)
+        return table.plainText()
     }
 
     /// CPU time is less disturbed than throughput by other work on a shared machine.
     private func cpuTable() -> [String] {
-        var rows = [["client CPU, user+sys"] + Tool.allCases.map(\.rawValue) + ["Stratus/curl"]]
+        var table = Self.table(titles: ["client CPU, user+sys"] + Tool.allCases.map(\.rawValue) + ["Stratus/curl"])
         for workload in Workload.allCases {
             var row = [Self.describe(workload, options)]
             for tool in Tool.allCases {
-                row.append(results.leastCPUSeconds(workload, tool).map { String(format: "%.2f s", $0) } ?? "—")
+                row.append(results.leastCPUSeconds(workload, tool).map { FigureText.seconds($0) } ?? "—")
             }
             if let stratus = results.leastCPUSeconds(workload, .stratus),
                 let curl = results.leastCPUSeconds(workload, .curl), curl > 0
@@ -112,9 +113,9 @@ struct ResultTable {
             } else {
                 row.append("—")
             }
-            rows.append(row)
+            table.rows.append(row)
         }
-        return Self.align(rows)
+        return table.plainText()
     }
 
     /// Stratus's figure over another tool's.
@@ -127,14 +128,8 @@ struct ResultTable {
         figure.isBytesPerSecond ? String(format: "%.1f MB/s", value) : String(format: "%.0f req/s", value)
     }
 
-    /// Pads the columns: the first left-aligned, the others right-aligned.
-    private static func align(_ rows: [[String]]) -> [String] {
-        let widths = (0..<(rows.first?.count ?? 0)).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return column == 0 ? cell + padding : padding + cell
-            }.joined(separator: "   ")
-        }
+    /// A table whose first column (the workload) is left-aligned and the others right-aligned.
+    private static func table(titles: [String]) -> ReportTable {
+        ReportTable(columns: titles.enumerated().map { ($1, $0 == 0 ? .left : .right) })
     }
 }

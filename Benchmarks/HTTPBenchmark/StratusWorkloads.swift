@@ -1,21 +1,22 @@
+import BenchmarkSupport
 import Foundation
 import StratusHTTP
 
 /// The workloads over StratusHTTP's `StratusHTTPClient`, with its default configuration (uploads
 /// without `Expect: 100-continue`, like the curl tool's).
 struct StratusWorkloads: WorkloadClient {
-    func download(from url: URL, to destination: URL) async throws -> ChildReport {
+    func download(from url: URL, to destination: URL) async throws -> WorkloadReport {
         let start = ContinuousClock.now
         let client = try StratusHTTPClient()
         let response = try await execute(
             client, StratusHTTPRequest(url: url, responseDigests: [.sha256]), into: .unverifiedFile(destination))
         await client.shutdown()
         let seconds = (ContinuousClock.now - start).seconds
-        return ChildReport(
+        return WorkloadReport(
             seconds: seconds, bytes: response.bodyLength, requests: 1, sha256: response.bodyDigests[.sha256])
     }
 
-    func upload(_ source: URL, to url: URL) async throws -> ChildReport {
+    func upload(_ source: URL, to url: URL) async throws -> WorkloadReport {
         let start = ContinuousClock.now
         // The benchmark server never answers `100 Continue`: without the field, as the curl tool.
         let client = try StratusHTTPClient(configuration: .init(expectContinueThreshold: nil))
@@ -24,12 +25,12 @@ struct StratusWorkloads: WorkloadClient {
         await client.shutdown()
         let seconds = (ContinuousClock.now - start).seconds
         guard let received = Int64(String(decoding: response.body, as: UTF8.self)) else {
-            throw BenchmarkError("the server's answer to the upload is not a byte count")
+            throw BenchmarkFailure("the server's answer to the upload is not a byte count")
         }
-        return ChildReport(seconds: seconds, bytes: received, requests: 1)
+        return WorkloadReport(seconds: seconds, bytes: received, requests: 1)
     }
 
-    func get(_ url: URL, count: Int, concurrency: Int) async throws -> ChildReport {
+    func get(_ url: URL, count: Int, concurrency: Int) async throws -> WorkloadReport {
         let start = ContinuousClock.now
         let client = try StratusHTTPClient()
         let tickets = RequestTickets(count: count)
@@ -49,7 +50,7 @@ struct StratusWorkloads: WorkloadClient {
         }
         await client.shutdown()
         let seconds = (ContinuousClock.now - start).seconds
-        return ChildReport(seconds: seconds, bytes: bytes, requests: count)
+        return WorkloadReport(seconds: seconds, bytes: bytes, requests: count)
     }
 
     /// Sends a request and insists on a 2xx answer.
@@ -58,7 +59,7 @@ struct StratusWorkloads: WorkloadClient {
     ) async throws -> StratusHTTPResponse {
         let response = try await client.execute(request, into: destination)
         guard response.isSuccess else {
-            throw BenchmarkError("\(request) answered \(response.status)")
+            throw BenchmarkFailure("\(request) answered \(response.status)")
         }
         return response
     }

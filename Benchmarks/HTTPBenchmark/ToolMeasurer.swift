@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Runs one tool on one workload against the server and checks what arrived.
@@ -41,16 +42,16 @@ struct ToolMeasurer {
 
         let size = (try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value
         guard size == options.sizeBytes else {
-            throw BenchmarkError(
+            throw BenchmarkFailure(
                 "the downloaded file has \(size.map(String.init) ?? "no") bytes, not \(options.sizeBytes)")
         }
         if tool == .stratus, report?.sha256 != expectedDigest {
-            throw BenchmarkError(
+            throw BenchmarkFailure(
                 "StratusHTTP's in-flight SHA-256 \(report?.sha256 ?? "(none)") is not the expected \(expectedDigest)")
         }
         let fileDigest = try PatternContent.sha256Hex(ofFileAt: destination)
         guard fileDigest == expectedDigest else {
-            throw BenchmarkError("the downloaded file's SHA-256 \(fileDigest) is not the expected \(expectedDigest)")
+            throw BenchmarkFailure("the downloaded file's SHA-256 \(fileDigest) is not the expected \(expectedDigest)")
         }
         measurement.bytes = options.sizeBytes
         return measurement
@@ -64,7 +65,7 @@ struct ToolMeasurer {
             child: .upload(url: url, source: source))
         let received = counters.uploadedBytes(token: token)
         guard received == options.sizeBytes else {
-            throw BenchmarkError("the server received \(received) bytes, not \(options.sizeBytes)")
+            throw BenchmarkFailure("the server received \(received) bytes, not \(options.sizeBytes)")
         }
         measurement.bytes = received
         return measurement
@@ -80,11 +81,11 @@ struct ToolMeasurer {
             child: .gets(url: url, count: options.requests, concurrency: options.concurrency))
         let served = counters.smallRequests(token: token)
         guard served == options.requests else {
-            throw BenchmarkError("the server answered \(served) GETs, not \(options.requests)")
+            throw BenchmarkFailure("the server answered \(served) GETs, not \(options.requests)")
         }
         let expectedBytes = Int64(options.requests * BenchmarkOptions.smallBodyBytes)
         if let report, report.bytes != expectedBytes {
-            throw BenchmarkError("the client received \(report.bytes) body bytes, not \(expectedBytes)")
+            throw BenchmarkFailure("the client received \(report.bytes) body bytes, not \(expectedBytes)")
         }
         measurement.bytes = expectedBytes
         measurement.requests = served
@@ -95,13 +96,13 @@ struct ToolMeasurer {
     /// - Returns: The measurement (curl: wall time and sampled peak memory; Swift clients: the
     ///   child's own timing and VmHWM; both: the process's CPU time) and the child's report.
     private func execute(_ tool: Tool, label: String, curl: [String], child workload: ClientWorkload) async throws -> (
-        Measurement, ChildReport?
+        Measurement, WorkloadReport?
     ) {
         let client: SwiftClient
         switch tool {
         case .curl:
-            let result = try await MeasuredChild.run("curl", curl, label: "curl-\(label)", logFolder: logs)
-            guard result.succeeded else { throw BenchmarkError("curl failed with \(result.failureDescription)") }
+            let result = try await MeasuredProcess(logFolder: logs).run("curl", curl, label: "curl-\(label)")
+            guard result.succeeded else { throw BenchmarkFailure("curl failed with \(result.failureDescription)") }
             let measurement = Measurement(
                 seconds: result.wallSeconds, bytes: options.sizeBytes, requests: 1, cpuSeconds: result.cpuSeconds,
                 peakRSSKiB: result.sampledPeakRSSKiB)
@@ -110,12 +111,12 @@ struct ToolMeasurer {
         case .stratus: client = .stratus
         }
         let command = ChildCommand(client: client, workload: workload)
-        let result = try await MeasuredChild.run(
-            executable, command.arguments, label: "\(client.rawValue)-\(label)", logFolder: logs)
+        let result = try await MeasuredProcess(logFolder: logs).run(
+            executable, command.arguments, label: "\(client.rawValue)-\(label)")
         guard result.succeeded else {
-            throw BenchmarkError("the child process failed with \(result.failureDescription)")
+            throw BenchmarkFailure("the child process failed with \(result.failureDescription)")
         }
-        let report = try ChildReport(parsing: result.standardOutput)
+        let report = try WorkloadReport(parsing: result.standardOutput)
         let measurement = Measurement(
             seconds: report.seconds, bytes: report.bytes, requests: report.requests, cpuSeconds: result.cpuSeconds,
             peakRSSKiB: report.peakRSSKiB ?? result.sampledPeakRSSKiB)

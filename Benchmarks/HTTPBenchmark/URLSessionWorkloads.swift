@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -7,7 +8,7 @@ import Foundation
 /// The workloads over Foundation's `URLSession` (FoundationNetworking on Linux), one session per
 /// workload with caching off.
 struct URLSessionWorkloads: WorkloadClient {
-    func download(from url: URL, to destination: URL) async throws -> ChildReport {
+    func download(from url: URL, to destination: URL) async throws -> WorkloadReport {
         let start = ContinuousClock.now
         let session = makeSession(connectionsPerHost: 1)
         let (temporary, response) = try await session.download(from: url)
@@ -16,10 +17,10 @@ struct URLSessionWorkloads: WorkloadClient {
         session.finishTasksAndInvalidate()
         let seconds = (ContinuousClock.now - start).seconds
         let size = (try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value
-        return ChildReport(seconds: seconds, bytes: size ?? 0, requests: 1)
+        return WorkloadReport(seconds: seconds, bytes: size ?? 0, requests: 1)
     }
 
-    func upload(_ source: URL, to url: URL) async throws -> ChildReport {
+    func upload(_ source: URL, to url: URL) async throws -> WorkloadReport {
         let start = ContinuousClock.now
         let session = makeSession(connectionsPerHost: 1)
         var request = URLRequest(url: url)
@@ -29,12 +30,12 @@ struct URLSessionWorkloads: WorkloadClient {
         session.finishTasksAndInvalidate()
         let seconds = (ContinuousClock.now - start).seconds
         guard let received = Int64(String(decoding: body, as: UTF8.self)) else {
-            throw BenchmarkError("the server's answer to the upload is not a byte count")
+            throw BenchmarkFailure("the server's answer to the upload is not a byte count")
         }
-        return ChildReport(seconds: seconds, bytes: received, requests: 1)
+        return WorkloadReport(seconds: seconds, bytes: received, requests: 1)
     }
 
-    func get(_ url: URL, count: Int, concurrency: Int) async throws -> ChildReport {
+    func get(_ url: URL, count: Int, concurrency: Int) async throws -> WorkloadReport {
         let start = ContinuousClock.now
         let session = makeSession(connectionsPerHost: concurrency)
         let tickets = RequestTickets(count: count)
@@ -54,7 +55,7 @@ struct URLSessionWorkloads: WorkloadClient {
         }
         session.finishTasksAndInvalidate()
         let seconds = (ContinuousClock.now - start).seconds
-        return ChildReport(seconds: seconds, bytes: bytes, requests: count)
+        return WorkloadReport(seconds: seconds, bytes: bytes, requests: count)
     }
 
     private func makeSession(connectionsPerHost: Int) -> URLSession {
@@ -67,7 +68,7 @@ struct URLSessionWorkloads: WorkloadClient {
 
     private func checkSuccess(_ response: URLResponse, _ request: String) throws {
         guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
-            throw BenchmarkError("\(request) did not answer 2xx: \(response)")
+            throw BenchmarkFailure("\(request) did not answer 2xx: \(response)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// A temporary folder for the upload source, the downloads, curl's config file and the
@@ -11,7 +12,7 @@ struct Workspace {
         let parent = FileManager.default.temporaryDirectory
         let free = try Self.freeBytes(at: parent)
         guard free >= bytesNeeded else {
-            throw BenchmarkError(
+            throw BenchmarkFailure(
                 "\(parent.path) has \(free / 1_048_576) MiB free but the benchmark needs \(bytesNeeded / 1_048_576) MiB; "
                     + "set TMPDIR to a roomier place or pass a smaller --size-mib")
         }
@@ -30,7 +31,7 @@ struct Workspace {
     private static func freeBytes(at folder: URL) throws -> Int64 {
         var info = statvfs()
         guard statvfs(folder.path, &info) == 0 else {
-            throw BenchmarkError("cannot read the free space of \(folder.path): \(String(cString: strerror(errno)))")
+            throw BenchmarkFailure("cannot read the free space of \(folder.path): \(String(cString: strerror(errno)))")
         }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }

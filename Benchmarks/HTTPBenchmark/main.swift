@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 // Two roles share this executable: without a subcommand it is the benchmark (server, curl,

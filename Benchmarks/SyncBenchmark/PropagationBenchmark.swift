@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Stratus
 import StratusSync
@@ -32,7 +33,7 @@ struct PropagationBenchmark {
 
         let clock = ContinuousClock()
         var latencies: [Duration] = []
-        let cpuBefore = CPUTime.now()
+        let cpuBefore = CPUTime.own()
         let started = clock.now
         Self.say("\(remote): timing \(options.propagationChanges) saves from A to B")
         for round in 0..<options.propagationChanges {
@@ -62,8 +63,8 @@ struct PropagationBenchmark {
                 Self.say("\(remote): \(round + 1) of \(options.propagationChanges) saves arrived")
             }
         }
-        let activeSeconds = Self.seconds(clock.now - started)
-        let activeCPU = CPUTime.now() - cpuBefore
+        let activeSeconds = (clock.now - started).seconds
+        let activeCPU = CPUTime.own() - cpuBefore
 
         // Idle: nothing changes; count what the two devices ask the service for, once a
         // polling schedule has stretched to its longest interval (its first polls after the
@@ -75,18 +76,18 @@ struct PropagationBenchmark {
         try await Task.sleep(for: warmUp)
         serviceA.resetCounts()
         serviceB.resetCounts()
-        let idleCPUBefore = CPUTime.now()
+        let idleCPUBefore = CPUTime.own()
         try await Task.sleep(for: .seconds(options.idleSeconds))
-        let idleCPU = CPUTime.now() - idleCPUBefore
+        let idleCPU = CPUTime.own() - idleCPUBefore
         let idleRequests = serviceA.totalCalls + serviceB.totalCalls
         for task in tasks { task.cancel() }
         for task in tasks { _ = try? await task.value }
         Self.say("\(remote): automatic sync stopped")
 
         let sorted = latencies.sorted()
-        let p50 = Self.seconds(sorted[sorted.count / 2])
-        let p95 = Self.seconds(sorted[min(sorted.count - 1, sorted.count * 95 / 100)])
-        let worst = Self.seconds(sorted[sorted.count - 1])
+        let p50 = sorted[sorted.count / 2].seconds
+        let p95 = sorted[min(sorted.count - 1, sorted.count * 95 / 100)].seconds
+        let worst = sorted[sorted.count - 1].seconds
         let goal: Double
         let goalText: String
         let idleGoal: Double
@@ -100,15 +101,23 @@ struct PropagationBenchmark {
             goalText = "p95 ≤ 1 s"
             idleGoal = 2
         case .polling, .unavailable:
-            goal = Self.seconds(waiting.polling.maximum) + 1
+            goal = waiting.polling.maximum.seconds + 1
             goalText = "p95 ≤ \(String(format: "%.0f", goal)) s (the longest interval + 1 s)"
-            idleGoal = 60 / max(1, Self.seconds(waiting.polling.maximum))
+            idleGoal = 60 / max(1, waiting.polling.maximum.seconds)
         }
         let minutes = Double(options.idleSeconds) / 60
         let perDevicePerMinute = Double(idleRequests) / 2 / minutes
         let idleCorePercent = idleCPU / Double(options.idleSeconds) * 100
+        let verdict = { (met: Bool) in met ? "met" : "not met" }
         return [
-            "| \(remote) | \(waiting.mechanism.rawValue) | \(options.propagationChanges) | \(String(format: "%.3f", p50)) s | \(String(format: "%.3f", p95)) s | \(String(format: "%.3f", worst)) s | \(goalText): \(p95 <= goal ? "met" : "not met") | \(String(format: "%.1f", perDevicePerMinute)) (goal ≤ \(String(format: "%.0f", idleGoal)): \(perDevicePerMinute <= idleGoal ? "met" : "not met")) | \(String(format: "%.3f", idleCorePercent))% (goal < 0.1%: \(idleCorePercent < 0.1 ? "met" : "not met")) | \(String(format: "%.2f", activeCPU)) s over \(String(format: "%.1f", activeSeconds)) s |"
+            ReportTables.propagation.markdownRow([
+                remote, waiting.mechanism.rawValue, "\(options.propagationChanges)", String(format: "%.3f s", p50),
+                String(format: "%.3f s", p95), String(format: "%.3f s", worst), "\(goalText): \(verdict(p95 <= goal))",
+                String(format: "%.1f", perDevicePerMinute)
+                    + " (goal ≤ \(String(format: "%.0f", idleGoal)): \(verdict(perDevicePerMinute <= idleGoal)))",
+                String(format: "%.3f", idleCorePercent) + "% (goal < 0.1%: \(verdict(idleCorePercent < 0.1)))",
+                "\(FigureText.seconds(activeCPU)) over \(String(format: "%.1f", activeSeconds)) s",
+            ])
         ]
     }
 
@@ -131,10 +140,6 @@ struct PropagationBenchmark {
 
     /// Progress on standard error (the tables go to standard output).
     private static func say(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        StandardError.writeLine(line)
     }
 }

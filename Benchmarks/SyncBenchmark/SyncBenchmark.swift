@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Stratus
 import StratusSync
@@ -32,7 +33,7 @@ struct SyncBenchmark {
         let payload = String(repeating: "x", count: 960)
 
         // Local writes: one transaction per 1,000 records.
-        let local = try Measured.run {
+        let local = try await Measured.run {
             var start = 0
             while start < options.records {
                 var batch = SyncBatch()
@@ -56,9 +57,13 @@ struct SyncBenchmark {
         let push = try await Measured.run { report = try await writer.sync() }
         if report.pushed.count != options.records || !report.isClean {
             // Shown, not thrown: a push that lost items is the figure this row exists for.
+            let firstFailure = report.failures.first.map { "\($0.key): \($0.error)" } ?? ""
             print(
-                "| \(remote) | first push: FAILED | \(String(format: "%.2f", push.seconds)) s | \(report.pushed.count) of \(options.records) records pushed, \(report.failures.count) failed: \(report.failures.first.map { "\($0.key): \($0.error)" } ?? "") | | | \(service.totalCalls) | |"
-            )
+                ReportTables.phases.markdownRow([
+                    remote, "first push: FAILED", FigureText.seconds(push.seconds),
+                    "\(report.pushed.count) of \(options.records) records pushed, \(report.failures.count) failed: \(firstFailure)",
+                    "", "", "\(service.totalCalls)", "",
+                ]))
         }
         try check(report, pushed: options.records)
         let items = options.records + options.files

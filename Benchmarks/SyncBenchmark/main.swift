@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Stratus
 import StratusDropbox
@@ -16,13 +17,13 @@ try FileManager.default.createDirectory(at: work, withIntermediateDirectories: t
 defer { try? FileManager.default.removeItem(at: work) }
 
 print("# StratusSync benchmark")
+let machine = MachineInfo.current()
 print("")
 print(
-    "\(options.records) records of ~1 KiB, \(options.files) of them with a \(options.fileKiB) KiB file; \(options.changes) changes for the incremental sync; \(options.concurrency) transfers at once. \(MachineLoad.describe())"
+    "\(options.records) records of ~1 KiB, \(options.files) of them with a \(options.fileKiB) KiB file; \(options.changes) changes for the incremental sync; \(options.concurrency) transfers at once. \(machine.processors) cores, load average \(machine.loadAverage)."
 )
 print("")
-print("| remote | phase | time | records/s | items/s | MB/s | requests | CPU s (user+sys) |")
-print("|---|---|--:|--:|--:|--:|--:|--:|")
+for line in ReportTables.phases.markdownHeader { print(line) }
 let inputs = try InputFiles(count: options.files, kib: options.fileKiB, folder: work.appending(path: "inputs"))
 var ratios: [String] = []
 var propagation: [String] = []
@@ -72,12 +73,12 @@ print(
     "Two devices with automatic sync (default settings: 0.5 s debounce) and no sync() call; A saves \(options.propagationChanges) times, one after another, and each save is timed until B's changes() delivers it (minus the debounce). Then, after a warm-up (twice the longest interval of a polling schedule, else 5 s), \(options.idleSeconds) s with nothing to do: requests per device per minute and the CPU of both devices (the benchmark process)."
 )
 print("")
-print(
-    "| remote | waiting | changes | p50 | p95 | max | propagation goal | idle requests/min per device | idle CPU (share of a core) | CPU while changing |"
-)
-print("|---|---|--:|--:|--:|--:|---|--:|--:|--:|")
+for line in ReportTables.propagation.markdownHeader { print(line) }
 for line in propagation { print(line) }
-let peak = PeakMemory.mebibytes()
-print(
-    "- peak RSS of the benchmark process (all remotes, Stratus and its SQLite): \(String(format: "%.1f", peak)) MiB (goal ≤ 128 MiB: \(peak <= 128 ? "met" : "not met"))"
-)
+if let peakKiB = PeakMemory.ownKiB() {
+    print(
+        "- peak RSS of the benchmark process (all remotes, Stratus and its SQLite): \(FigureText.mebibytes(kib: peakKiB)) (goal ≤ 128 MiB: \(peakKiB <= 128 * 1024 ? "met" : "not met"))"
+    )
+} else {
+    print("- peak RSS of the benchmark process: not read (no VmHWM in /proc/self/status)")
+}

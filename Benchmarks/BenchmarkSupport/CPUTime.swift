@@ -4,13 +4,21 @@ import Foundation
     import Glibc
 #endif
 
-/// CPU time (user + system), in seconds, of this process's children that are still running (the
-/// servers: the mocks, moto, Apache and their workers), read from `/proc`. (A measured client's
-/// own CPU time comes from `wait4` when `ChildProcess` reaps it.)
-enum ProcessCPU {
-    /// User + system time of every living descendant of this process, with what each has reaped
-    /// (`cutime`, `cstime`: Apache's finished workers count toward their parent).
-    static func livingDescendants() -> Double {
+/// CPU time (user + system), in seconds. A finished child's own comes from `wait4`, through
+/// `ChildProcess` (``MeasuredProcess`` reports it).
+package enum CPUTime {
+    /// This process's CPU time so far (`getrusage`).
+    package static func own() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// The CPU time of every living descendant of this process (the servers a benchmark started:
+    /// a mock, moto, Apache and its workers), with what each has reaped (`cutime`, `cstime`:
+    /// Apache's finished workers count toward their parent), read from `/proc`.
+    package static func livingDescendants() -> Double {
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
         guard ticksPerSecond > 0,
             let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc")

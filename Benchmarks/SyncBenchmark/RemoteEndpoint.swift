@@ -1,0 +1,141 @@
+import BenchmarkSupport
+import Foundation
+import MotoSupport
+import Stratus
+import StratusDrive
+import StratusDropbox
+import StratusFileSystem
+import StratusLocal
+import StratusOneDrive
+import StratusS3
+import StratusWebDAV
+import WebDAVServers
+
+/// A remote to benchmark: a `local` folder, or a `stratus-mock dropbox` process.
+final class RemoteEndpoint {
+    private let name: String
+    private let folder: URL
+    private let process: ChildProcess?
+    private let baseURL: URL?
+    private let token: String?
+    /// The S3 bucket (moto) or WebDAV collection (Apache) the services share.
+    private let container: String?
+
+    private init(
+        name: String, folder: URL, process: ChildProcess?, baseURL: URL?, token: String?, container: String? = nil
+    ) {
+        self.name = name
+        self.folder = folder
+        self.process = process
+        self.baseURL = baseURL
+        self.token = token
+        self.container = container
+    }
+
+    private static let webDAVUser = "stratus"
+    private static let webDAVPassword = "sync-benchmark-password-not-secret"
+
+    static func start(_ name: String, folder: URL, mock: String?) async throws -> RemoteEndpoint {
+        switch name {
+        case "local":
+            return RemoteEndpoint(name: name, folder: folder, process: nil, baseURL: nil, token: nil)
+        case "dropbox", "dropbox-single", "dropbox-uncontended", "drive", "onedrive":
+            guard let mock else { throw BenchmarkFailure("--remote \(name) needs --mock PATH-TO-stratus-mock") }
+            let log = folder.appending(path: "mock.log")
+            let mode = name.hasPrefix("dropbox") ? "dropbox" : name
+            let process = try ChildProcess(
+                mock,
+                // --in-memory: the rows measure Stratus, not the mock saving its metadata.
+                [
+                    mode, "--port", "0", "--token-ttl", "86400", "--data-dir", folder.appending(path: "mock-data").path,
+                    "--in-memory",
+                ]
+                    + (name == "dropbox-uncontended" ? ["--no-write-contention"] : []),
+                input: .null, output: .file(log.path), error: .file(log.path))
+            let banner = try await process.waitForLog(log, tries: 300) { $0.contains("access token:") }
+            func value(after label: String) -> String? {
+                for line in banner.split(separator: "\n") {
+                    if let range = line.range(of: label) {
+                        return line[range.upperBound...].split(separator: " ").first.map(String.init)
+                    }
+                }
+                return nil
+            }
+            guard let base = value(after: "listening on ").flatMap(URL.init(string:)),
+                let token = value(after: "access token:")
+            else {
+                process.terminate()
+                throw BenchmarkFailure("stratus-mock did not start:\n\(banner)")
+            }
+            return RemoteEndpoint(name: name, folder: folder, process: process, baseURL: base, token: token)
+        case "s3":
+            // moto (PyPI's moto[server]), a child of this process on a free port.
+            let endpoint = try await MotoLauncher.start(minimumPartSize: 5 * 1_048_576)
+            let bucket = "sync-bench-" + UUID().uuidString.lowercased().prefix(8)
+            try await MotoLauncher.createBucket(bucket, at: endpoint)
+            return RemoteEndpoint(
+                name: name, folder: folder, process: nil, baseURL: endpoint, token: nil, container: bucket)
+        case "webdav":
+            // Apache httpd with mod_dav (Debian's apache2), a child of this process on a free port.
+            let server = try await WebDAVServerLauncher.start(
+                .apache, in: folder.appending(path: "apache"), user: webDAVUser, password: webDAVPassword)
+            return RemoteEndpoint(
+                name: name, folder: server.root, process: nil, baseURL: server.url, token: nil, container: "")
+        default:
+            throw BenchmarkFailure("unknown remote \(name): use local, dropbox, drive, onedrive, s3 or webdav")
+        }
+    }
+
+    func makeService(root: String) throws -> any Service {
+        if name == "s3", let baseURL, let container {
+            return try S3Service(
+                configuration: S3Configuration(
+                    endpoint: baseURL, bucket: container, root: root, addressing: .path, versioning: .enable),
+                credentials: S3Credentials(accessKeyID: "AKIDMOTOBENCH", secretAccessKey: "moto-bench-secret-not-real"))
+        }
+        if name == "webdav", let baseURL {
+            let directory = folder.appending(path: root)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            chmod(directory.path, 0o777)
+            guard let url = URL(string: root + "/", relativeTo: baseURL)?.absoluteURL else {
+                throw BenchmarkFailure("no WebDAV URL for \(root)")
+            }
+            return try WebDAVService(
+                configuration: WebDAVConfiguration(
+                    url: url,
+                    credentials: WebDAVCredentials(user: Self.webDAVUser, password: Self.webDAVPassword)))
+        }
+        if name == "drive", let baseURL, let token {
+            return try DriveService(
+                configuration: DriveConfiguration(apiURL: baseURL, uploadURL: baseURL, root: .folder(root)),
+                credentials: .accessToken(token)
+            )
+        }
+        if name == "onedrive", let baseURL, let token {
+            // Graph's host (plain HTTP here); downloads and upload sessions go to the mock's content
+            // host, which its answers name. The root is a folder of the drive, made on first use.
+            return try OneDriveService(
+                configuration: OneDriveConfiguration(apiURL: baseURL.appending(path: "v1.0"), root: .folder(root)),
+                credentials: .accessToken(token)
+            )
+        }
+        if let baseURL, let token {
+            return try DropboxService(
+                configuration: DropboxConfiguration(
+                    apiURL: baseURL, contentURL: baseURL, notifyURL: baseURL, root: "/\(root)",
+                    commitBatching: name == "dropbox-single" ? nil : .standard),
+                credentials: .accessToken(token)
+            )
+        }
+        let remote = folder.appending(path: "remote-\(root)")
+        try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
+        return try LocalService(root: remote)
+    }
+
+    /// Stops the mock, if one runs (SIGTERM), and waits for it to end.
+    func stop() {
+        if let process, process.send(SIGTERM) {
+            _ = process.waitBlocking()
+        }
+    }
+}
