@@ -1,5 +1,5 @@
 import Foundation
-import Stratus
+public import Stratus
 
 /// The `local` backend: builds a ``LocalService`` from a remote's options.
 ///

@@ -1,5 +1,5 @@
 import Logging
-import Stratus
+public import Stratus
 import Synchronization
 
 /// Waiting for changes: woken by the kernel when any process writes the change journal.

@@ -1,6 +1,6 @@
-import Foundation
-import Logging
-import Stratus
+public import Foundation
+public import Logging
+public import Stratus
 import StratusFileSystem
 import Synchronization
 
