@@ -513,7 +513,9 @@ let package = Package(
 
 // The library targets an app depends on. Their plain `import` is internal, so no dependency reaches
 // an app's namespace by accident: a file writes `public import` only where its public API needs one.
-let libraryTargets: Set<String> = ["StratusFileSystem", "Stratus", "StratusDigest", "StratusHTTP", "StratusLocal"]
+let libraryTargets: Set<String> = [
+    "StratusFileSystem", "Stratus", "StratusDigest", "StratusHTTP", "StratusLocal", "StratusContract",
+]
 
 // Every Stratus target builds in the Swift 6 language mode (strict concurrency is part of it),
 // with the same settings, set here once rather than on each target (as swift-log does).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a ``ContractSuite`` hands the service factory for one check.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Stratus
+public import Stratus
 
 /// The promises of the ``/Stratus/Service`` protocol as a list of checks, to run against any
 /// adapter from its test target.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Deterministic test content: the same seed and size always give the same bytes, and
 /// different seeds give unrelated bytes, so a test can write content, drop it, and check it
