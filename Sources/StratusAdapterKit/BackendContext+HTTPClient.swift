@@ -1,6 +1,6 @@
 import Foundation
-import Stratus
-import StratusHTTP
+public import Stratus
+public import StratusHTTP
 
 extension BackendContext {
     /// The HTTP client the services built with this context share: one client (one libcurl

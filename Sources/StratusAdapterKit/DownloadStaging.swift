@@ -1,8 +1,8 @@
-import Foundation
-import Stratus
+public import Foundation
+public import Stratus
 import StratusDigest
 import StratusFileSystem
-import StratusHTTP
+public import StratusHTTP
 import Synchronization
 
 #if canImport(Glibc)

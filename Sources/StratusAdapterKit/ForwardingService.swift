@@ -1,5 +1,5 @@
-import Foundation
-import Stratus
+public import Foundation
+public import Stratus
 
 /// A ``/Stratus/Service`` in front of another that passes every call on to it: a decorator
 /// (logging, metrics, a test's faults) writes only what it changes.

@@ -1,7 +1,7 @@
 import Foundation
-import Logging
-import Stratus
-import StratusHTTP
+public import Logging
+public import Stratus
+public import StratusHTTP
 
 extension StratusHTTPClient {
     /// The option every HTTP backend takes to trust other certificate authorities than the

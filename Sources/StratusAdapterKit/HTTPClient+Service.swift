@@ -1,5 +1,5 @@
 import Stratus
-import StratusHTTP
+public import StratusHTTP
 
 extension StratusHTTPClient {
     /// The client an adapter's service uses: the one its caller gave, or a new one.

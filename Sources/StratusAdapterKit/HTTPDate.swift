@@ -1,5 +1,5 @@
-import Foundation
-import StratusHTTP
+public import Foundation
+public import StratusHTTP
 
 /// Dates in the forms HTTP header fields carry (RFC 9110, section 5.6.7), such as
 /// `Sun, 06 Nov 1994 08:49:37 GMT` in `Date`, `Last-Modified` and `Retry-After`.

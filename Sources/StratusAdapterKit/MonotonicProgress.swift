@@ -1,5 +1,5 @@
-import Stratus
-import StratusHTTP
+public import Stratus
+public import StratusHTTP
 import Synchronization
 
 /// Reports transfer progress that never goes backwards, across retries, chunks and parts.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// RFC 3339 timestamps as Dropbox and Drive send them (`2024-01-01T00:00:00Z`,
 /// `2024-01-01T00:00:00.123Z`, `...+02:00`), read by hand: a change-feed page carries

@@ -1,5 +1,5 @@
 import Foundation
-import Stratus
+public import Stratus
 
 /// One call of a ``/Stratus/Service`` requirement with its arguments, as a
 /// ``ForwardingService`` sees it before passing it on (to count it, log it, or fail it).

@@ -1,6 +1,6 @@
-import Foundation
-import Stratus
-import StratusHTTP
+public import Foundation
+public import Stratus
+public import StratusHTTP
 
 extension ServiceError.Code {
     /// The code for an HTTP status that a service's own error body does not explain better:

@@ -1,5 +1,5 @@
-import Foundation
-import StratusHTTP
+public import Foundation
+public import StratusHTTP
 
 extension StratusHTTPHeaders {
     /// The `Retry-After` field in either of its forms (RFC 9110, section 10.2.3): delay-seconds

@@ -1,7 +1,7 @@
 import Foundation
-import Stratus
+public import Stratus
 import StratusDigest
-import StratusHTTP
+public import StratusHTTP
 
 /// The content of an upload, read in ranges: its size, request bodies for the whole content or
 /// a part of it (a file is streamed, never held), and the digests an adapter sends or checks.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One element of an XML document: its local name, its namespace, its text and its child
 /// elements.
