@@ -4,7 +4,6 @@ import MotoSupport
 import Stratus
 import StratusDrive
 import StratusDropbox
-import StratusFileSystem
 import StratusLocal
 import StratusOneDrive
 import StratusS3
@@ -15,18 +14,18 @@ import WebDAVServers
 final class RemoteEndpoint {
     private let name: String
     private let folder: URL
-    private let process: ChildProcess?
+    private let mock: MockServerProcess?
     private let baseURL: URL?
     private let token: String?
     /// The S3 bucket (moto) or WebDAV collection (Apache) the services share.
     private let container: String?
 
     private init(
-        name: String, folder: URL, process: ChildProcess?, baseURL: URL?, token: String?, container: String? = nil
+        name: String, folder: URL, mock: MockServerProcess?, baseURL: URL?, token: String?, container: String? = nil
     ) {
         self.name = name
         self.folder = folder
-        self.process = process
+        self.mock = mock
         self.baseURL = baseURL
         self.token = token
         self.container = container
@@ -38,49 +37,33 @@ final class RemoteEndpoint {
     static func start(_ name: String, folder: URL, mock: String?) async throws -> RemoteEndpoint {
         switch name {
         case "local":
-            return RemoteEndpoint(name: name, folder: folder, process: nil, baseURL: nil, token: nil)
+            return RemoteEndpoint(name: name, folder: folder, mock: nil, baseURL: nil, token: nil)
         case "dropbox", "dropbox-single", "dropbox-uncontended", "drive", "onedrive":
             guard let mock else { throw BenchmarkFailure("--remote \(name) needs --mock PATH-TO-stratus-mock") }
-            let log = folder.appending(path: "mock.log")
-            let mode = name.hasPrefix("dropbox") ? "dropbox" : name
-            let process = try ChildProcess(
-                mock,
-                // --in-memory: the rows measure Stratus, not the mock saving its metadata.
-                [
-                    mode, "--port", "0", "--token-ttl", "86400", "--data-dir", folder.appending(path: "mock-data").path,
-                    "--in-memory",
-                ]
-                    + (name == "dropbox-uncontended" ? ["--no-write-contention"] : []),
-                input: .null, output: .file(log.path), error: .file(log.path))
-            let banner = try await process.waitForLog(log, tries: 300) { $0.contains("access token:") }
-            func value(after label: String) -> String? {
-                for line in banner.split(separator: "\n") {
-                    if let range = line.range(of: label) {
-                        return line[range.upperBound...].split(separator: " ").first.map(String.init)
-                    }
-                }
-                return nil
-            }
-            guard let base = value(after: "listening on ").flatMap(URL.init(string:)),
-                let token = value(after: "access token:")
+            let server = try await MockServerProcess(
+                executable: mock, mode: name.hasPrefix("dropbox") ? "dropbox" : name,
+                dataDirectory: folder.appending(path: "mock-data"), log: folder.appending(path: "mock.log"),
+                extraArguments: name == "dropbox-uncontended" ? ["--no-write-contention"] : [])
+            guard let base = server.value(after: "listening on ").flatMap(URL.init(string:)),
+                let token = server.value(after: "access token:")
             else {
-                process.terminate()
-                throw BenchmarkFailure("stratus-mock did not start:\n\(banner)")
+                server.stop()
+                throw BenchmarkFailure("stratus-mock gave no address or token:\n\(server.banner)")
             }
-            return RemoteEndpoint(name: name, folder: folder, process: process, baseURL: base, token: token)
+            return RemoteEndpoint(name: name, folder: folder, mock: server, baseURL: base, token: token)
         case "s3":
             // moto (PyPI's moto[server]), a child of this process on a free port.
             let endpoint = try await MotoLauncher.start(minimumPartSize: 5 * 1_048_576)
             let bucket = "sync-bench-" + UUID().uuidString.lowercased().prefix(8)
             try await MotoLauncher.createBucket(bucket, at: endpoint)
             return RemoteEndpoint(
-                name: name, folder: folder, process: nil, baseURL: endpoint, token: nil, container: bucket)
+                name: name, folder: folder, mock: nil, baseURL: endpoint, token: nil, container: bucket)
         case "webdav":
             // Apache httpd with mod_dav (Debian's apache2), a child of this process on a free port.
             let server = try await WebDAVServerLauncher.start(
                 .apache, in: folder.appending(path: "apache"), user: webDAVUser, password: webDAVPassword)
             return RemoteEndpoint(
-                name: name, folder: server.root, process: nil, baseURL: server.url, token: nil, container: "")
+                name: name, folder: server.root, mock: nil, baseURL: server.url, token: nil, container: "")
         default:
             throw BenchmarkFailure("unknown remote \(name): use local, dropbox, drive, onedrive, s3 or webdav")
         }
@@ -134,8 +117,6 @@ final class RemoteEndpoint {
 
     /// Stops the mock, if one runs (SIGTERM), and waits for it to end.
     func stop() {
-        if let process, process.send(SIGTERM) {
-            _ = process.waitBlocking()
-        }
+        mock?.stop()
     }
 }
