@@ -1,6 +1,6 @@
 import Foundation
-import Stratus
-import StratusHTTP
+public import Stratus
+public import StratusHTTP
 
 extension BearerCredentials {
     /// The credentials a configured remote names: its `access_token` as is, or else the

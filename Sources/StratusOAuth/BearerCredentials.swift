@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import Stratus
 import StratusAdapterKit
-import StratusHTTP
+public import StratusHTTP
 
 /// How an adapter authorizes its requests with a bearer token: a fixed access token, or a
 /// ``CredentialProvider`` that refreshes tokens.

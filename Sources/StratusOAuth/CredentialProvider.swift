@@ -1,8 +1,8 @@
 import Foundation
-import Logging
+public import Logging
 import Stratus
 import StratusAdapterKit
-import StratusHTTP
+public import StratusHTTP
 import Synchronization
 
 /// Hands out valid access tokens to every request of an adapter, refreshing them when needed.

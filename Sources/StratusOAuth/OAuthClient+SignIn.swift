@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension OAuthClient {
     /// Runs a whole sign-in for a desktop or command-line app: starts a

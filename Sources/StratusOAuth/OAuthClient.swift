@@ -1,8 +1,8 @@
-import Foundation
-import Logging
-import Stratus
+public import Foundation
+public import Logging
+public import Stratus
 import StratusAdapterKit
-import StratusHTTP
+public import StratusHTTP
 
 /// The OAuth 2 calls of one app at one provider: the authorization URL (with PKCE and `state`),
 /// the code exchange, refresh and revocation.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StratusHTTP
 
 /// Everything that differs between OAuth 2 providers: endpoints, client credentials, the extra

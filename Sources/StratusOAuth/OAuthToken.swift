@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StratusHTTP
 
 /// The credentials one sign-in produced: a short-lived access token and, for offline access, the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StratusHTTP
 
 /// A sign-in that has started: the URL to open in a browser, and what the app must keep to

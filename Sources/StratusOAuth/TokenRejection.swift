@@ -1,5 +1,5 @@
-import Foundation
-import StratusHTTP
+public import Foundation
+public import StratusHTTP
 
 /// Decides whether an API answer means "this access token is expired or invalid", the one case
 /// where a ``CredentialProvider`` refreshes and repeats a request.
