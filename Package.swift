@@ -237,13 +237,23 @@ let package = Package(
         .target(
             name: "WebDAVServers", dependencies: ["ChildServers", "StratusDigest"], path: "Mocks/WebDAVServers",
             exclude: ["wsgidav-server.py"]),
+        // The one description of how to build, start and reach each provider's mock, which the
+        // tests, the fault matrix and stratus-mock launch their mocks from.
+        .target(
+            name: "MockProviders",
+            dependencies: [
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive",
+                .development("Hummingbird", package: "hummingbird"),
+                .development("NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Mocks/MockProviders"
+        ),
         .target(
             name: "FaultMatrix",
             dependencies: [
                 "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox", "StratusDrive",
                 "StratusWebDAV", "StratusOneDrive",
-                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive",
-                .development("Hummingbird", package: "hummingbird"),
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive", "MockProviders",
             ],
             path: "Mocks/FaultMatrix"
         ),
@@ -255,8 +265,7 @@ let package = Package(
         .executableTarget(
             name: "StratusMock",
             dependencies: [
-                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive",
-                .development("Hummingbird", package: "hummingbird"),
+                "MockSupport", "MockDropbox", "MockProviders",
                 .development("NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Mocks/StratusMock"
@@ -341,18 +350,10 @@ let package = Package(
         ),
 
         // Tests (Swift Testing).
-        // Shared test helpers (regular targets so every test target can depend on them):
-        // the plain one needs only the core; the mock one adds the mock servers.
+        // Shared test helpers (a regular target so every test target can depend on it); tests start
+        // mock servers through MockProviders.
         .target(
             name: "StratusTestSupport", dependencies: ["Stratus"], path: "Tests/StratusTestSupport"),
-        .target(
-            name: "StratusMockTestSupport",
-            dependencies: [
-                "StratusTestSupport", "MockSupport", "MockOAuth", "MockDropbox", "MockDrive",
-                .development("Hummingbird", package: "hummingbird"),
-            ],
-            path: "Tests/StratusMockTestSupport"
-        ),
         .testTarget(name: "StratusDigestTests", dependencies: ["StratusDigest"]),
         .testTarget(
             name: "StratusHTTPTests",
@@ -392,7 +393,7 @@ let package = Package(
         .testTarget(
             name: "MockDropboxTests",
             dependencies: [
-                "StratusTestSupport", "StratusMockTestSupport",
+                "StratusTestSupport", "MockProviders",
                 "MockDropbox", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest", "StratusFileSystem",
                 .development("Hummingbird", package: "hummingbird"),
             ]
@@ -400,7 +401,7 @@ let package = Package(
         .testTarget(
             name: "StratusDropboxTests",
             dependencies: [
-                "StratusTestSupport", "StratusMockTestSupport",
+                "StratusTestSupport", "MockProviders",
                 "StratusDropbox", "StratusContract", "MockDropbox", "MockOAuth", "MockSupport", "StratusOAuth",
                 "StratusAdapterKit",
                 "StratusFileSystem",
@@ -433,7 +434,7 @@ let package = Package(
         .testTarget(
             name: "MockDriveTests",
             dependencies: [
-                "StratusTestSupport", "StratusMockTestSupport",
+                "StratusTestSupport", "MockProviders",
                 "MockDrive", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
                 .development("Hummingbird", package: "hummingbird"),
             ]
@@ -441,7 +442,7 @@ let package = Package(
         .testTarget(
             name: "MockOneDriveTests",
             dependencies: [
-                "StratusTestSupport", "StratusMockTestSupport",
+                "StratusTestSupport", "MockProviders",
                 "MockOneDrive", "MockOAuth", "MockSupport", "StratusHTTP", "StratusDigest",
                 .development("Hummingbird", package: "hummingbird"),
             ]
@@ -449,7 +450,7 @@ let package = Package(
         .testTarget(
             name: "StratusOneDriveTests",
             dependencies: [
-                "StratusTestSupport", "StratusMockTestSupport",
+                "StratusTestSupport", "MockProviders",
                 "StratusOneDrive", "StratusContract", "MockOneDrive", "MockOAuth", "MockSupport", "StratusOAuth",
                 "StratusAdapterKit", "StratusDigest", "StratusHTTP",
                 .development("Hummingbird", package: "hummingbird"),
@@ -458,7 +459,7 @@ let package = Package(
         .testTarget(
             name: "StratusDriveTests",
             dependencies: [
-                "StratusTestSupport", "StratusMockTestSupport",
+                "StratusTestSupport", "MockProviders",
                 "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth",
                 "StratusAdapterKit",
                 .development("Hummingbird", package: "hummingbird"),
@@ -485,7 +486,7 @@ let package = Package(
         .testTarget(
             name: "StratusCLITests",
             dependencies: [
-                "StratusTestSupport", "StratusMockTestSupport",
+                "StratusTestSupport", "MockProviders",
                 "Stratus", "StratusCLI", "SaveSync", "StratusHTTP", "MockDropbox", "MockDrive", "MockOAuth",
                 "MockSupport", "StratusFileSystem", "MockOneDrive",
                 .development("Hummingbird", package: "hummingbird"),

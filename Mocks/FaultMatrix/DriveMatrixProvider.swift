@@ -1,7 +1,6 @@
 import Foundation
-import Hummingbird
 import MockDrive
-import MockOAuth
+import MockProviders
 import MockSupport
 import Stratus
 import StratusDrive
@@ -29,37 +28,24 @@ public struct DriveMatrixProvider: MatrixProvider {
 
     /// Runs `body` against a fresh mock Drive in a temporary folder.
     public func withHarness(_ body: @Sendable (MatrixHarness) async throws -> Void) async throws {
-        try await MatrixMock.run(stallTimeout: clientStallTimeout, flavor: .google) { mock in
-            let server = try MockDriveServer(storageDirectory: mock.storage, authorization: mock.authorization)
-            let router = Router()
-            server.addRoutes(to: router)
-            return (server, router)
-        } serve: { mock, server, url in
-            let authorization = mock.authorization
+        try await MatrixMock.run(DriveMockProvider(), stallTimeout: clientStallTimeout) { matrix in
+            let endpoints = matrix.endpoints
             let service = try DriveService(
                 configuration: DriveConfiguration(
-                    apiURL: url,
-                    uploadURL: url,
+                    apiURL: endpoints.apiURL,
+                    uploadURL: endpoints.baseURL,
                     chunkSize: 256 * 1024,
                     singleUploadLimit: 64 * 1024,
                     retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
                 ),
-                credentials: mock.refreshingCredentials(
+                credentials: matrix.refreshingCredentials(
                     .google(
-                        clientID: authorization.configuration.clientID,
-                        clientSecret: authorization.configuration.clientSecret,
-                        baseURL: url
-                    )),
-                http: mock.http
+                        clientID: endpoints.clientID, clientSecret: endpoints.clientSecret, baseURL: endpoints.baseURL)),
+                http: matrix.http
             )
             try await body(
-                MatrixHarness(
+                matrix.harness(
                     service: service,
-                    faults: server.faults,
-                    requestLog: server.requestLog,
-                    smallSize: 48 * 1024,
-                    chunkedSize: 1_300_000,
-                    keepsVersionsOfDeletedFiles: false,
                     route: { operation in
                         switch operation {
                         case .smallUpload, .batchCommit: ("/upload/drive/v3/files", "POST")

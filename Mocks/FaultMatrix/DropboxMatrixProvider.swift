@@ -1,7 +1,6 @@
 import Foundation
-import Hummingbird
 import MockDropbox
-import MockOAuth
+import MockProviders
 import MockSupport
 import Stratus
 import StratusDropbox
@@ -28,37 +27,26 @@ public struct DropboxMatrixProvider: MatrixProvider {
 
     /// Runs `body` against a fresh mock Dropbox in a temporary folder.
     public func withHarness(_ body: @Sendable (MatrixHarness) async throws -> Void) async throws {
-        try await MatrixMock.run(stallTimeout: clientStallTimeout, flavor: .dropbox) { mock in
-            let server = try MockDropboxServer(storageDirectory: mock.storage, authorization: mock.authorization)
-            let router = Router()
-            server.addRoutes(to: router)
-            return (server, router)
-        } serve: { mock, server, url in
-            let authorization = mock.authorization
+        try await MatrixMock.run(DropboxMockProvider(), stallTimeout: clientStallTimeout) { matrix in
+            let endpoints = matrix.endpoints
             let service = try DropboxService(
                 configuration: DropboxConfiguration(
-                    apiURL: url,
-                    contentURL: url,
-                    notifyURL: url,
+                    apiURL: endpoints.apiURL,
+                    contentURL: endpoints.baseURL,
+                    notifyURL: endpoints.baseURL,
                     root: "/matrix",
                     chunkSize: 4 * 1_048_576,
                     singleUploadLimit: 64 * 1024,
                     retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
                 ),
-                credentials: mock.refreshingCredentials(
+                credentials: matrix.refreshingCredentials(
                     .dropbox(
-                        clientID: authorization.configuration.clientID,
-                        clientSecret: authorization.configuration.clientSecret,
-                        baseURL: url
-                    )),
-                http: mock.http
+                        clientID: endpoints.clientID, clientSecret: endpoints.clientSecret, baseURL: endpoints.baseURL)),
+                http: matrix.http
             )
             try await body(
-                MatrixHarness(
+                matrix.harness(
                     service: service,
-                    faults: server.faults,
-                    requestLog: server.requestLog,
-                    smallSize: 48 * 1024,
                     chunkedSize: 9 * 1_048_576,
                     keepsVersionsOfDeletedFiles: true,
                     route: { operation in

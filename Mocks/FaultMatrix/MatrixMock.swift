@@ -1,38 +1,33 @@
 import Foundation
-import Hummingbird
-import MockOAuth
-import MockSupport
+import MockProviders
+import Stratus
 import StratusHTTP
 import StratusOAuth
 
-/// What every matrix provider sets up around its mock: a temporary folder, the authorization
-/// server, an HTTP client with the provider's stall timeout, the running server, and credentials
-/// that refresh through the mock.
-struct MatrixMock {
-    /// The folder the mock stores its blobs in.
-    let storage: URL
-    /// The mock's authorization server.
-    let authorization: MockAuthorizationServer
+/// What every matrix provider sets up around its mock (which MockProviders builds and starts):
+/// an HTTP client with the provider's stall timeout, and credentials that refresh through the
+/// mock's authorization server.
+struct MatrixMock<Provider: MockProvider>: Sendable {
+    /// The running mock.
+    let mock: RunningMock<Provider>
     /// The client the service and its credentials use.
     let http: StratusHTTPClient
 
-    /// Makes the parts and the mock server (`makeServer` returns it with its router), serves it
-    /// while `serve` runs, and cleans everything up.
-    static func run<Server: Sendable>(
-        stallTimeout: Duration?,
-        flavor: MockAuthorizationServer.Flavor,
-        makeServer: (MatrixMock) throws -> (Server, Router<BasicRequestContext>),
-        serve: @Sendable (MatrixMock, Server, URL) async throws -> Void
+    /// What a client needs to reach the mock.
+    var endpoints: MockEndpoints { mock.endpoints }
+
+    /// Runs the mock `provider` describes in a temporary folder while `body` runs, then stops
+    /// it and the client and removes the folder.
+    static func run(
+        _ provider: Provider, stallTimeout: Duration?, _ body: @Sendable (MatrixMock) async throws -> Void
     ) async throws {
-        let storage = FileManager.default.temporaryDirectory.appending(
-            path: "stratus-matrix-\(flavor)-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: storage) }
-        let http = try client(stallTimeout: stallTimeout)
-        let mock = MatrixMock(
-            storage: storage, authorization: MockAuthorizationServer(configuration: .init(flavor: flavor)), http: http)
+        var timeouts = StratusHTTPClient.Configuration.Timeouts()
+        if let stallTimeout { timeouts.stall = stallTimeout }
+        let http = try StratusHTTPClient(configuration: .init(timeouts: timeouts))
         do {
-            let (server, router) = try makeServer(mock)
-            try await MockServer.withRunning(router) { url in try await serve(mock, server, url) }
+            try await provider.withRunning(storagePrefix: "stratus-matrix-\(provider.name)") { mock in
+                try await body(MatrixMock(mock: mock, http: http))
+            }
             await http.shutdown()
         } catch {
             await http.shutdown()
@@ -40,17 +35,24 @@ struct MatrixMock {
         }
     }
 
-    /// An HTTP client with the given stall timeout, or the client's default one for `nil`.
-    static func client(stallTimeout: Duration?) throws -> StratusHTTPClient {
-        var timeouts = StratusHTTPClient.Configuration.Timeouts()
-        if let stallTimeout { timeouts.stall = stallTimeout }
-        return try StratusHTTPClient(configuration: .init(timeouts: timeouts))
+    /// A cell's harness: `service` against this mock, with the mock's fault rules and request
+    /// log, a small upload of 48 KiB (one request everywhere) and by default a chunked one of
+    /// 1.3 MB (several requests, except with Dropbox's 4 MiB chunks).
+    func harness(
+        service: any Service, chunkedSize: Int = 1_300_000, keepsVersionsOfDeletedFiles: Bool = false,
+        everyVersionHasHash: Bool = true,
+        route: @escaping @Sendable (MatrixOperation) -> (path: String, method: String)
+    ) -> MatrixHarness {
+        MatrixHarness(
+            service: service, faults: mock.server.faults, requestLog: mock.server.requestLog, smallSize: 48 * 1024,
+            chunkedSize: chunkedSize, keepsVersionsOfDeletedFiles: keepsVersionsOfDeletedFiles,
+            everyVersionHasHash: everyVersionHasHash, route: route)
     }
 
-    /// Credentials that start with a fresh token pair and refresh through the mock.
+    /// Credentials that start with the mock's token pair and refresh through `provider`.
     func refreshingCredentials(_ provider: OAuthProvider) -> BearerCredentials {
-        let issued = authorization.issueTokens()
-        let store = InMemoryTokenStore(OAuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken))
+        let store = InMemoryTokenStore(
+            OAuthToken(accessToken: mock.tokens.accessToken, refreshToken: mock.tokens.refreshToken))
         return .provider(CredentialProvider(client: OAuthClient(provider: provider, http: http), store: store))
     }
 }

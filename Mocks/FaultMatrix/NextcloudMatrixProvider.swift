@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import MockNextcloud
+import MockProviders
 import MockSupport
 import Stratus
 import StratusHTTP
@@ -28,31 +28,20 @@ public struct NextcloudMatrixProvider: MatrixProvider {
 
     /// Runs `body` against a fresh Nextcloud mock in a temporary folder.
     public func withHarness(_ body: @Sendable (MatrixHarness) async throws -> Void) async throws {
-        let password = "matrix-\(UUID().uuidString.prefix(8))"
-        try await MatrixMock.run(stallTimeout: clientStallTimeout, flavor: .dropbox) { mock in
-            let server = try MockNextcloudServer(storageDirectory: mock.storage, user: "matrix", password: password)
-            let router = Router()
-            server.addRoutes(to: router)
-            return (server, router)
-        } serve: { mock, server, url in
-            guard let root = URL(string: url.absoluteString + server.filesPath) else { throw MatrixSetupFailure() }
+        let provider = NextcloudMockProvider(user: "matrix", password: "matrix-\(UUID().uuidString.prefix(8))")
+        try await MatrixMock.run(provider, stallTimeout: clientStallTimeout) { matrix in
             let service = try WebDAVService(
                 configuration: WebDAVConfiguration(
-                    url: root,
-                    credentials: WebDAVCredentials(user: "matrix", password: password),
+                    url: matrix.endpoints.apiURL,
+                    credentials: WebDAVCredentials(user: provider.user, password: provider.password),
                     vendor: .nextcloud,
                     retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
                 ),
-                http: mock.http
+                http: matrix.http
             )
             try await body(
-                MatrixHarness(
+                matrix.harness(
                     service: service,
-                    faults: server.faults,
-                    requestLog: server.requestLog,
-                    smallSize: 48 * 1024,
-                    chunkedSize: 1_300_000,
-                    keepsVersionsOfDeletedFiles: false,
                     route: { operation in
                         switch operation {
                         case .smallUpload, .batchCommit, .chunkedUpload: ("/remote.php/dav/files/*/file.bin", "PUT")
@@ -66,6 +55,4 @@ public struct NextcloudMatrixProvider: MatrixProvider {
                 ))
         }
     }
-
-    struct MatrixSetupFailure: Error {}
 }

@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 import MockDrive
 import MockOAuth
+import MockProviders
 import MockSupport
 import StratusHTTP
-import StratusMockTestSupport
 import Testing
 
 /// A Drive mock on a loopback port with a fresh temporary folder, a client, and a token.
@@ -20,7 +20,7 @@ struct DriveHarness: Sendable {
         _ body: @Sendable (DriveHarness) async throws -> Result
     ) async throws -> Result {
         try await StratusHTTPClient.withClient { client in
-            try await RunningMock.drive(options: options, storagePrefix: "mockdrive") { mock in
+            try await DriveMockProvider(options: options).withRunning(storagePrefix: "mockdrive") { mock in
                 try await body(
                     DriveHarness(
                         server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client,

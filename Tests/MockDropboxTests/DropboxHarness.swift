@@ -2,10 +2,10 @@ import Foundation
 import Hummingbird
 import MockDropbox
 import MockOAuth
+import MockProviders
 import MockSupport
 import StratusDigest
 import StratusHTTP
-import StratusMockTestSupport
 import Testing
 
 /// A Dropbox mock on a loopback port with a fresh temporary folder, a client, and a token.
@@ -21,7 +21,7 @@ struct DropboxHarness: Sendable {
         _ body: @Sendable (DropboxHarness) async throws -> Result
     ) async throws -> Result {
         try await StratusHTTPClient.withClient { client in
-            try await RunningMock.dropbox(options: options, storagePrefix: "mockdropbox") { mock in
+            try await DropboxMockProvider(options: options).withRunning(storagePrefix: "mockdropbox") { mock in
                 try await body(
                     DropboxHarness(
                         server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client,

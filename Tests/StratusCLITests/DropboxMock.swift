@@ -1,12 +1,12 @@
 import Foundation
 import MockDropbox
 import MockOAuth
-import StratusMockTestSupport
+import MockProviders
 
 /// A mock Dropbox (with its authorization server) running in this process on a free port.
 struct DropboxMock: Sendable {
     /// The running mock.
-    let mock: RunningMock<MockDropboxServer>
+    let mock: RunningMock<DropboxMockProvider>
     var server: MockDropboxServer { mock.server }
     var baseURL: URL { mock.baseURL }
     /// An access token the mock's authorization server issued.
@@ -16,7 +16,7 @@ struct DropboxMock: Sendable {
     static func withRunning<Result: Sendable>(_ body: @Sendable (DropboxMock) async throws -> Result) async throws
         -> Result
     {
-        try await RunningMock.dropbox(storagePrefix: "stratus-cli-dropbox") { mock in
+        try await DropboxMockProvider().withRunning(storagePrefix: "stratus-cli-dropbox") { mock in
             try await body(DropboxMock(mock: mock))
         }
     }

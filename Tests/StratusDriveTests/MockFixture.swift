@@ -2,11 +2,11 @@ import Foundation
 import Hummingbird
 import MockDrive
 import MockOAuth
+import MockProviders
 import MockSupport
 import Stratus
 import StratusDrive
 import StratusHTTP
-import StratusMockTestSupport
 import StratusTestSupport
 
 /// A mock Drive (with its Google-flavoured authorization server) on one base URL, and services
@@ -16,7 +16,7 @@ struct MockFixture: Sendable {
     @TaskLocal static var current: MockFixture?
 
     /// The running mock.
-    let mock: RunningMock<MockDriveServer>
+    let mock: RunningMock<DriveMockProvider>
     var server: MockDriveServer { mock.server }
     var baseURL: URL { mock.baseURL }
     var accessToken: String { mock.accessToken }
@@ -31,7 +31,7 @@ struct MockFixture: Sendable {
         front: (Router<BasicRequestContext>) -> Void = { _ in },
         _ body: @Sendable (MockFixture) async throws -> Result
     ) async throws -> Result {
-        try await RunningMock.drive(options: options, front: front) { mock in
+        try await DriveMockProvider(options: options).withRunning(front: front) { mock in
             try await body(MockFixture(mock: mock))
         }
     }

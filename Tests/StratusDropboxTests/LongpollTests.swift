@@ -1,9 +1,9 @@
 import Foundation
 import MockDropbox
+import MockProviders
 import MockSupport
 import Stratus
 import StratusDropbox
-import StratusMockTestSupport
 import StratusTestSupport
 import Testing
 
@@ -18,7 +18,7 @@ import Testing
     static func withMock(
         _ options: MockDropboxServer.Options = MockFixture.options, _ body: @Sendable (MockFixture) async throws -> Void
     ) async throws {
-        try await RunningMock.dropbox(options: options) { mock in try await body(MockFixture(mock: mock)) }
+        try await DropboxMockProvider(options: options).withRunning { mock in try await body(MockFixture(mock: mock)) }
     }
 
     /// The long polls the mock has answered.

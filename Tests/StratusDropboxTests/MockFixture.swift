@@ -1,9 +1,9 @@
 import Foundation
 import MockDropbox
 import MockOAuth
+import MockProviders
 import Stratus
 import StratusDropbox
-import StratusMockTestSupport
 
 /// A mock Dropbox (with its authorization server) on one base URL, and services pointed at it.
 struct MockFixture: Sendable {
@@ -11,7 +11,7 @@ struct MockFixture: Sendable {
     @TaskLocal static var current: MockFixture?
 
     /// The running mock.
-    let mock: RunningMock<MockDropboxServer>
+    let mock: RunningMock<DropboxMockProvider>
     var server: MockDropboxServer { mock.server }
     var baseURL: URL { mock.baseURL }
     var accessToken: String { mock.accessToken }
@@ -24,7 +24,7 @@ struct MockFixture: Sendable {
     static func withRunning<Result: Sendable>(_ body: @Sendable (MockFixture) async throws -> Result) async throws
         -> Result
     {
-        try await RunningMock.dropbox(options: options) { mock in
+        try await DropboxMockProvider(options: options).withRunning { mock in
             try await body(MockFixture(mock: mock))
         }
     }
