@@ -369,7 +369,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusTests",
-            dependencies: ["StratusTestSupport", "Stratus", .product(name: "InMemoryLogging", package: "swift-log")]
+            dependencies: [
+                "StratusTestSupport", "Stratus", "StratusAdapterKit",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "StratusFileSystemTests", dependencies: ["StratusTestSupport", "StratusFileSystem"]),

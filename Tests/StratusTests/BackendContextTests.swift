@@ -2,6 +2,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import Stratus
+import StratusAdapterKit
 import Synchronization
 import Testing
 
@@ -18,33 +19,9 @@ final class CountingPool: Sendable {
 }
 
 /// A service that remembers the pool it was given.
-struct PooledService: Service {
+struct PooledService: ForwardingService {
     let pool: CountingPool
-    let inner: RecordingService
-
-    var capabilities: ServiceCapabilities { inner.capabilities }
-    func metadata(of path: RemotePath) async throws -> RemoteFile { try await inner.metadata(of: path) }
-    func list(_ folder: RemotePath) async throws -> [RemoteFile] { try await inner.list(folder) }
-    func upload(from source: UploadSource, to path: RemotePath, options: UploadOptions) async throws -> RemoteFile {
-        try await inner.upload(from: source, to: path, options: options)
-    }
-    func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
-        -> RemoteFile
-    {
-        try await inner.download(path, version: version, to: destination, options: options)
-    }
-    func delete(_ path: RemotePath, precondition: WritePrecondition) async throws {
-        try await inner.delete(path, precondition: precondition)
-    }
-    func latestChangeToken() async throws -> ChangeToken { try await inner.latestChangeToken() }
-    func changes(since token: ChangeToken) async throws -> ChangePage { try await inner.changes(since: token) }
-    func waitForChanges(after token: ChangeToken, timeout: Duration) async throws -> ChangeWaitOutcome {
-        try await inner.waitForChanges(after: token, timeout: timeout)
-    }
-    func versions(of path: RemotePath) async throws -> [FileVersion] { try await inner.versions(of: path) }
-    func restore(_ path: RemotePath, to version: VersionID) async throws -> RemoteFile {
-        try await inner.restore(path, to: version)
-    }
+    let base: any Service
 }
 
 /// A backend that shares one pool per context and logs where the context says.
@@ -65,7 +42,7 @@ enum PooledBackend: ServiceBackend {
                 return CountingPool()
             }, shutdown: { await $0.shutdown() })
         context.logger.info("built remote", metadata: ["remote": "\(options.remoteName)"])
-        return PooledService(pool: pool, inner: RecordingService(options: options))
+        return PooledService(pool: pool, base: RecordingService(options: options))
     }
 }
 
