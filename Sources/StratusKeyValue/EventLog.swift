@@ -1,6 +1,6 @@
-import Foundation
-import StratusSync
-import Synchronization
+public import Foundation
+internal import StratusSync
+internal import Synchronization
 
 /// One event in an ``EventLog``.
 public struct LoggedEvent: Hashable, Sendable {
@@ -62,10 +62,15 @@ public final class EventLog: Sendable {
 
     /// Appends an event to this device's log; the next ``KeyValueStore/synchronize()`` syncs it.
     /// - Returns: The event as logged.
-    /// - Throws: ``/StratusSync/SyncError`` (`database` or `service`).
+    /// - Throws: ``KeyValueError``: `invalidValue` for a payload with a number that is not finite,
+    ///   `overflow` when this device has no sequence number left, `invalidDocument` when this
+    ///   device's last event record cannot be read. ``/StratusSync/SyncError``: `database` when
+    ///   the local state cannot be read or written, `invalidKey` when this device's name makes no
+    ///   valid record id.
     @discardableResult
     public func append(_ name: String, payload: KeyValue = [:]) throws -> LoggedEvent {
-        try lock.withLock { _ in
+        try payload.checkRepresentable("The payload of the event \(name.debugDescription)")
+        return try lock.withLock { _ in
             let device = store.deviceName
             let own = try store.records(ofType: Self.recordType)
                 .filter { Self.segment(of: $0.key.id, device: device) != nil }
@@ -78,7 +83,9 @@ public final class EventLog: Sendable {
                 events = []
             }
             let (sequence, overflow) = (last?.sequence ?? Int64(segment * Self.segmentSize)).addingReportingOverflow(1)
-            guard !overflow else { throw SyncError(.overflow, "This device's event log has no sequence number left.") }
+            guard !overflow else {
+                throw KeyValueError(.overflow, "This device's event log has no sequence number left.")
+            }
             let event = LoggedEvent(
                 device: device, sequence: sequence, timestamp: max(Date(), last?.timestamp ?? .distantPast), name: name,
                 payload: payload)
@@ -90,7 +97,8 @@ public final class EventLog: Sendable {
     }
 
     /// Every device's events this device has, in the one order all devices use.
-    /// - Throws: ``/StratusSync/SyncError`` (`database` or `invalidDocument`).
+    /// - Throws: ``KeyValueError`` (`invalidDocument`) when an event record is not of the event
+    ///   log's format. ``/StratusSync/SyncError`` (`database`) when the local state cannot be read.
     public func events() throws -> [LoggedEvent] {
         try store.records(ofType: Self.recordType)
             .flatMap { try Self.events(in: $0) }
@@ -102,6 +110,7 @@ public final class EventLog: Sendable {
     ///   - initial: The state before any event.
     ///   - apply: Applies one event; throws ``Rejection`` when it cannot.
     /// - Returns: The state, and the rejected events with their reasons.
+    /// - Throws: What ``events()`` throws, and any error of `apply` other than ``Rejection``.
     public func fold<State>(_ initial: State, _ apply: (inout State, LoggedEvent) throws -> Void) throws -> (
         state: State, rejected: [(LoggedEvent, String)]
     ) {
@@ -149,7 +158,7 @@ public final class EventLog: Sendable {
 
     static func events(in record: SyncRecord) throws -> [LoggedEvent] {
         guard case .array(let items) = record.value else {
-            throw SyncError(.invalidDocument, "The event record \(record.key) is not an array.")
+            throw KeyValueError(.invalidDocument, "The event record \(record.key) is not an array.")
         }
         return try items.map { item in
             guard case .object(let fields) = item, case .string(let device)? = fields["device"],
@@ -157,7 +166,7 @@ public final class EventLog: Sendable {
                 let stamp = fields["timestamp"], case .date(let timestamp) = try KeyValue(json: stamp),
                 case .string(let name)? = fields["name"], let payload = fields["payload"]
             else {
-                throw SyncError(
+                throw KeyValueError(
                     .invalidDocument, "An event in \(record.key) lacks a device, sequence, timestamp, name or payload.")
             }
             return LoggedEvent(

@@ -1,5 +1,5 @@
-import Foundation
-import StratusSync
+public import Foundation
+internal import StratusSync
 
 /// A value in a ``KeyValueStore``: a property-list-like value (as in `UserDefaults`).
 ///
@@ -52,10 +52,10 @@ public enum KeyValue: Hashable, Sendable {
     }
 
     /// Reads a value from JSON.
-    /// - Throws: ``/StratusSync/SyncError`` (`invalidDocument`) for `null` or a malformed `$data`/`$date`.
+    /// - Throws: ``KeyValueError`` (`invalidDocument`) for `null` or a malformed `$data`/`$date`.
     init(json: JSONValue) throws {
         switch json {
-        case .null: throw SyncError(.invalidDocument, "A key-value entry holds null, which is not a value.")
+        case .null: throw KeyValueError(.invalidDocument, "A key-value entry holds null, which is not a value.")
         case .bool(let value): self = .bool(value)
         case .integer(let value): self = .integer(value)
         case .double(let value): self = .double(value)
@@ -66,17 +66,38 @@ public enum KeyValue: Hashable, Sendable {
                 self = .dictionary(try wrapped.mapValues(KeyValue.init(json:)))
             } else if members.count == 1, case .string(let text)? = members["$data"] {
                 guard let data = Data(base64Encoded: text) else {
-                    throw SyncError(.invalidDocument, "A $data value is not base64.")
+                    throw KeyValueError(.invalidDocument, "A $data value is not base64.")
                 }
                 self = .data(data)
             } else if members.count == 1, case .string(let text)? = members["$date"] {
                 guard let date = try? Self.dateStyle.parse(text) else {
-                    throw SyncError(.invalidDocument, "A $date value is not an ISO 8601 date.")
+                    throw KeyValueError(.invalidDocument, "A $date value is not an ISO 8601 date.")
                 }
                 self = .date(date)
             } else {
                 self = .dictionary(try members.mapValues(KeyValue.init(json:)))
             }
+        }
+    }
+
+    /// Whether the value can be written as JSON: every number in it is finite.
+    var isRepresentableAsJSON: Bool {
+        switch self {
+        case .double(let value): value.isFinite
+        case .array(let values): values.allSatisfy(\.isRepresentableAsJSON)
+        case .dictionary(let values): values.values.allSatisfy(\.isRepresentableAsJSON)
+        case .bool, .integer, .string, .data, .date: true
+        }
+    }
+
+    /// Refuses a value that cannot be written as JSON.
+    /// - Parameter subject: What holds the value, for the message, such as `The value of "speed"`.
+    /// - Throws: ``KeyValueError`` (`invalidValue`) when a number in it is NaN or infinite.
+    func checkRepresentable(_ subject: String) throws {
+        guard isRepresentableAsJSON else {
+            throw KeyValueError(
+                .invalidValue,
+                "\(subject) holds a number that is not finite (NaN or an infinity), which JSON cannot hold.")
         }
     }
 

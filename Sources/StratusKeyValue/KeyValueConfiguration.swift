@@ -1,5 +1,3 @@
-import Foundation
-
 /// How a ``KeyValueStore`` works: its merge rules, limits and where it keeps its data.
 public struct KeyValueConfiguration: Sendable {
     /// The merge rule per key or key prefix; other keys use ``MergeRule/lastWriterWins``.

@@ -1,5 +1,5 @@
-import Foundation
-import StratusSync
+internal import Foundation
+internal import StratusSync
 
 /// The whole key-value store as one record value, so a multi-key write is one commit:
 /// `{"format": 2, "entries": {"KEY": ENTRY, ...}}`. An entry holds a value, or a counter's
@@ -74,7 +74,8 @@ struct KeyValueDocument: Hashable, Sendable {
             guard counter != nil else { return generation }
             let (next, overflow) = generation.addingReportingOverflow(1)
             guard !overflow else {
-                throw SyncError(.overflow, "The counter \(key.debugDescription) has no generation left to reset into.")
+                throw KeyValueError(
+                    .overflow, "The counter \(key.debugDescription) has no generation left to reset into.")
             }
             return next
         }
@@ -107,22 +108,22 @@ struct KeyValueDocument: Hashable, Sendable {
     init() {}
 
     /// Reads a document of format 1 or 2.
-    /// - Throws: ``/StratusSync/SyncError``: `unsupportedFormat` for a later format,
+    /// - Throws: ``KeyValueError``: `unsupportedFormat` for a later format,
     ///   `invalidDocument` for a document that is not of its format.
     init(json: JSONValue) throws {
         guard case .object(let root) = json else {
-            throw SyncError(.invalidDocument, "The key-value record is not a JSON object.")
+            throw KeyValueError(.invalidDocument, "The key-value record is not a JSON object.")
         }
         let format = try Self.format(of: root)
         guard case .object(let object)? = root["entries"] else {
-            throw SyncError(.invalidDocument, "The key-value record has no \"entries\" object.")
+            throw KeyValueError(.invalidDocument, "The key-value record has no \"entries\" object.")
         }
         for (key, value) in object {
             guard case .object(let fields) = value, case .string(let modifiedText)? = fields["modified"],
                 let modified = try? KeyValue.dateStyle.parse(modifiedText),
                 case .string(let device)? = fields["device"]
             else {
-                throw SyncError(
+                throw KeyValueError(
                     .invalidDocument, "The entry \(key.debugDescription) needs \"modified\" and \"device\".")
             }
             var entry = Entry(value: nil, counter: nil, modified: modified, device: device)
@@ -134,7 +135,7 @@ struct KeyValueDocument: Hashable, Sendable {
                         case .integer(let spent)? = parts["spent"],
                         added >= 0, spent >= 0
                     else {
-                        throw SyncError(
+                        throw KeyValueError(
                             .invalidDocument,
                             "The counter \(key.debugDescription) has a bad tally for \(owner.debugDescription).")
                     }
@@ -151,10 +152,10 @@ struct KeyValueDocument: Hashable, Sendable {
     private static func format(of root: [String: JSONValue]) throws -> Int64 {
         guard let field = root["format"] else { return 1 }
         guard case .integer(let format) = field, format >= 1 else {
-            throw SyncError(.invalidDocument, "The key-value record's \"format\" is not a format number.")
+            throw KeyValueError(.invalidDocument, "The key-value record's \"format\" is not a format number.")
         }
         guard format <= currentFormat else {
-            throw SyncError(
+            throw KeyValueError(
                 .unsupportedFormat,
                 "The key-value record has format \(format); this version reads formats 1 to \(currentFormat). Update the app to read it."
             )
@@ -180,7 +181,7 @@ struct KeyValueDocument: Hashable, Sendable {
         }
         guard format == 1 else {
             guard let number else {
-                throw SyncError(.invalidDocument, "The entry \(key.debugDescription) has a bad \"generation\".")
+                throw KeyValueError(.invalidDocument, "The entry \(key.debugDescription) has a bad \"generation\".")
             }
             return number
         }
@@ -207,7 +208,7 @@ struct KeyValueDocument: Hashable, Sendable {
 extension KeyValueDocument {
     /// Sets a key; under a monotone rule the entry keeps the join of what it held and `value`.
     /// A value that replaces a counter ends the counter's generation.
-    /// - Throws: ``/StratusSync/SyncError``: `invalidDocument` for a value that does not survive
+    /// - Throws: ``KeyValueError``: `invalidDocument` for a value that does not survive
     ///   JSON, `overflow` when a counter has no generation left.
     mutating func set(_ value: KeyValue, forKey key: String, rule: MergeRule, device: String, at now: Date) throws {
         let canonical = try KeyValue(json: value.json)  // dates to the millisecond, as stored
@@ -219,7 +220,7 @@ extension KeyValueDocument {
 
     /// Removes a key (kept as an entry with nothing in it, so the removal syncs like a write).
     /// Removing a counter ends its generation: increments to it that arrive later are dropped.
-    /// - Throws: ``/StratusSync/SyncError`` (`overflow`) when a counter has no generation left.
+    /// - Throws: ``KeyValueError`` (`overflow`) when a counter has no generation left.
     mutating func remove(_ key: String, device: String, at now: Date) throws {
         guard let entry = entries[key], !entry.isRemoved else { return }
         let generation = try entry.generationAfterEndingCounter(key)
@@ -229,23 +230,23 @@ extension KeyValueDocument {
     /// Adds `amount` to `device`'s tally of a counter (a negative amount spends). A counter
     /// made where the key was removed counts in the removed entry's generation.
     /// - Returns: The counter's new total.
-    /// - Throws: ``/StratusSync/SyncError``: `typeMismatch` when the key holds a value, `overflow`.
+    /// - Throws: ``KeyValueError``: `typeMismatch` when the key holds a value, `overflow`.
     mutating func increment(_ key: String, by amount: Int64, device: String, at now: Date) throws -> Int64 {
         var entry = entries[key] ?? .init(value: nil, counter: nil, modified: now, device: device)
         if entry.isRemoved { entry.counter = [:] }
         guard var counter = entry.counter else {
-            throw SyncError(
+            throw KeyValueError(
                 .typeMismatch,
                 "The key \(key.debugDescription) holds a value, not a counter; remove it first to make it a counter."
             )
         }
-        guard amount != .min else { throw SyncError(.overflow, "Cannot spend \(amount).") }
+        guard amount != .min else { throw KeyValueError(.overflow, "Cannot spend \(amount).") }
         let magnitude = abs(amount)
         var tally = counter[device] ?? .init(added: 0, spent: 0)
         let (added, addOverflow) = tally.added.addingReportingOverflow(amount > 0 ? magnitude : 0)
         let (spent, spendOverflow) = tally.spent.addingReportingOverflow(amount < 0 ? magnitude : 0)
         guard !addOverflow, !spendOverflow else {
-            throw SyncError(.overflow, "The counter \(key.debugDescription) would pass 64 bits.")
+            throw KeyValueError(.overflow, "The counter \(key.debugDescription) would pass 64 bits.")
         }
         tally = .init(added: added, spent: spent)
         counter[device] = tally

@@ -1,5 +1,5 @@
-import Foundation
-import StratusSync
+internal import Foundation
+internal import StratusSync
 
 /// The three-way merge of two key-value documents, key by key: a key only one side changed takes
 /// that side; a key both changed goes to its rule. Counters are a join, not three-way: the later

@@ -1,7 +1,7 @@
-import Foundation
-import Stratus
-import StratusSync
-import Synchronization
+public import Foundation
+public import Stratus
+public import StratusSync
+internal import Synchronization
 
 /// A synced key-value store for settings and game progress: local first (always readable and
 /// writable offline; it persists across restarts like `UserDefaults`), synced through any
@@ -23,6 +23,10 @@ import Synchronization
 /// The whole store is one record of a ``/StratusSync/SyncStore``, so a multi-key write
 /// (``set(_:)``) is atomic everywhere: other devices see all of its keys or none. See
 /// <doc:ChoosingMergeRules>.
+///
+/// **Errors.** What the store refuses or cannot read itself is a ``KeyValueError``; a failure of
+/// the sync store underneath (its local database, the service) is the
+/// ``/StratusSync/SyncError`` it threw, passed on unchanged.
 public final class KeyValueStore: Sendable {
     /// The record type of the store's record.
     static let recordType = "kv"
@@ -48,8 +52,10 @@ public final class KeyValueStore: Sendable {
     ///   - folder: The local folder for the store.
     ///   - service: The service to sync through.
     ///   - configuration: Rules, limits and the remote folder.
-    /// - Throws: ``/StratusSync/SyncError``: `database` or `localFile` when the local state cannot
-    ///   be opened, `invalidDocument` when it is damaged.
+    /// - Throws: ``KeyValueError``: `invalidDocument` when the store's record on this device is
+    ///   damaged, `unsupportedFormat` when a later version of the app wrote it.
+    ///   ``/StratusSync/SyncError``: `database` or `localFile` when the local state cannot be
+    ///   opened, `invalidKey` when ``KeyValueConfiguration/remoteFolder`` is not a valid path.
     public init(folder: URL, service: any Service, configuration: KeyValueConfiguration = KeyValueConfiguration())
         throws
     {
@@ -142,7 +148,7 @@ public final class KeyValueStore: Sendable {
     // MARK: Writing
 
     /// Sets one key.
-    /// - Throws: ``/StratusSync/SyncError``: `invalidKey`, `quotaExceeded` (nothing written), `database`.
+    /// - Throws: What ``set(_:)`` throws.
     public func set(_ value: KeyValue, forKey key: String) throws {
         try set([key: value])
     }
@@ -152,13 +158,18 @@ public final class KeyValueStore: Sendable {
     /// A key with a monotone rule (``MergeRule/highest``, ``MergeRule/union``, ...) keeps the
     /// join of what it held and the new value: setting 1 where 13 is stored under `.highest`
     /// leaves 13.
-    /// - Throws: ``/StratusSync/SyncError``: `invalidKey`, `quotaExceeded` (nothing written), `database`.
+    /// - Throws: ``KeyValueError`` (nothing is written): `invalidKey` for an empty or over-long
+    ///   key, `invalidValue` for a number that is not finite, `quotaExceeded` over a limit,
+    ///   `overflow` when a counter the value replaces has been reset 2⁶³ − 1 times,
+    ///   `invalidDocument` or `unsupportedFormat` when the store's record cannot be read.
+    ///   ``/StratusSync/SyncError`` (`database`) when the local state cannot be read or written.
     public func set(_ values: [String: KeyValue]) throws {
         let device = syncStore.deviceName
         try change { document in
             let now = Date()
             for (key, value) in values {
                 try check(key)
+                try value.checkRepresentable("The value of \(key.debugDescription)")
                 try document.set(value, forKey: key, rule: merge.rule(for: key), device: device, at: now)
             }
         }
@@ -169,8 +180,9 @@ public final class KeyValueStore: Sendable {
     /// Removing a counter resets it: the next increment starts it again from zero, in the
     /// counter's next generation, and increments other devices make to the removed counter
     /// before they have the removal are dropped when it reaches them (see <doc:ChoosingMergeRules>).
-    /// - Throws: ``/StratusSync/SyncError``: `database`; `overflow` for a counter that has been
-    ///   reset 2⁶³ − 1 times.
+    /// - Throws: ``KeyValueError``: `overflow` for a counter that has been reset 2⁶³ − 1 times,
+    ///   `invalidDocument` or `unsupportedFormat` when the store's record cannot be read.
+    ///   ``/StratusSync/SyncError`` (`database`) when the local state cannot be read or written.
     public func removeValue(forKey key: String) throws {
         let device = syncStore.deviceName
         try change { document in
@@ -183,8 +195,11 @@ public final class KeyValueStore: Sendable {
     /// another earns 3 offline ends at 6 on both. An increment to a counter that another device
     /// has removed (reset), made before this device has the removal, is dropped once it has.
     /// - Returns: The counter's new total on this device.
-    /// - Throws: ``/StratusSync/SyncError``: `typeMismatch` when the key holds a value that is not a
-    ///   counter, `overflow`, `quotaExceeded`, `database`.
+    /// - Throws: ``KeyValueError`` (nothing is written): `typeMismatch` when the key holds a value
+    ///   that is not a counter, `overflow` when this device's tally would pass 64 bits or the
+    ///   amount is `Int64.min`, `invalidKey`, `quotaExceeded`, `invalidDocument` or
+    ///   `unsupportedFormat` when the store's record cannot be read.
+    ///   ``/StratusSync/SyncError`` (`database`) when the local state cannot be read or written.
     @discardableResult
     public func increment(_ key: String, by amount: Int64) throws -> Int64 {
         let device = syncStore.deviceName
@@ -196,7 +211,7 @@ public final class KeyValueStore: Sendable {
 
     private func check(_ key: String) throws {
         guard !key.isEmpty, key.utf8.count <= limits.maximumKeyLength else {
-            throw SyncError(
+            throw KeyValueError(
                 .invalidKey,
                 "A key must be 1 to \(limits.maximumKeyLength) UTF-8 bytes; \(key.debugDescription) is \(key.utf8.count)."
             )
@@ -215,7 +230,7 @@ public final class KeyValueStore: Sendable {
             let grows = bytes > document.usedBytes || changed.liveKeyCount > document.liveKeyCount
             if grows, let problem = limitProblem(changed, bytes: bytes) {
                 notify(KeyValueChange(reason: .quotaExceeded, keys: []))
-                throw SyncError(.quotaExceeded, problem)
+                throw KeyValueError(.quotaExceeded, problem)
             }
             try syncStore.save(changed.json, as: key)
             seen.withLock { seen in
@@ -244,10 +259,13 @@ public final class KeyValueStore: Sendable {
     /// Pushes this device's changes and pulls the other devices', merging keys by their rules,
     /// and syncs the event log.
     /// - Returns: The keys that changed here because of other devices.
-    /// - Throws: ``/StratusSync/SyncError``: `service` when the remote cannot be reached (the local
-    ///   values stay as they were), a record's own error when it did not sync,
-    ///   `unsupportedFormat` when the remote store was written by a later format,
-    ///   `invalidDocument` when the store's record cannot be merged otherwise.
+    /// - Throws: ``KeyValueError``: `unsupportedFormat` when the remote store's record was written
+    ///   by a later format of the key-value store, `invalidDocument` when it cannot be merged
+    ///   otherwise or this device's record cannot be read (local changes wait in both cases).
+    ///   ``/StratusSync/SyncError``, as the sync store threw it: `service` when the remote cannot
+    ///   be reached (the local values stay as they were), `cancelled`, `database`, a safety rail
+    ///   (`remoteReplaced`, `massDeletion`, `unsupportedFormat` for a later sync format), or the
+    ///   error of the store's record or an event record that did not sync.
     @discardableResult
     public func synchronize() async throws -> [String] {
         let before = try document()
@@ -260,7 +278,7 @@ public final class KeyValueStore: Sendable {
             if let conflict = try syncStore.conflicts().first(where: { $0.key == key }), !conflict.remote.isDeleted {
                 _ = try KeyValueDocument(json: conflict.remote.value)
             }
-            throw SyncError(
+            throw KeyValueError(
                 .invalidDocument,
                 "The store's record could not be merged with the remote one (a document this version cannot read); local changes wait until it can."
             )

@@ -1,6 +1,3 @@
-import Foundation
-import StratusSync
-
 /// How a ``KeyValueStore`` settles a key that two devices changed since they last agreed.
 ///
 /// Pick one per key or key prefix in ``KeyValueConfiguration/rules``.

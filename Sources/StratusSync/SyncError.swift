@@ -12,8 +12,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidValue, invalidKey, localFile, database, service, invalidDocument
             case unsupportedFormat, missingBlob, blobMismatch, unresolvedConflict, notFound
-            case unsupported, quarantined, cancelled, quotaExceeded, typeMismatch, overflow
-            case remoteReplaced, massDeletion
+            case unsupported, quarantined, cancelled, remoteReplaced, massDeletion
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -47,14 +46,6 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         public static let quarantined = Code(.quarantined)
         /// The sync was cancelled.
         public static let cancelled = Code(.cancelled)
-        /// A write would go over a limit (a key-value store's size or key count); nothing was
-        /// written.
-        public static let quotaExceeded = Code(.quotaExceeded)
-        /// The key holds a value of another type than the call needs (a counter and a value).
-        public static let typeMismatch = Code(.typeMismatch)
-        /// A number would go past what 64 bits hold; nothing was written.
-        public static let overflow = Code(.overflow)
-
         /// The remote folder is not the one this device synced with: its store marker is gone
         /// (the folder was deleted or emptied) or names another store (the service points at
         /// another account or folder). Nothing was changed; the app chooses
@@ -66,7 +57,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         /// many. ``SyncStore/acceptRemoteDeletions()`` lets the next sync apply them.
         public static let massDeletion = Code(.massDeletion)
 
-        /// The code's name, such as `quotaExceeded`.
+        /// The code's name, such as `remoteReplaced`.
         public var description: String { base.rawValue }
     }
 

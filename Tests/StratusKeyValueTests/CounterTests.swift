@@ -197,11 +197,11 @@ import Testing
 
     /// A later format is refused as such; a malformed format or generation is an invalid document.
     @Test func laterFormatsAreRefused() throws {
-        func code(_ json: JSONValue) -> SyncError.Code? {
+        func code(_ json: JSONValue) -> KeyValueError.Code? {
             do {
                 _ = try KeyValueDocument(json: json)
                 return nil
-            } catch let error as SyncError {
+            } catch let error as KeyValueError {
                 return error.code
             } catch {
                 return nil
@@ -233,7 +233,7 @@ import Testing
             do {
                 try await b.synchronize()
                 Issue.record("a later format was merged")
-            } catch let error as SyncError {
+            } catch let error as KeyValueError {
                 #expect(error.code == .unsupportedFormat)
             }
             #expect(b.integer(forKey: "x") == 1)

@@ -43,7 +43,7 @@ import Testing
             do {
                 try a.set(["k3": 3, "k4": 4])
                 Issue.record("four keys were accepted")
-            } catch let error as SyncError {
+            } catch let error as KeyValueError {
                 #expect(error.code == .quotaExceeded)
             }
             #expect(a.keys == ["k1", "k2"], "all keys or none")
@@ -51,13 +51,13 @@ import Testing
             do {
                 try a.set(.string(String(repeating: "x", count: 300)), forKey: "k3")
                 Issue.record("an over-size value was accepted")
-            } catch let error as SyncError {
+            } catch let error as KeyValueError {
                 #expect(error.code == .quotaExceeded)
             }
             do {
                 try a.set(1, forKey: "too-long-key")
                 Issue.record("a long key was accepted")
-            } catch let error as SyncError {
+            } catch let error as KeyValueError {
                 #expect(error.code == .invalidKey)
             }
             #expect(a.value(forKey: "k3") == nil)
@@ -78,8 +78,11 @@ import Testing
             #expect(a.integer(forKey: "coins") == 6)
             #expect(b.integer(forKey: "coins") == 6)
             try a.set("text", forKey: "label")
-            #expect(throws: SyncError.self) { try a.increment("label", by: 1) }
-            #expect(throws: SyncError.self) { try a.increment("coins", by: .min) }
+            let mismatch = #expect(throws: KeyValueError.self) { try a.increment("label", by: 1) }
+            #expect(mismatch?.code == .typeMismatch)
+            let overflow = #expect(throws: KeyValueError.self) { try a.increment("coins", by: .min) }
+            #expect(overflow?.code == .overflow)
+            #expect(a.integer(forKey: "coins") == 6)
         }
     }
 
