@@ -1,4 +1,4 @@
-import StratusOAuth
+public import StratusOAuth
 
 /// How ``DropboxService`` authorizes its requests: a fixed access token
 /// (`.accessToken(_:)`), or a ``/StratusOAuth/CredentialProvider`` for the Dropbox profile

@@ -1,5 +1,5 @@
 import Foundation
-import Stratus
+public import Stratus
 import StratusAdapterKit
 
 /// The change feed over `files/list_folder/get_latest_cursor` and `files/list_folder/continue`.

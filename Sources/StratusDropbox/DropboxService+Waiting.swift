@@ -1,4 +1,4 @@
-import Stratus
+public import Stratus
 import StratusAdapterKit
 import Synchronization
 
