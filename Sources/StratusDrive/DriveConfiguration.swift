@@ -1,5 +1,5 @@
-import Foundation
-import Stratus
+public import Foundation
+public import Stratus
 
 /// The settings of a ``DriveService``: endpoints, root folder and transfer sizes.
 public struct DriveConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import StratusOAuth
+public import StratusOAuth
 
 /// How ``DriveService`` authorizes its requests: a fixed access token (`.accessToken(_:)`), or a
 /// ``/StratusOAuth/CredentialProvider`` for the Google profile (`.provider(_:)`) whose tokens are
