@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import StratusHTTP
-import StratusOAuth
+public import StratusOAuth
 
 extension OAuthProvider {
     /// The Microsoft identity platform (v2 endpoints) for a personal or work account:

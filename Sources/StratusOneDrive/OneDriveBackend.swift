@@ -1,8 +1,8 @@
 import Foundation
-import Stratus
+public import Stratus
 import StratusAdapterKit
 import StratusHTTP
-import StratusOAuth
+public import StratusOAuth
 
 /// Registers the OneDrive adapter with a ``/Stratus/ServiceRegistry`` under the type
 /// `onedrive`.

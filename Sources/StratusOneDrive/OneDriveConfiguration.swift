@@ -1,5 +1,5 @@
-import Foundation
-import Stratus
+public import Foundation
+public import Stratus
 
 /// The settings of a ``OneDriveService``: the Graph endpoint, the root folder and transfer
 /// sizes.

@@ -1,4 +1,4 @@
-import StratusOAuth
+public import StratusOAuth
 
 /// How ``OneDriveService`` authorizes its Graph requests: a fixed access token
 /// (`.accessToken(_:)`), or a ``/StratusOAuth/CredentialProvider`` for the Microsoft profile

@@ -1,9 +1,9 @@
 import Foundation
-import Logging
-import Stratus
+public import Logging
+public import Stratus
 import StratusAdapterKit
 import StratusDigest
-import StratusHTTP
+public import StratusHTTP
 
 /// A ``/Stratus/Service`` over Microsoft Graph's OneDrive API (v1.0), rooted at the app's own
 /// folder (`/me/drive/special/approot`) or at a folder of the user's drive.
