@@ -519,7 +519,7 @@ let package = Package(
 // an app's namespace by accident: a file writes `public import` only where its public API needs one.
 let libraryTargets: Set<String> = [
     "StratusFileSystem", "Stratus", "StratusDigest", "StratusHTTP", "StratusLocal", "StratusContract",
-    "StratusAdapterKit", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusOneDrive",
+    "StratusAdapterKit", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusOneDrive", "StratusS3",
 ]
 
 // Every Stratus target builds in the Swift 6 language mode (strict concurrency is part of it),

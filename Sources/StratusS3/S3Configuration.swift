@@ -1,5 +1,5 @@
-import Foundation
-import Stratus
+public import Foundation
+public import Stratus
 
 /// Where an S3 remote lives and how the adapter talks to it.
 public struct S3Configuration: Sendable {

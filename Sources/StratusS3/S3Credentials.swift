@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Stratus
 
 /// The access key that signs S3 requests.

@@ -1,5 +1,5 @@
 import Foundation
-import Stratus
+public import Stratus
 import StratusDigest
 
 /// The emulated change feed: S3 keeps no change log, so the feed is read from

@@ -1,5 +1,5 @@
 import Foundation
-import Stratus
+public import Stratus
 import StratusAdapterKit
 
 /// One entry of `ListObjectVersions`: a version or a delete marker.

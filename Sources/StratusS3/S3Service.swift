@@ -1,9 +1,9 @@
 import Foundation
-import Logging
-import Stratus
+public import Logging
+public import Stratus
 import StratusAdapterKit
 import StratusDigest
-import StratusHTTP
+public import StratusHTTP
 import Synchronization
 
 /// A ``/Stratus/Service`` over an S3 bucket (AWS or any S3-compatible server), rooted at a key
