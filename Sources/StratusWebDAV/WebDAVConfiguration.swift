@@ -1,5 +1,5 @@
-import Foundation
-import Stratus
+public import Foundation
+public import Stratus
 
 /// Where a WebDAV remote lives and how the adapter talks to it.
 ///

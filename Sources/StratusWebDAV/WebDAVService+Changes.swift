@@ -1,5 +1,5 @@
 import Foundation
-import Stratus
+public import Stratus
 import StratusAdapterKit
 import StratusDigest
 import StratusHTTP

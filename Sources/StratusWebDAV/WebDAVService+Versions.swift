@@ -1,5 +1,5 @@
 import Foundation
-import Stratus
+public import Stratus
 
 /// Versions: kept by Nextcloud only (see ``WebDAVConfiguration/Vendor/nextcloud``); other
 /// servers keep none, and ``/Stratus/ServiceCapabilities/supportsVersions`` is false there.

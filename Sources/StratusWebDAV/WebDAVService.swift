@@ -1,9 +1,9 @@
 import Foundation
-import Logging
-import Stratus
+public import Logging
+public import Stratus
 import StratusAdapterKit
 import StratusDigest
-import StratusHTTP
+public import StratusHTTP
 import Synchronization
 
 /// A ``/Stratus/Service`` over a WebDAV collection (RFC 4918): Apache mod_dav, rclone, WsgiDAV,
