@@ -1,5 +1,5 @@
 import Foundation
-import ServiceLifecycle
+public import ServiceLifecycle
 import Stratus
 import Synchronization
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Several record writes that ``SyncStore/write(_:)`` applies together, all or none.
 public struct SyncBatch: Sendable {

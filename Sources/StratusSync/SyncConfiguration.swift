@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 import Stratus
 
 /// How a ``SyncStore`` works: where its data lives on the service, its conflict policies and

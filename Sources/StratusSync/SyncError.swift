@@ -1,5 +1,5 @@
-import Foundation
-import Stratus
+public import Foundation
+public import Stratus
 
 /// The error the sync layer throws and reports per record.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import Stratus
+public import Foundation
+public import Stratus
 
 /// A record as the store holds it: its value, when it was last edited, and its files.
 public struct SyncRecord: Hashable, Sendable {

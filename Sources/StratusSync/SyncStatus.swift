@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Where a store's syncing stands, as ``SyncStore/status`` and ``SyncStore/statusUpdates()``

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Stratus
+public import Stratus
 
 /// Version history: every version of a record document the service keeps, and a restore that
 /// brings back a record with the files it had in that version.

@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import GRDB
 import Logging
-import Stratus
+public import Stratus
 
 /// An app's synced data on this device: records (a type, an id, a `Codable` value) and each
 /// record's files, kept in a local folder and synced through any ``/Stratus/Service``.

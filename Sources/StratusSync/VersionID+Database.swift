@@ -1,5 +1,5 @@
-import GRDB
-import Stratus
+public import GRDB
+public import Stratus
 
 /// The local state keeps a remote version as the provider's text in a `TEXT` column: this is
 /// the one place where a column's text becomes a ``/Stratus/VersionID`` and back.
