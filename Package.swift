@@ -520,7 +520,7 @@ let package = Package(
 let libraryTargets: Set<String> = [
     "StratusFileSystem", "Stratus", "StratusDigest", "StratusHTTP", "StratusLocal", "StratusContract",
     "StratusAdapterKit", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusOneDrive", "StratusS3",
-    "StratusWebDAV", "StratusSync",
+    "StratusWebDAV", "StratusSync", "StratusKeyValue",
 ]
 
 // Every Stratus target builds in the Swift 6 language mode (strict concurrency is part of it),
