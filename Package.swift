@@ -353,7 +353,8 @@ let package = Package(
         // Shared test helpers (a regular target so every test target can depend on it); tests start
         // mock servers through MockProviders.
         .target(
-            name: "StratusTestSupport", dependencies: ["Stratus"], path: "Tests/StratusTestSupport"),
+            name: "StratusTestSupport", dependencies: ["Stratus", "StratusContract"],
+            path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusDigestTests", dependencies: ["StratusDigest"]),
         .testTarget(
             name: "StratusHTTPTests",

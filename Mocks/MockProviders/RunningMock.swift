@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MockOAuth
+import MockSupport
 
 /// A provider's mock (with its authorization server) running in this process on a loopback
 /// port the OS picks, with storage in a temporary folder of its own: what a test of a mock, an
@@ -44,10 +45,38 @@ extension MockProvider {
             path: "\(storagePrefix ?? "stratus-\(name)")-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: storage) }
-        let instance = try build(storage: storage, settings: settings)
+        return try await withRunning(in: storage, settings: settings, savesOnStop: false, front: front, body)
+    }
+
+    /// Runs `body` while a mock of this description runs on loopback over `folder`, which outlives
+    /// it: a mock started later on the same folder is this one restarted.
+    ///
+    /// With ``MockServerSettings/persistence`` saving, the mock loads the state a mock before it
+    /// saved in the folder and, unless `savesOnStop` is false, saves its own when `body` returns,
+    /// as `stratus-mock` does when it stops; false stands for a killed mock, which saves nothing
+    /// more.
+    /// - Parameters:
+    ///   - folder: The storage folder, which the mock creates when missing; it is kept afterwards.
+    ///   - settings: The options every mock shares; saving its state by default.
+    ///   - savesOnStop: Whether the mock saves its state when `body` returns.
+    ///   - front: Adds routes or middleware ahead of the mock's (a proxy that rewrites answers).
+    ///   - body: The work.
+    /// - Returns: What `body` returned.
+    /// - Throws: ``PersistentStateError`` when the folder holds a state the mock cannot use, or
+    ///   what `body` or saving threw.
+    public func withRunning<Result: Sendable>(
+        in folder: URL,
+        settings: MockServerSettings = MockServerSettings(persistence: .saved()),
+        savesOnStop: Bool = true,
+        front: (Router<BasicRequestContext>) -> Void = { _ in },
+        _ body: @Sendable (RunningMock<Self>) async throws -> Result
+    ) async throws -> Result {
+        let instance = try build(storage: folder, settings: settings)
         let tokens = instance.authorization.issueTokens()
-        return try await instance.withRunning(front: front) { endpoints in
+        let result = try await instance.withRunning(front: front) { endpoints in
             try await body(RunningMock(instance: instance, endpoints: endpoints, tokens: tokens))
         }
+        if savesOnStop { try await instance.server.saveState() }
+        return result
     }
 }
