@@ -4,6 +4,7 @@ import Stratus
 import StratusDrive
 import StratusHTTP
 import StratusOAuth
+import StratusTestSupport
 import Testing
 
 /// Authorization against the mock: refresh-once through a credential provider, a fixed token,
@@ -36,13 +37,9 @@ import Testing
         try await MockFixture.withRunning { fixture in
             let issued = fixture.server.authorization.issueTokens()
             let provider = try provider(fixture, refreshToken: issued.refreshToken, accessToken: issued.accessToken)
-            let service = try service(fixture, provider)
-            let path = try RemotePath("refresh/a.txt")
-            let written = try await service.upload(from: .bytes(Data("a".utf8)), to: path)
-            fixture.server.authorization.expireAllAccessTokens()
-            let read = try await service.metadata(of: path)
-            #expect(read.version == written.version)
-            #expect(await provider.refreshCount == 1)
+            try await expectOneRefreshAfterTokensExpire(
+                try service(fixture, provider), expireAccessTokens: fixture.server.authorization.expireAllAccessTokens,
+                refreshCount: { await provider.refreshCount })
         }
     }
 
@@ -66,43 +63,19 @@ import Testing
 
     @Test func refusedFixedTokenIsUnauthorized() async throws {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
-            fixture.server.authorization.expireAllAccessTokens()
-            do {
-                _ = try await service.list(.root)
-                Issue.record("An expired fixed token was accepted.")
-            } catch let error as ServiceError {
-                #expect(error.code == .unauthorized)
-                #expect(error.httpStatus == 401)
-                #expect(error.providerError?.contains("authError") == true)
-                #expect(!error.description.contains(fixture.accessToken))
-            }
+            let error = await expectFixedTokenRefused(
+                try fixture.makeService(), token: fixture.accessToken,
+                expireAccessTokens: fixture.server.authorization.expireAllAccessTokens)
+            #expect(error?.httpStatus == 401)
+            #expect(error?.providerError?.contains("authError") == true)
         }
     }
 
     @Test func backendBuildsAWorkingService() async throws {
         try await MockFixture.withRunning { fixture in
-            let options = RemoteOptions(
-                remoteName: "gd", typeName: "drive",
-                values: [
-                    "access_token": fixture.accessToken,
-                    "api_url": fixture.baseURL.absoluteString,
-                    "root": "Apps/Stratus",
-                    "chunk_size": "262144",
-                    "single_upload_limit": "1024",
-                    "page_size": "2",
-                ])
-            let registry = ServiceRegistry(backends: [DriveBackend.self])
-            let service = try registry.makeService(options: options)
-            #expect(service.capabilities.chunkSize == 262_144)
-            #expect(service.capabilities.largestSingleUpload == 1024)
-            for index in 0..<5 {
-                _ = try await service.upload(
-                    from: .bytes(Data(repeating: UInt8(index), count: 2000)), to: try RemotePath("d/f\(index).bin"))
-            }
-            let listed = try await service.list(.root)
-            #expect(listed.count == 5)
-            #expect(listed.allSatisfy { $0.size == 2000 })
+            try await expectWorkingServiceFromOptions(
+                DriveBackend.self, typeName: "drive", accessToken: fixture.accessToken, apiURL: fixture.baseURL,
+                chunkSize: 262_144, values: ["root": "Apps/Stratus"])
             let pages = fixture.server.requestLog.entries {
                 $0.path == "/drive/v3/files" && $0.queryValue("pageToken") != nil
             }

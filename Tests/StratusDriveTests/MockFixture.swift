@@ -12,9 +12,6 @@ import StratusTestSupport
 /// A mock Drive (with its Google-flavoured authorization server) on one base URL, and services
 /// pointed at it.
 struct MockFixture: Sendable {
-    /// The server of the running check, for the contract suite's factory.
-    @TaskLocal static var current: MockFixture?
-
     /// The running mock.
     let mock: RunningMock<DriveMockProvider>
     var server: MockDriveServer { mock.server }
@@ -53,7 +50,7 @@ struct MockFixture: Sendable {
                 singleUploadLimit: singleUploadLimit,
                 pageSize: pageSize,
                 deleteMode: deleteMode,
-                retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10)),
+                retryPolicy: RetryPolicy(maximumAttempts: Self.maximumAttempts, initialDelay: .milliseconds(10)),
                 pollingSchedule: PollingSchedule.quickForTests
             ),
             credentials: .accessToken(accessToken)
@@ -85,4 +82,7 @@ struct MockFixture: Sendable {
         else { throw ServiceError(.invalidResponse, "The mock did not create \(name): HTTP \(response.status).") }
         return id
     }
+
+    /// How many attempts the services' retry policy allows.
+    static let maximumAttempts = 3
 }

@@ -4,6 +4,7 @@ import Stratus
 import StratusDropbox
 import StratusHTTP
 import StratusOAuth
+import StratusTestSupport
 import Testing
 
 /// Authorization against the mock: refresh-once through a credential provider, a fixed token,
@@ -29,53 +30,25 @@ import Testing
                     apiURL: fixture.baseURL, contentURL: fixture.baseURL, notifyURL: fixture.baseURL),
                 credentials: .provider(provider)
             )
-            let path = try RemotePath("refresh/a.txt")
-            let written = try await service.upload(from: .bytes(Data("a".utf8)), to: path)
-            authorization.expireAllAccessTokens()
-            let read = try await service.metadata(of: path)
-            #expect(read.version == written.version)
-            #expect(await provider.refreshCount == 1)
+            try await expectOneRefreshAfterTokensExpire(
+                service, expireAccessTokens: authorization.expireAllAccessTokens,
+                refreshCount: { await provider.refreshCount })
         }
     }
 
     @Test func refusedFixedTokenIsUnauthorized() async throws {
         try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
-            fixture.server.authorization.expireAllAccessTokens()
-            do {
-                _ = try await service.list(.root)
-                Issue.record("An expired fixed token was accepted.")
-            } catch let error as ServiceError {
-                #expect(error.code == .unauthorized)
-                #expect(!error.description.contains(fixture.accessToken))
-            }
+            try await expectFixedTokenRefused(
+                try fixture.makeService(), token: fixture.accessToken,
+                expireAccessTokens: fixture.server.authorization.expireAllAccessTokens)
         }
     }
 
     @Test func backendBuildsAWorkingService() async throws {
         try await MockFixture.withRunning { fixture in
-            let options = RemoteOptions(
-                remoteName: "box", typeName: "dropbox",
-                values: [
-                    "access_token": fixture.accessToken,
-                    "api_url": fixture.baseURL.absoluteString,
-                    "content_url": fixture.baseURL.absoluteString,
-                    "root": "/Apps/Stratus",
-                    "chunk_size": "4194304",
-                    "single_upload_limit": "1024",
-                    "page_size": "2",
-                ])
-            let registry = ServiceRegistry(backends: [DropboxBackend.self])
-            let service = try registry.makeService(options: options)
-            #expect(service.capabilities.chunkSize == 4_194_304)
-            #expect(service.capabilities.largestSingleUpload == 1024)
-            for index in 0..<5 {
-                _ = try await service.upload(
-                    from: .bytes(Data(repeating: UInt8(index), count: 2000)), to: try RemotePath("d/f\(index).bin"))
-            }
-            let listed = try await service.list(.root)
-            #expect(listed.count == 5)
-            #expect(listed.allSatisfy { $0.size == 2000 })
+            try await expectWorkingServiceFromOptions(
+                DropboxBackend.self, typeName: "dropbox", accessToken: fixture.accessToken, apiURL: fixture.baseURL,
+                chunkSize: 4_194_304, values: ["root": "/Apps/Stratus", "content_url": fixture.baseURL.absoluteString])
             let uploads = fixture.server.requestLog.entries(path: "/2/files/list_folder/continue")
             #expect(uploads.count >= 2)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import StratusContract
+import StratusTestSupport
 import Testing
 
 /// The shared contract suite against the mock Dropbox: each check gets its own mock server.
@@ -17,17 +18,11 @@ import Testing
             ]
         )
     ) { context in
-        guard let fixture = MockFixture.current else {
-            throw CancellationError()
-        }
-        return try fixture.makeService(root: "/contract-\(context.id)", pageSize: context.changePageSize)
+        try RunningFixture.current(MockFixture.self).makeService(
+            root: "/contract-\(context.id)", pageSize: context.changePageSize)
     }.checks)
 func mockContract(_ check: ContractCheck) async throws {
     try await MockFixture.withRunning { fixture in
-        try await MockFixture.$current.withValue(fixture) {
-            if case .skipped(let reason) = try await check.run() {
-                Issue.record("Skipped: \(reason)", severity: .warning)
-            }
-        }
+        try await check.runRecordingSkip(with: fixture)
     }
 }

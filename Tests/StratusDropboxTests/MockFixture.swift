@@ -4,12 +4,10 @@ import MockOAuth
 import MockProviders
 import Stratus
 import StratusDropbox
+import StratusTestSupport
 
 /// A mock Dropbox (with its authorization server) on one base URL, and services pointed at it.
 struct MockFixture: Sendable {
-    /// The server of the running check, for the contract suite's factory.
-    @TaskLocal static var current: MockFixture?
-
     /// The running mock.
     let mock: RunningMock<DropboxMockProvider>
     var server: MockDropboxServer { mock.server }
@@ -43,10 +41,13 @@ struct MockFixture: Sendable {
                 chunkSize: 4 * 1_048_576,
                 singleUploadLimit: 64 * 1024,
                 pageSize: pageSize,
-                retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10)),
+                retryPolicy: RetryPolicy(maximumAttempts: Self.maximumAttempts, initialDelay: .milliseconds(10)),
                 commitBatching: batching
             ),
             credentials: .accessToken(accessToken)
         )
     }
+
+    /// How many attempts the services' retry policy allows.
+    static let maximumAttempts = 3
 }

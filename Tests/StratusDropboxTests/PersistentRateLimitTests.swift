@@ -1,44 +1,43 @@
 import Foundation
+import MockProviders
 import MockSupport
 import Stratus
+import StratusTestSupport
 import Testing
 
 @testable import StratusDropbox
 
-/// A route that answers every request with 429 costs at most the retry policy's
-/// `maximumAttempts` requests per operation, writes of unknown outcome included: the one retry
-/// loop sends each request, and no retrying request runs inside another loop.
+/// What a route of the mock Dropbox refused with 429 for good costs each operation that needs
+/// it (see ``RateLimitedRoute``), writes of unknown outcome included.
 @Suite struct PersistentRateLimitTests {
-    /// The fixture's policy allows 3 attempts.
-    static let maximumAttempts = 3
+    /// Each route with how the service commits uploads: a small upload's `files/upload` on its
+    /// own or its batch; a session's start and finish; a download, a delete, a metadata lookup,
+    /// a listing and the change feed.
+    static let routes: [(RateLimitedRoute, batched: Bool)] = [
+        (RateLimitedRoute(.smallUpload, route: "/2/files/upload"), false),
+        (RateLimitedRoute(.smallUpload, route: "/2/files/upload_session/finish_batch_v2"), true),
+        (RateLimitedRoute(.largeUpload(bytes: 100 * 1024), route: "/2/files/upload_session/start"), false),
+        (RateLimitedRoute(.largeUpload(bytes: 100 * 1024), route: "/2/files/upload_session/finish"), false),
+        (RateLimitedRoute(.download, route: "/2/files/download"), true),
+        (RateLimitedRoute(.delete, route: "/2/files/delete_v2"), true),
+        (RateLimitedRoute(.metadata(of: "any.txt"), route: "/2/files/get_metadata"), true),
+        (RateLimitedRoute(.listing, route: "/2/files/list_folder"), true),
+        (RateLimitedRoute(.changeFeed, route: "/2/files/list_folder/continue"), true),
+    ]
 
-    /// Rate-limits `route` for good, runs `operation`, checks that it fails as rate-limited,
-    /// and counts the requests the route received.
-    private static func requests(_ fixture: MockFixture, route: String, _ operation: @Sendable () async throws -> Void)
-        async throws -> Int
-    {
-        _ = fixture.server.faults.add(FaultRule(route: route, times: 0, fault: .status(429, retryAfter: 0)))
-        fixture.server.requestLog.clear()
-        let error = await #expect(throws: ServiceError.self) { try await operation() }
-        #expect(error?.code == .rateLimited, "\(String(describing: error))")
-        return fixture.server.requestLog.entries(path: route).count
+    @Test(arguments: routes)
+    func anOperationAsksItsRouteAtMostMaximumAttemptsTimes(_ refused: RateLimitedRoute, batched: Bool) async throws {
+        try await MockFixture.withRunning { fixture in
+            try await refused.check(
+                fixture.makeService(batching: batched ? .standard : nil), maximumAttempts: MockFixture.maximumAttempts,
+                refusing: fixture.mock.rateLimitForGood)
+        }
     }
 
     /// The request that commits a small upload: `files/upload` on its own, or the batch.
     static let commits: [(route: String, batched: Bool)] = [
         ("/2/files/upload", false), ("/2/files/upload_session/finish_batch_v2", true),
     ]
-
-    @Test(arguments: commits)
-    func aSmallUploadIsSentAtMostMaximumAttemptsTimes(route: String, batched: Bool) async throws {
-        try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService(batching: batched ? .standard : nil)
-            let count = try await Self.requests(fixture, route: route) {
-                _ = try await service.upload(from: .bytes(Data("small".utf8)), to: RemotePath("small.txt"))
-            }
-            #expect(count == Self.maximumAttempts)
-        }
-    }
 
     @Test(arguments: commits)
     func aWriteOfUnknownOutcomeThenRefusedIsSentAtMostMaximumAttemptsTimes(route: String, batched: Bool)
@@ -57,71 +56,6 @@ import Testing
             #expect(fixture.server.requestLog.entries(path: route).map(\.status) == [503, 429, 429])
             // The unknown outcome was looked at before the write was sent again.
             #expect(fixture.server.requestLog.entries(path: "/2/files/get_metadata").count >= 1)
-        }
-    }
-
-    @Test(arguments: ["/2/files/upload_session/start", "/2/files/upload_session/finish"])
-    func aSessionRequestIsSentAtMostMaximumAttemptsTimes(route: String) async throws {
-        try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService(batching: nil)
-            let bytes = Data((0..<(100 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-            let count = try await Self.requests(fixture, route: route) {
-                _ = try await service.upload(from: .bytes(bytes), to: RemotePath("large.bin"))
-            }
-            #expect(count == Self.maximumAttempts)
-        }
-    }
-
-    @Test func aDownloadIsAskedAtMostMaximumAttemptsTimes() async throws {
-        try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
-            let path = try RemotePath("read.txt")
-            _ = try await service.upload(from: .bytes(Data("read me".utf8)), to: path)
-            // The staging file goes beside the destination, in the temporary folder, and is removed.
-            let destination = FileManager.default.temporaryDirectory.appending(
-                path: "dropbox-ratelimit-\(UUID().uuidString)")
-            let count = try await Self.requests(fixture, route: "/2/files/download") {
-                _ = try await service.download(path, to: destination)
-            }
-            #expect(!FileManager.default.fileExists(atPath: destination.path))
-            #expect(count == Self.maximumAttempts)
-        }
-    }
-
-    @Test func aDeleteIsSentAtMostMaximumAttemptsTimes() async throws {
-        try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
-            let path = try RemotePath("doomed.txt")
-            _ = try await service.upload(from: .bytes(Data("bye".utf8)), to: path)
-            let count = try await Self.requests(fixture, route: "/2/files/delete_v2") {
-                try await service.delete(path)
-            }
-            #expect(count == Self.maximumAttempts)
-        }
-    }
-
-    @Test func aMetadataLookupAndAListingAreAskedAtMostMaximumAttemptsTimes() async throws {
-        try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
-            let metadata = try await Self.requests(fixture, route: "/2/files/get_metadata") {
-                _ = try await service.metadata(of: RemotePath("any.txt"))
-            }
-            #expect(metadata == Self.maximumAttempts)
-            let listed = try await Self.requests(fixture, route: "/2/files/list_folder") {
-                _ = try await service.list(.root)
-            }
-            #expect(listed == Self.maximumAttempts)
-        }
-    }
-
-    @Test func theChangeFeedIsAskedAtMostMaximumAttemptsTimes() async throws {
-        try await MockFixture.withRunning { fixture in
-            let service = try fixture.makeService()
-            let token = try await service.latestChangeToken()
-            let count = try await Self.requests(fixture, route: "/2/files/list_folder/continue") {
-                _ = try await service.changes(since: token)
-            }
-            #expect(count == Self.maximumAttempts)
         }
     }
 }

@@ -3,6 +3,7 @@ import MockOAuth
 import Stratus
 import StratusHTTP
 import StratusOAuth
+import StratusTestSupport
 import Testing
 
 @testable import StratusOneDrive
@@ -29,13 +30,9 @@ import Testing
             let service = try OneDriveService(
                 configuration: OneDriveConfiguration(apiURL: fixture.apiURL), credentials: .provider(provider),
                 http: http)
-            let path = try RemotePath("refresh/a.txt")
-            let written = try await service.upload(from: .bytes(Data("a".utf8)), to: path)
-
-            authorization.expireAllAccessTokens()
-            let read = try await service.metadata(of: path)
-            #expect(read.version == written.version)
-            #expect(await provider.refreshCount == 1)
+            let path = try await expectOneRefreshAfterTokensExpire(
+                service, expireAccessTokens: authorization.expireAllAccessTokens,
+                refreshCount: { await provider.refreshCount })
             let saved = try #require(try await store.load())
             let rotated = try #require(saved.refreshToken)
             #expect(rotated != issued.refreshToken, "Microsoft replaces the refresh token on every use")

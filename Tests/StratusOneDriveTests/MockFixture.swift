@@ -1,5 +1,6 @@
 import Foundation
 import MockOneDrive
+import MockProviders
 import MockSupport
 import Stratus
 import StratusHTTP
@@ -9,18 +10,14 @@ import StratusTestSupport
 /// A mock Graph (its Graph host and its content host, each on a port the OS picks) with its
 /// own storage folder, and services pointed at it.
 struct MockFixture: Sendable {
-    /// The server of the running check, for the contract suite's factory.
-    @TaskLocal static var current: MockFixture?
-
-    let server: MockOneDriveServer
-    /// The Graph host's base (append `/v1.0/...`).
-    let graphURL: URL
-    /// The content host's base (download and upload-session URLs).
-    let contentURL: URL
-    let accessToken: String
-
+    /// The running mock.
+    let mock: RunningMock<OneDriveMockProvider>
+    var server: MockOneDriveServer { mock.server }
+    /// The Graph host's base (append `/v1.0/...`), where the identity platform answers too.
+    var graphURL: URL { mock.baseURL }
     /// Graph's versioned base URL on the mock.
-    var apiURL: URL { graphURL.appending(path: "v1.0") }
+    var apiURL: URL { mock.endpoints.apiURL }
+    var accessToken: String { mock.accessToken }
     /// The mock's fault rules.
     var faults: FaultInjector { server.faults }
 
@@ -29,13 +26,8 @@ struct MockFixture: Sendable {
         options: MockOneDriveServer.Options = .init(),
         _ body: @Sendable (MockFixture) async throws -> Result
     ) async throws -> Result {
-        let storage = FileManager.default.temporaryDirectory.appending(path: "stratus-onedrive-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: storage) }
-        let server = try MockOneDriveServer(storageDirectory: storage, options: options)
-        let token = server.authorization.issueTokens().accessToken
-        return try await server.withRunning { graphURL, contentURL in
-            try await body(
-                MockFixture(server: server, graphURL: graphURL, contentURL: contentURL, accessToken: token))
+        try await OneDriveMockProvider(options: options).withRunning { mock in
+            try await body(MockFixture(mock: mock))
         }
     }
 
@@ -55,11 +47,14 @@ struct MockFixture: Sendable {
                 simpleUploadLimit: simpleUploadLimit,
                 fragmentSize: fragmentSize,
                 pageSize: pageSize,
-                retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10)),
+                retryPolicy: RetryPolicy(maximumAttempts: Self.maximumAttempts, initialDelay: .milliseconds(10)),
                 pollingSchedule: PollingSchedule.quickForTests
             ),
             credentials: .accessToken(accessToken),
             http: http
         )
     }
+
+    /// How many attempts the services' retry policy allows.
+    static let maximumAttempts = 3
 }
