@@ -17,12 +17,8 @@ public enum DriveBackend: ServiceBackend {
     public static let options: [BackendOption] = [
         BackendOption("client_id", summary: "The Google OAuth client ID; needed unless access_token is set."),
         BackendOption("client_secret", summary: "The OAuth client's secret (installed apps have one too)."),
-        BackendOption(
-            "token_store",
-            summary: "The path of the JSON file holding the signed-in token; needed unless access_token is set."),
-        BackendOption(
-            "access_token",
-            summary: "A fixed access token, used as is and never refreshed (for tests and mock servers)."),
+        .tokenStore,
+        .accessToken,
         BackendOption(
             "root",
             summary:
@@ -83,13 +79,7 @@ public enum DriveBackend: ServiceBackend {
         )
         let http = try context.sharedHTTPClient(for: options)
         let oauthBase = try options.url("oauth_url") ?? apiURL
-        let credentials = try DriveCredentials.forRemote(
-            options,
-            clientIDOption: "client_id",
-            clientSecretOption: "client_secret",
-            http: http,
-            signInHint: "Sign in to Google again for remote '\(options.remoteName)'."
-        ) { clientID, secret in
+        let credentials = try DriveCredentials.forRemote(options, http: http) { clientID, secret in
             if let oauthBase {
                 .google(clientID: clientID, clientSecret: secret, baseURL: oauthBase)
             } else {

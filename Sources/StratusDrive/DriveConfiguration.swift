@@ -1,5 +1,6 @@
 public import Foundation
 public import Stratus
+import StratusAdapterKit
 
 /// The settings of a ``DriveService``: endpoints, root folder and transfer sizes.
 public struct DriveConfiguration: Sendable {
@@ -98,12 +99,5 @@ public struct DriveConfiguration: Sendable {
     }
 
     /// `https://www.googleapis.com`, Google's API and upload host.
-    public static var googleAPIs: URL {
-        var components = URLComponents()
-        components.scheme = "https"
-        components.host = "www.googleapis.com"
-        // A scheme and a plain host name always make a URL; the fallback only avoids a force
-        // unwrap.
-        return components.url ?? URL(filePath: "/")
-    }
+    public static var googleAPIs: URL { .https(host: "www.googleapis.com") }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 
 /// The Drive folder a ``DriveService`` treats as its root.
 public enum DriveRoot: Hashable, Sendable, CustomStringConvertible {
@@ -38,18 +39,8 @@ public enum DriveRoot: Hashable, Sendable, CustomStringConvertible {
         case .appDataFolder:
             return []
         case .folder(let text):
-            do {
-                let path = try RemotePath(text.hasSuffix("/") ? String(text.dropLast()) : text)
-                guard !path.isRoot else {
-                    throw ServiceError(.invalidPath, "The path names no folder.")
-                }
-                return path.components
-            } catch let error as ServiceError {
-                throw ServiceError(
-                    .invalidConfiguration,
-                    "The Drive option 'root' is not a valid folder path: \(error.message) Use appDataFolder or a path such as Games/Saves."
-                )
-            }
+            return try RemotePath(rootOption: text, service: "Drive", alternative: DriveRoot.appDataFolderName)
+                .components
         }
     }
 

@@ -50,18 +50,14 @@ struct DriveTransport: Sendable {
         progress: (@Sendable (HTTPProgress) -> Void)? = nil,
         _ makeRequest: @escaping @Sendable () throws -> StratusHTTPRequest
     ) async throws -> StratusHTTPResponse {
-        let (credentials, http) = (credentials, http)
-        let origins = [configuration.apiURL, configuration.uploadURL]
-        return try await configuration.retryPolicy.run(repetition) { _ in
-            try Task.checkCancellation()
-            let response = try await credentials.send(
-                makeRequest, origins: origins, http: http, into: destination, action: "The Drive request \(action)",
-                progress: progress)
-            if response.isSuccess || accepted.contains(response.status) { return response }
-            throw DriveErrorMapping.error(
+        try await credentials.send(
+            makeRequest, origins: [configuration.apiURL, configuration.uploadURL], http: http, into: destination,
+            action: "The Drive request \(action)", progress: progress, retryPolicy: configuration.retryPolicy,
+            repetition: repetition, accepted: accepted
+        ) { response, secrets in
+            DriveErrorMapping.error(
                 status: response.status, headers: response.headers, body: response.body, action: action,
-                secrets: await credentials.knownSecrets()
-            )
+                secrets: secrets)
         }
     }
 

@@ -17,12 +17,8 @@ public enum DropboxBackend: ServiceBackend {
         BackendOption(
             "app_key", summary: "The Dropbox app's key (OAuth client ID); needed unless access_token is set."),
         BackendOption("app_secret", summary: "The app's secret; leave out for a PKCE app, which has none."),
-        BackendOption(
-            "token_store",
-            summary: "The path of the JSON file holding the signed-in token; needed unless access_token is set."),
-        BackendOption(
-            "access_token",
-            summary: "A fixed access token, used as is and never refreshed (for tests and mock servers)."),
+        .tokenStore,
+        .accessToken,
         BackendOption(
             "root",
             summary: "The folder inside the Dropbox (or app folder) that is the remote's root; the top by default."),
@@ -82,11 +78,7 @@ public enum DropboxBackend: ServiceBackend {
         )
         let http = try context.sharedHTTPClient(for: options)
         let credentials = try DropboxCredentials.forRemote(
-            options,
-            clientIDOption: "app_key",
-            clientSecretOption: "app_secret",
-            http: http,
-            signInHint: "Sign in to Dropbox again for remote '\(options.remoteName)'."
+            options, clientIDOption: "app_key", clientSecretOption: "app_secret", http: http
         ) { clientID, secret in
             if let apiURL {
                 .dropbox(clientID: clientID, clientSecret: secret, baseURL: apiURL)

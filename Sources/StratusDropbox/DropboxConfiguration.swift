@@ -1,5 +1,6 @@
 public import Foundation
 public import Stratus
+import StratusAdapterKit
 
 /// The settings of a ``DropboxService``: endpoints, root folder and transfer sizes.
 public struct DropboxConfiguration: Sendable {
@@ -82,12 +83,5 @@ public struct DropboxConfiguration: Sendable {
 
     /// `https://<host>` for one of Dropbox's fixed host names.
     /// - Parameter host: A host name such as `api.dropboxapi.com`.
-    public static func https(_ host: String) -> URL {
-        var components = URLComponents()
-        components.scheme = "https"
-        components.host = host
-        // A scheme and a plain host name always make a URL; the fallback only avoids a force
-        // unwrap.
-        return components.url ?? URL(filePath: "/")
-    }
+    public static func https(_ host: String) -> URL { .https(host: host) }
 }

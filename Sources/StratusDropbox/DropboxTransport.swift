@@ -71,29 +71,16 @@ struct DropboxTransport: Sendable {
             request.headers.set("Content-Type", "application/octet-stream")
             request.body = uploadBody
         }
-        let (credentials, http) = (credentials, http)
-        let origins = [configuration.apiURL, configuration.contentURL]
-        return try await configuration.retryPolicy.run(repetition) { [request] _ in
-            try Task.checkCancellation()
-            let response: StratusHTTPResponse
-            if host == .notify {
-                do {
-                    response = try await http.execute(request, into: destination, progress: progress)
-                } catch {
-                    throw ServiceError.transportFailure(error, action: "The request to \(route)")
-                }
-            } else {
-                response = try await credentials.send(
-                    { request }, origins: origins, http: http, into: destination, action: "The request to \(route)",
-                    progress: progress)
-            }
-            if response.isSuccess { return response }
+        return try await credentials.send(
+            { [request] in request }, origins: [configuration.apiURL, configuration.contentURL], http: http,
+            into: destination, action: "The request to \(route)", progress: progress, authorizes: host != .notify,
+            retryPolicy: configuration.retryPolicy, repetition: repetition
+        ) { response, secrets in
             let error = DropboxErrorMapping.error(
                 status: response.status, headers: response.headers, body: response.body, route: route,
-                secrets: await credentials.knownSecrets()
-            )
-            if response.status == 409, error.code != .rateLimited { return response }
-            throw error
+                secrets: secrets)
+            // A route's own error (409) is the caller's to read, unless it is a rate limit.
+            return response.status == 409 && error.code != .rateLimited ? nil : error
         }
     }
 
