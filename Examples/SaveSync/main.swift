@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stratus
+import StratusKeyValue
 import StratusSync
 
 /// Runs a command's async `run()`; through an existential, the synchronous one would be chosen.
@@ -18,11 +19,8 @@ do {
 } catch let error as ServiceError {
     FileHandle.standardError.write(Data("stratus-save-sync: \(error.code): \(error.message)\n".utf8))
     exit(error.code == .conflict ? 3 : 1)
-} catch let error as SyncError {
+} catch let error where error is SyncError || error is KeyValueError || error is SaveSyncFailure {
     FileHandle.standardError.write(Data("stratus-save-sync: \(error)\n".utf8))
-    exit(1)
-} catch let failure as SaveSyncFailure {
-    FileHandle.standardError.write(Data("stratus-save-sync: \(failure)\n".utf8))
     exit(1)
 } catch {
     SaveSyncCommand.exit(withError: error)
