@@ -1,5 +1,6 @@
 import Foundation
 import MockDrive
+import MockProviders
 import MockSupport
 import StratusHTTP
 import Testing
@@ -8,7 +9,7 @@ import Testing
 struct AuthAndWireTests {
     @Test("no token: 401 required; unknown or expired token: 401 authError with WWW-Authenticate")
     func unauthorized() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let none = try await harness.send(.get, "/drive/v3/files", token: .some(nil))
             #expect(none.status == 401)
             #expect(try DriveHarness.error(none).reason == "required")
@@ -45,7 +46,7 @@ struct AuthAndWireTests {
 
     @Test("int64 fields are JSON strings and times carry milliseconds")
     func int64AsStrings() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let file = try await harness.createFile("n.txt", Data("12345".utf8))
             let raw = try await harness.send(
                 .get, "/drive/v3/files/\(try #require(file["id"] as? String))",
@@ -61,7 +62,7 @@ struct AuthAndWireTests {
 
     @Test("about.get needs fields and reports the user and quota usage as strings")
     func about() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let missing = try await harness.send(.get, "/drive/v3/about")
             #expect(missing.status == 400)
             #expect(try DriveHarness.error(missing).reason == "required")
@@ -77,7 +78,7 @@ struct AuthAndWireTests {
 
     @Test("the request log records Drive calls with tokens redacted")
     func requestLog() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             _ = try await harness.send(
                 .post, "/drive/v3/files", query: [("fields", "id")], json: ["name": "logged.txt"])
             _ = try await harness.send(

@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -30,7 +31,7 @@ struct ChangeTests {
 
     @Test("getStartPageToken, then every create, update, trash and delete shows up, paged, newest state once per file")
     func paging() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let startResponse = try DriveHarness.object(
                 try await harness.send(.get, "/drive/v3/changes/startPageToken"))
             #expect(startResponse["kind"] as? String == "drive#startPageToken")
@@ -79,7 +80,7 @@ struct ChangeTests {
 
     @Test("appDataFolder changes appear only with spaces=appDataFolder")
     func spaces() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let start = try #require(
                 try DriveHarness.object(try await harness.send(.get, "/drive/v3/changes/startPageToken"))[
                     "startPageToken"] as? String)
@@ -94,7 +95,7 @@ struct ChangeTests {
 
     @Test("pageToken is required and must be one the server issued")
     func tokens() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let missing = try await harness.send(.get, "/drive/v3/changes")
             #expect(missing.status == 400)
             let error = try DriveHarness.error(missing)

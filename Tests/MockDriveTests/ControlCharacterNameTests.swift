@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -40,7 +41,7 @@ struct ControlCharacterNameTests {
     @Test("create, update, multipart and resumable metadata refuse the name and change nothing", arguments: controls)
     func refused(codePoint: UInt32) async throws {
         let control = try #require(Unicode.Scalar(codePoint))
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let bad = "slot" + String(control) + "1.save"
             let label = "U+" + String(codePoint, radix: 16, uppercase: true)
             let existing = try await harness.createFile("kept.save", Data("kept".utf8))
@@ -81,7 +82,7 @@ struct ControlCharacterNameTests {
 
     @Test("names with /, . and .. are ordinary Drive names, kept exactly")
     func pathLikeNamesAccepted() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let names = [
                 "..", ".", "a/b", "../escape.save", "/leading", "trailing/", "dir/../x", "caf\u{E9} \u{1F3AE}",
             ]

@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct CopyTests {
     @Test("A copy has a new id and its own revision with the same content, in the source's folder")
     func copyInPlace() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let folder = try await harness.createFolder("Saves")
             let source = try await harness.createFile(
                 "slot.sav", Data("state".utf8), parent: folder, appProperties: ["slot": "1", "device": "phone"])
@@ -48,7 +49,7 @@ struct CopyTests {
 
     @Test("The body's metadata applies with patch semantics; fields narrows the answer; the default is Drive's")
     func copyWithMetadata() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let from = try await harness.createFolder("From")
             let to = try await harness.createFolder("To")
             let source = try await harness.createFile(
@@ -97,7 +98,7 @@ struct CopyTests {
 
     @Test("Errors: a missing source, a folder, a bad or missing parent, two parents, read-only fields")
     func errors() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let folder = try await harness.createFolder("Folder")
             let source = try #require(try await harness.createFile("a.txt", Data("a".utf8))["id"] as? String)
 

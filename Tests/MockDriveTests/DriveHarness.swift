@@ -7,28 +7,11 @@ import MockSupport
 import StratusHTTP
 import Testing
 
-/// A Drive mock on a loopback port with a fresh temporary folder, a client, and a token.
-struct DriveHarness: Sendable {
-    let server: MockDriveServer
-    let authorization: MockAuthorizationServer
-    let baseURL: URL
-    let client: StratusHTTPClient
-    let token: String
+/// What a test of the Drive mock holds while `DriveMockProvider().withSession` runs it: the mock, a
+/// client and a token; and the requests the test sends it.
+typealias DriveHarness = MockSession<DriveMockProvider>
 
-    static func with<Result: Sendable>(
-        options: MockDriveServer.Options = .init(),
-        _ body: @Sendable (DriveHarness) async throws -> Result
-    ) async throws -> Result {
-        try await StratusHTTPClient.withClient { client in
-            try await DriveMockProvider(options: options).withRunning(storagePrefix: "mockdrive") { mock in
-                try await body(
-                    DriveHarness(
-                        server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client,
-                        token: mock.accessToken))
-            }
-        }
-    }
-
+extension MockSession where Provider == DriveMockProvider {
     /// A URL under the base URL: `path` such as `/drive/v3/files`, with query parameters.
     func url(_ path: String, _ query: [(String, String)] = []) -> URL {
         var fields = FormFields()

@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct FileRouteTests {
     @Test("metadata-only create of a folder and a file; get answers the default fields, then the selected ones")
     func createAndGet() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let folder = try await harness.createFolder("Docs")
             let created = try await harness.send(
                 .post, "/drive/v3/files", json: ["name": "empty.txt", "parents": [folder]])
@@ -44,7 +45,7 @@ struct FileRouteTests {
 
     @Test("root and appDataFolder aliases resolve to their folders")
     func aliases() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let root = try DriveHarness.object(
                 try await harness.send(.get, "/drive/v3/files/root", query: [("fields", "id,name")]))
             #expect(root["id"] as? String == harness.server.rootFolderID)
@@ -76,7 +77,7 @@ struct FileRouteTests {
 
     @Test("fields: nested selections, slash paths, * and unknown names")
     func partialResponses() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             try await harness.createFile("a.txt", Data("a".utf8))
             let nested = try DriveHarness.object(
                 try await harness.send(.get, "/drive/v3/files", query: [("fields", "files(id,name,size)")]))
@@ -102,7 +103,7 @@ struct FileRouteTests {
 
     @Test("q: parents, names with escaped quotes, trashed, mimeType, appProperties has, and/or/not")
     func queries() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let folder = try await harness.createFolder("Saves")
             let quoted = try await harness.createFile(
                 "it's.txt", Data("1".utf8), parent: folder, appProperties: ["slot": "1"])
@@ -155,7 +156,7 @@ struct FileRouteTests {
 
     @Test("orderBy and paging: pageSize, nextPageToken, folders first, desc")
     func orderingAndPaging() async throws {
-        try await DriveHarness.with(options: .init(maximumPageSize: 3)) { harness in
+        try await DriveMockProvider(options: .init(maximumPageSize: 3)).withSession { harness in
             for name in ["b", "a", "C", "d", "e"] {
                 try await harness.createFile(name, Data(name.utf8))
             }
@@ -189,7 +190,7 @@ struct FileRouteTests {
 
     @Test("update: rename, appProperties (null deletes), addParents/removeParents, trash and untrash")
     func update() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let first = try await harness.createFolder("First")
             let second = try await harness.createFolder("Second")
             let file = try await harness.createFile(
@@ -235,7 +236,7 @@ struct FileRouteTests {
 
     @Test("delete answers 204 and removes a folder's descendants; then 404 notFound with fileId")
     func delete() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let folder = try await harness.createFolder("Gone")
             let child = try #require(
                 try await harness.createFile("child.txt", Data("c".utf8), parent: folder)["id"] as? String)
@@ -259,7 +260,7 @@ struct FileRouteTests {
 
     @Test("duplicate names live side by side; a NUL in a name is refused")
     func names() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let one = try await harness.createFile("same.txt", Data("1".utf8))
             let two = try await harness.createFile("same.txt", Data("2".utf8))
             #expect(one["id"] as? String != two["id"] as? String)

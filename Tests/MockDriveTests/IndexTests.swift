@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -29,7 +30,7 @@ struct IndexTests {
 
     @Test("a parent and name query follows renames, moves, trash and deletes")
     func parentAndNameIndex() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let a = try await harness.createFolder("a")
             let b = try await harness.createFolder("b")
             let one = try #require(try await harness.createFile("one", Data("1".utf8), parent: a)["id"] as? String)
@@ -63,7 +64,7 @@ struct IndexTests {
 
     @Test("paging through a folder is read from one sorted listing, and a write between pages is seen")
     func cachedListing() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let folder = try await harness.createFolder("many")
             for index in 0..<12 {
                 try await harness.createFile(String(format: "f%02d", index), Data(), parent: folder)
@@ -80,7 +81,7 @@ struct IndexTests {
 
     @Test("a file changed many times is reported once, at its newest change, across pages")
     func newestChangeOnly() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let start = try #require(
                 try DriveHarness.object(try await harness.send(.get, "/drive/v3/changes/startPageToken"))[
                     "startPageToken"] as? String)

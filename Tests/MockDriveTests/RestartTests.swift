@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MockOAuth
+import MockProviders
 import MockSupport
 import StratusHTTP
 import StratusTestSupport
@@ -8,42 +9,16 @@ import Testing
 
 @testable import MockDrive
 
-/// A Drive mock that saves its state in a folder it shares with the mocks started before and
-/// after it: a restart is a new server on the same folder.
-struct RestartableDrive: Sendable {
-    let folder: URL
-    let authorization = MockAuthorizationServer(configuration: .init(flavor: .google))
-
-    /// A server on the folder, without starting it.
-    func makeServer(_ persistence: StatePersistence = .saved()) throws -> MockDriveServer {
-        try MockDriveServer(storageDirectory: folder, authorization: authorization, persistence: persistence)
-    }
-
-    /// Runs `body` while a server on the folder runs, then saves its state as `stratus-mock`
-    /// does when it stops.
-    @discardableResult
-    func run<Result: Sendable>(_ body: @Sendable (DriveHarness) async throws -> Result) async throws -> Result {
-        let server = try makeServer()
-        let router = Router()
-        server.addRoutes(to: router)
-        let token = authorization.issueTokens().accessToken
-        let result = try await StratusHTTPClient.withClient { client in
-            try await MockServer.withRunning(router) { url in
-                try await body(
-                    DriveHarness(
-                        server: server, authorization: authorization, baseURL: url, client: client, token: token))
-            }
-        }
-        try await server.saveState()
-        return result
-    }
-
-    /// The state file.
-    var stateFile: URL { folder.appendingPathComponent("drive-state.json") }
-}
-
 @Suite("Restarting the Drive mock on the same storage folder")
 struct DriveRestartTests {
+    /// A mock on `folder`, not started, to see what it makes of the folder.
+    static func server(in folder: URL, _ persistence: StatePersistence = .saved()) throws -> MockDriveServer {
+        try DriveMockProvider().build(storage: folder, settings: MockServerSettings(persistence: persistence)).server
+    }
+
+    /// The state file of a mock on `folder`.
+    static func stateFile(in folder: URL) -> URL { folder.appendingPathComponent("drive-state.json") }
+
     /// What the first server left, to compare with what the second one answers.
     struct Before: Sendable {
         var rootID: String
@@ -62,8 +37,8 @@ struct DriveRestartTests {
     @Test("Ids, metadata, revisions, contents, the change log and page tokens survive a restart")
     func everythingSurvives() async throws {
         try await withTemporaryFolder(prefix: "drive-restart") { folder in
-            let mock = RestartableDrive(folder: folder.appendingPathComponent("data"))
-            let before = try await mock.run { harness in
+            let data = folder.appendingPathComponent("data")
+            let before = try await DriveMockProvider().withSession(in: data) { harness in
                 let start = try #require(
                     try DriveHarness.object(try await harness.send(.get, "/drive/v3/changes/startPageToken"))[
                         "startPageToken"] as? String)
@@ -96,10 +71,10 @@ struct DriveRestartTests {
             }
             #expect(before.revisionIDs.count == 2)
             #expect(before.changedIDs.count == 4)
-            let attributes = try FileManager.default.attributesOfItem(atPath: mock.stateFile.path)
+            let attributes = try FileManager.default.attributesOfItem(atPath: Self.stateFile(in: data).path)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
-            try await mock.run { harness in
+            try await DriveMockProvider().withSession(in: data) { harness in
                 #expect(harness.server.rootFolderID == before.rootID)
                 let file = try DriveHarness.object(
                     try await harness.send(.get, "/drive/v3/files/\(before.fileID)", query: [("fields", "*")]))
@@ -165,30 +140,30 @@ struct DriveRestartTests {
         ])
     func unreadableStateIsRefused(name: String, content: String, code: PersistentStateError.Code) throws {
         try withTemporaryFolder(prefix: "drive-restart") { folder in
-            let mock = RestartableDrive(folder: folder)
-            try Data(content.utf8).write(to: mock.stateFile)
-            let error = try #require(throws: PersistentStateError.self) { try mock.makeServer() }
+            let stateFile = Self.stateFile(in: folder)
+            try Data(content.utf8).write(to: stateFile)
+            let error = try #require(throws: PersistentStateError.self) { try Self.server(in: folder) }
             #expect(error.code == code, "\(name): \(error)")
-            #expect(error.description.contains(mock.stateFile.path))
-            #expect(try String(contentsOf: mock.stateFile, encoding: .utf8) == content)
+            #expect(error.description.contains(stateFile.path))
+            #expect(try String(contentsOf: stateFile, encoding: .utf8) == content)
         }
     }
 
     @Test("A store of 11,000 files is saved and loaded (times printed, not asserted)")
     func largeStore() async throws {
         try await withTemporaryFolder(prefix: "drive-restart") { folder in
-            let mock = RestartableDrive(folder: folder)
-            let server = try mock.makeServer(.saved(delay: .seconds(3600)))
+            let server = try Self.server(in: folder, .saved(delay: .seconds(3600)))
             let persistence = try #require(server.persistence)
             let blob = try BlobStore(root: folder).store(Array("the same bytes".utf8))
             try server.fill(files: 11_000, folders: 100, blob: blob)
             let saveStart = ContinuousClock.now
             try await persistence.flush()
             let saved = ContinuousClock.now - saveStart
-            let size = (try FileManager.default.attributesOfItem(atPath: mock.stateFile.path)[.size] as? NSNumber)?
+            let size =
+                (try FileManager.default.attributesOfItem(atPath: Self.stateFile(in: folder).path)[.size] as? NSNumber)?
                 .intValue
             let loadStart = ContinuousClock.now
-            let reloaded = try mock.makeServer()
+            let reloaded = try Self.server(in: folder)
             let loaded = ContinuousClock.now - loadStart
             #expect(reloaded.nodeCount == 11_102)
             print("Drive mock, 11,000 files: saved in \(saved), loaded in \(loaded), \(size ?? 0) bytes")

@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusDigest
 import StratusHTTP
 import Testing
@@ -27,7 +28,7 @@ struct ResumableUploadTests {
 
     @Test("chunks answer 308 with Range; a status query resumes; the last chunk answers the file")
     func chunkedCreate() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let content = DriveHarness.bytes(Self.chunk * 2 + 1000)
             let session = try await Self.start(
                 harness, metadata: ["name": "big.save"], query: [("fields", "id,name,size,mimeType")])
@@ -93,7 +94,7 @@ struct ResumableUploadTests {
 
     @Test("a whole upload in one PUT, an empty upload, and a resumable update of an existing file")
     func singleShotAndUpdate() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let content = Data("small save".utf8)
             let session = try await Self.start(harness, metadata: ["name": "one.save"], total: content.count)
             let done = try await harness.send(
@@ -133,7 +134,7 @@ struct ResumableUploadTests {
 
     @Test("a chunk whose body is shorter than its Content-Range leaves only the acknowledged bytes")
     func shortChunk() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let session = try await Self.start(harness, metadata: ["name": "short.save"])
             let content = DriveHarness.bytes(Self.chunk * 2)
             let first = try await harness.send(
@@ -173,7 +174,7 @@ struct ResumableUploadTests {
 
     @Test("expired sessions answer 404 notFound, and a new session works")
     func expiry() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let session = try await Self.start(harness, metadata: ["name": "late.save"])
             let first = try await harness.send(
                 .put, absolute: session, body: DriveHarness.bytes(Self.chunk),

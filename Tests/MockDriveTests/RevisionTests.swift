@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct RevisionTests {
     @Test("every content write adds a revision; list pages, get, alt=media of an old one, keepForever")
     func listAndGet() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let file = try await harness.createFile("save.dat", Data("v1".utf8))
             let id = try #require(file["id"] as? String)
             for version in 2...4 {
@@ -73,7 +74,7 @@ struct RevisionTests {
     @Test(
         "delete removes revisions but never the last one (400 cannotDeleteOnlyRevision); deleting the head falls back")
     func delete() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let file = try await harness.createFile("save.dat", Data("one".utf8))
             let id = try #require(file["id"] as? String)
             _ = try await harness.send(

@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusDigest
 import StratusHTTP
 import Testing
@@ -7,7 +8,7 @@ import Testing
 struct UploadTests {
     @Test("uploadType=media creates an Untitled file of the body's type; PATCH replaces its content")
     func mediaUpload() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let created = try await harness.send(
                 .post, "/upload/drive/v3/files",
                 query: [("uploadType", "media"), ("fields", "id,name,mimeType,size,md5Checksum,headRevisionId")],
@@ -47,7 +48,7 @@ struct UploadTests {
 
     @Test("multipart with CRLF or bare LF line breaks and a quoted boundary; content and hashes round-trip")
     func multipart() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let content = DriveHarness.bytes(200_000) + Data("\r\n--stratus-boundary-4".utf8) + DriveHarness.bytes(10)
             for lineBreak in ["\r\n", "\n"] {
                 let (body, contentType) = try DriveHarness.multipart(
@@ -83,7 +84,7 @@ struct UploadTests {
 
     @Test("malformed multipart bodies answer 400 badRequest")
     func malformedMultipart() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let (good, contentType) = try DriveHarness.multipart(
                 metadata: ["name": "x"], content: Data("abc".utf8), mimeType: "text/plain")
             let cases: [(String, Data, String)] = [
@@ -124,7 +125,7 @@ struct UploadTests {
 
     @Test("alt=media honours Range with 206 and Content-Range; unsatisfiable answers 416")
     func ranges() async throws {
-        try await DriveHarness.with { harness in
+        try await DriveMockProvider().withSession { harness in
             let content = DriveHarness.bytes(1000)
             let id = try #require(try await harness.createFile("r.bin", content)["id"] as? String)
             let part = try await harness.send(
@@ -155,7 +156,7 @@ struct UploadTests {
 
     @Test("uploads larger than maxUploadBytes are refused and leave nothing behind")
     func uploadLimit() async throws {
-        try await DriveHarness.with(options: .init(maxUploadBytes: 1000)) { harness in
+        try await DriveMockProvider(options: .init(maxUploadBytes: 1000)).withSession { harness in
             let tooBig = try await harness.send(
                 .post, "/upload/drive/v3/files", query: [("uploadType", "media")], body: DriveHarness.bytes(1001),
                 headers: [("Content-Type", "text/plain")]

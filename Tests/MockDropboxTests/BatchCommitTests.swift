@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -8,7 +9,7 @@ struct BatchCommitTests {
         "finish_batch_v2 answers one entry per argument, in order: successes beside a stale update, an open session, a wrong offset, an unknown session"
     )
     func perEntryResults() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let first = try await harness.upload("/doc.txt", "first")
             let current = try await harness.upload("/doc.txt", "current", mode: "overwrite")
             let staleRev = try #require(first["rev"] as? String)
@@ -89,7 +90,7 @@ struct BatchCommitTests {
 
     @Test("An entry whose property groups do not fit, or whose path is malformed, fails alone")
     func entryArgumentFailures() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let good = try await harness.closedSession(Data("good".utf8))
             let props = try await harness.closedSession(Data("props".utf8))
             let malformed = try await harness.closedSession(Data("bad".utf8))
@@ -119,7 +120,7 @@ struct BatchCommitTests {
 
     @Test("Malformed batch arguments answer 400 and commit nothing; more than 1000 entries are refused")
     func badInput() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let session = try await harness.closedSession(Data("x".utf8))
             let badMode = try await harness.rpc(
                 "upload_session/finish_batch_v2",
@@ -155,7 +156,7 @@ struct BatchCommitTests {
 
     @Test("finish_batch answers an async_job_id; check answers complete with the entries, 409 for an unknown id")
     func asyncJob() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let one = try await harness.closedSession(Data("one".utf8))
             let open = try await harness.openSession(Data("open".utf8))
             let launched = try await harness.rpc(
@@ -185,7 +186,7 @@ struct BatchCommitTests {
 
     @Test("The batch routes need files.content.write")
     func scope() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let readOnly = harness.authorization.issueTokens(scopes: ["files.metadata.read"]).accessToken
             for (route, arguments) in [
                 ("upload_session/finish_batch_v2", ["entries": [] as [Any]]),

@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -22,7 +23,7 @@ struct ChangeLogTests {
 
     @Test("A path written many times is reported once, at its newest change, across pages; other folders are skipped")
     func newestChangeOnce() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             try await harness.upload("/in/keep.txt", "k")
             let start = try DropboxHarness.object(
                 try await harness.rpc("list_folder/get_latest_cursor", ["path": "/in", "recursive": true, "limit": 1]))
@@ -43,7 +44,7 @@ struct ChangeLogTests {
 
     @Test("An initial listing paged while a file is added sees the new file in order")
     func listingWithWriteBetweenPages() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             for name in ["d", "b", "f", "a"] {
                 try await harness.upload("/l/\(name).txt", name)
             }

@@ -8,28 +8,11 @@ import StratusDigest
 import StratusHTTP
 import Testing
 
-/// A Dropbox mock on a loopback port with a fresh temporary folder, a client, and a token.
-struct DropboxHarness: Sendable {
-    let server: MockDropboxServer
-    let authorization: MockAuthorizationServer
-    let baseURL: URL
-    let client: StratusHTTPClient
-    let token: String
+/// What a test of the Dropbox mock holds while `DropboxMockProvider().withSession` runs it: the mock, a
+/// client and a token; and the requests the test sends it.
+typealias DropboxHarness = MockSession<DropboxMockProvider>
 
-    static func with<Result: Sendable>(
-        options: MockDropboxServer.Options = .init(),
-        _ body: @Sendable (DropboxHarness) async throws -> Result
-    ) async throws -> Result {
-        try await StratusHTTPClient.withClient { client in
-            try await DropboxMockProvider(options: options).withRunning(storagePrefix: "mockdropbox") { mock in
-                try await body(
-                    DropboxHarness(
-                        server: mock.server, authorization: mock.authorization, baseURL: mock.baseURL, client: client,
-                        token: mock.accessToken))
-            }
-        }
-    }
-
+extension MockSession where Provider == DropboxMockProvider {
     /// JSON text with non-ASCII escaped as `\uXXXX`, as the SDKs put in headers.
     static func asciiJSON(_ object: [String: Any]) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])

@@ -1,5 +1,6 @@
 import Foundation
 import MockDropbox
+import MockProviders
 import MockSupport
 import StratusHTTP
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// control routes a tester in another language would use.
 @Suite struct FaultInjectionTests {
     @Test func statusFaultAnswersInDropboxsShapeOnceThenTheRouteAnswers() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             harness.server.faults.add(FaultRule(route: "/2/files/get_metadata", fault: .status(429, retryAfter: 3)))
             try await harness.upload("/a.txt", "hello")
             let limited = try await harness.rpc("get_metadata", ["path": "/a.txt"])
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func serverErrorIsPlainText() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             harness.server.faults.add(FaultRule(route: "/2/files/*", fault: .status(503)))
             let response = try await harness.rpc("get_metadata", ["path": "/a.txt"])
             #expect(response.status == 503)
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func nthAndTimesPickWhichMatchesAreInjected() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             try await harness.upload("/a.txt", "hello")
             harness.server.faults.add(
                 FaultRule(route: "/2/files/get_metadata", method: "post", nth: 2, times: 2, fault: .status(500)))
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func droppedAnswerLeavesTheWriteDoneOnTheServer() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             harness.server.faults.add(FaultRule(route: "/2/files/upload", fault: .dropBeforeResponse))
             let error = await #expect(throws: StratusHTTPClientError.self) {
                 try await harness.contentCall(
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func requestCutMidBodyNeverReachesTheRoute() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             harness.server.faults.add(FaultRule(route: "/2/files/upload", fault: .dropAfterRequestBytes(64 * 1024)))
             let payload = Data(repeating: 0x5A, count: 1_048_576)
             await #expect(throws: StratusHTTPClientError.self) {
@@ -91,7 +92,7 @@ import Testing
     }
 
     @Test func responseCutAfterSomeBytesLeavesNoDownloadedFile() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
             let answer1 = try await harness.contentCall("upload", ["path": "/big.bin", "mode": "add"], data: payload)
             #expect(answer1.status == 200)
@@ -116,7 +117,7 @@ import Testing
     }
 
     @Test func corruptedBodyHasTheSameLengthAndHeadersButOtherBytes() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let payload = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
             let answer2 = try await harness.contentCall("upload", ["path": "/c.bin", "mode": "add"], data: payload)
             #expect(answer2.status == 200)
@@ -132,7 +133,7 @@ import Testing
     }
 
     @Test func expireTokensFaultMakesTheTokenExpired() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             harness.server.faults.add(FaultRule(route: "/2/files/get_metadata", fault: .expireTokens))
             let response = try await harness.rpc("get_metadata", ["path": "/x.txt"])
             #expect(response.status == 401)
@@ -141,7 +142,7 @@ import Testing
     }
 
     @Test func slowFaultsStillDeliverTheWholeAnswer() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let payload = Data(repeating: 0x42, count: 40_000)
             let answer3 = try await harness.contentCall("upload", ["path": "/slow.bin", "mode": "add"], data: payload)
             #expect(answer3.status == 200)
@@ -170,7 +171,7 @@ import Testing
     }
 
     @Test func controlRoutesScriptFaultsOverHTTP() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let control = harness.baseURL.appendingPathComponent("__stratus/faults")
             let key = harness.server.faults.controlToken
             let rule =
@@ -221,7 +222,7 @@ import Testing
     }
 
     @Test func controlRoutesRefuseWhatAWebPageCouldSend() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             @Sendable func status(_ request: StratusHTTPRequest) async throws -> Int {
                 try await harness.client.execute(request).status
             }

@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct ListFolderTests {
     @Test("Recursive listing pages with has_more; continue shows a new entry and a deleted one")
     func pagingAndChanges() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             for index in 0..<5 {
                 try await harness.upload("/Root/Sub/file\(index).txt", "content \(index)")
             }
@@ -50,7 +51,7 @@ struct ListFolderTests {
 
     @Test("An invalidated cursor answers reset")
     func reset() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             try await harness.upload("/a.txt", "a")
             let latest = try DropboxHarness.object(try await harness.rpc("list_folder/get_latest_cursor", ["path": ""]))
             let cursor = try #require(latest["cursor"] as? String)
@@ -65,7 +66,7 @@ struct ListFolderTests {
 
     @Test("Longpoll, without a token, reports a change made while it waits")
     func longpoll() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let latest = try DropboxHarness.object(try await harness.rpc("list_folder/get_latest_cursor", ["path": ""]))
             let cursor = try #require(latest["cursor"] as? String)
             async let poll = harness.rpc("list_folder/longpoll", ["cursor": cursor, "timeout": 30], token: .some(nil))
@@ -79,21 +80,23 @@ struct ListFolderTests {
 
     @Test("Longpoll answers carry the backoff the server is configured with, and none by default")
     func longpollBackoff() async throws {
-        try await DropboxHarness.with(options: .init(maxLongpollWait: .milliseconds(100), longpollBackoff: 7)) {
-            harness in
-            let latest = try DropboxHarness.object(try await harness.rpc("list_folder/get_latest_cursor", ["path": ""]))
-            let cursor = try #require(latest["cursor"] as? String)
-            let quiet = try DropboxHarness.object(
-                try await harness.rpc("list_folder/longpoll", ["cursor": cursor, "timeout": 30], token: .some(nil)))
-            #expect(quiet["changes"] as? Bool == false)
-            #expect(quiet["backoff"] as? Int == 7)
-            try await harness.upload("/poke.txt", "poke")
-            let changed = try DropboxHarness.object(
-                try await harness.rpc("list_folder/longpoll", ["cursor": cursor, "timeout": 30], token: .some(nil)))
-            #expect(changed["changes"] as? Bool == true)
-            #expect(changed["backoff"] as? Int == 7)
-        }
-        try await DropboxHarness.with(options: .init(maxLongpollWait: .milliseconds(100))) { harness in
+        try await DropboxMockProvider(options: .init(maxLongpollWait: .milliseconds(100), longpollBackoff: 7))
+            .withSession {
+                harness in
+                let latest = try DropboxHarness.object(
+                    try await harness.rpc("list_folder/get_latest_cursor", ["path": ""]))
+                let cursor = try #require(latest["cursor"] as? String)
+                let quiet = try DropboxHarness.object(
+                    try await harness.rpc("list_folder/longpoll", ["cursor": cursor, "timeout": 30], token: .some(nil)))
+                #expect(quiet["changes"] as? Bool == false)
+                #expect(quiet["backoff"] as? Int == 7)
+                try await harness.upload("/poke.txt", "poke")
+                let changed = try DropboxHarness.object(
+                    try await harness.rpc("list_folder/longpoll", ["cursor": cursor, "timeout": 30], token: .some(nil)))
+                #expect(changed["changes"] as? Bool == true)
+                #expect(changed["backoff"] as? Int == 7)
+            }
+        try await DropboxMockProvider(options: .init(maxLongpollWait: .milliseconds(100))).withSession { harness in
             let latest = try DropboxHarness.object(try await harness.rpc("list_folder/get_latest_cursor", ["path": ""]))
             let cursor = try #require(latest["cursor"] as? String)
             let answer = try DropboxHarness.object(

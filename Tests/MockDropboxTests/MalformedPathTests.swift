@@ -1,5 +1,6 @@
 import Foundation
 import MockDropbox
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -34,7 +35,7 @@ struct MalformedPathTests {
 
     @Test("RPC routes answer 409 with malformed_path inside their own union", arguments: MalformedPathTests.malformed)
     func rpcRoutes(path: String) async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             // (route, arguments, the route error's member that carries the LookupError)
             let calls: [(String, [String: Any], String)] = [
                 ("get_metadata", ["path": path], "path"),
@@ -55,7 +56,7 @@ struct MalformedPathTests {
         "list_folder and get_latest_cursor answer path/malformed_path",
         arguments: MalformedPathTests.malformed.filter { $0 != "/" })
     func listRoutes(path: String) async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             for route in ["list_folder", "list_folder/get_latest_cursor"] {
                 let (summary, error) = try Self.conflict(try await harness.rpc(route, ["path": path]), route, path)
                 #expect(summary == "path/malformed_path/...")
@@ -66,7 +67,7 @@ struct MalformedPathTests {
 
     @Test("download answers path/malformed_path", arguments: MalformedPathTests.malformed)
     func download(path: String) async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let (summary, error) = try Self.conflict(
                 try await harness.contentCall("download", ["path": path]), "download", path)
             #expect(summary == "path/malformed_path/...")
@@ -78,7 +79,7 @@ struct MalformedPathTests {
         "upload answers path (UploadWriteFailed) with reason malformed_path and stores nothing",
         arguments: MalformedPathTests.malformed)
     func upload(path: String) async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let response = try await harness.contentCall(
                 "upload", ["path": path, "mode": "add"], data: Data("save".utf8))
             let (summary, error) = try Self.conflict(response, "upload", path)
@@ -97,7 +98,7 @@ struct MalformedPathTests {
         "upload_session/finish answers path/malformed_path and keeps the session for a retry",
         arguments: MalformedPathTests.malformed)
     func finish(path: String) async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let data = Data("session bytes".utf8)
             let started = try DropboxHarness.object(
                 try await harness.contentCall("upload_session/start", [:], data: data))
@@ -118,7 +119,7 @@ struct MalformedPathTests {
 
     @Test("a path that does not start with / is a 400 pattern error, not malformed_path")
     func relativePaths() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             for path in ["a/b.txt", "C:\\saves\\b.txt", "..", "~/b.txt"] {
                 let response = try await harness.rpc("get_metadata", ["path": path])
                 #expect(response.status == 400, "\(path.debugDescription)")
@@ -133,7 +134,7 @@ struct MalformedPathTests {
 
     @Test("list_folder takes \"\" for the root and refuses \"/\" with Dropbox's 400")
     func listRoot() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             try await harness.upload("/kept.txt", "x")
             let listed = try DropboxHarness.object(try await harness.rpc("list_folder", ["path": ""]))
             #expect(
@@ -149,7 +150,7 @@ struct MalformedPathTests {
 
     @Test("a well-formed path next to the refused ones still works, also with an id in list_revisions path mode")
     func wellFormed() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let uploaded = try await harness.upload("/a/b.txt", "kept")
             let metadata = try DropboxHarness.object(try await harness.rpc("get_metadata", ["path": "/a/b.txt"]))
             #expect(metadata["path_display"] as? String == "/a/b.txt")

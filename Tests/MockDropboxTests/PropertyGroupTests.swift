@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -17,7 +18,7 @@ struct PropertyGroupTests {
 
     @Test("A user template's groups are stored with an upload and returned by include_property_groups")
     func roundTrip() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let added = try await propertiesCall(
                 harness, "add_for_user",
                 [

@@ -1,5 +1,6 @@
 import Foundation
 import MockDropbox
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -38,7 +39,7 @@ struct RelocationTests {
 
     @Test("A move keeps the id and every revision; the change feed shows the old path deleted and the new one added")
     func moveKeepsIdentity() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let first = try await harness.upload("/a/notes.txt", "one")
             let second = try await harness.upload("/a/notes.txt", "two", mode: "overwrite")
             let id = try #require(first["id"] as? String)
@@ -75,7 +76,7 @@ struct RelocationTests {
 
     @Test("A case-only rename keeps the id; moving onto the very same path is duplicated_or_nested_paths")
     func caseOnlyRename() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let uploaded = try await harness.upload("/Case.txt", "c")
             let renamed = try Self.ok(
                 try await harness.rpc("move_v2", ["from_path": "/Case.txt", "to_path": "/CASE.txt"]))
@@ -97,7 +98,7 @@ struct RelocationTests {
 
     @Test("A copy is a new file with a new id and one revision of the same content; the source stays")
     func copyGetsNewIdentity() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             try await harness.upload("/src.txt", "v1")
             let source = try await harness.upload("/src.txt", "v2", mode: "overwrite")
             let copied = try Self.ok(
@@ -129,7 +130,7 @@ struct RelocationTests {
 
     @Test("Conflicts and bad paths answer RelocationError unions (and 400 for a pattern mismatch)")
     func relocationErrors() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             try await harness.upload("/one.txt", "1")
             try await harness.upload("/two.txt", "2")
             try await harness.upload("/dir/inside.txt", "i")
@@ -173,7 +174,7 @@ struct RelocationTests {
 
     @Test("A folder moves with everything in it, ids kept; it cannot go into itself; a folder copy is recursive")
     func folderMoveAndCopy() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let inside = try await harness.upload("/dir/x.txt", "x")
             try await harness.upload("/dir/sub/y.txt", "y")
             let folderID = try #require(
@@ -214,7 +215,7 @@ struct RelocationTests {
 
     @Test("A moved file's old path can be written again; the new file has an id of its own")
     func oldPathReused() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let first = try await harness.upload("/slot.txt", "a")
             _ = try Self.ok(try await harness.rpc("move_v2", ["from_path": "/slot.txt", "to_path": "/kept.txt"]))
             let again = try await harness.upload("/slot.txt", "b")
@@ -234,7 +235,7 @@ struct RelocationTests {
 
     @Test("create_folder_v2 answers untagged FolderMetadata, creates ancestors, and answers path/conflict")
     func createFolder() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let created = try Self.ok(try await harness.rpc("create_folder_v2", ["path": "/New/Deep"]))
             let metadata = try #require(created["metadata"] as? [String: Any])
             #expect(metadata[".tag"] == nil)
@@ -267,7 +268,7 @@ struct RelocationTests {
 
     @Test("delete_batch launches a job; its check answers in_progress, then each entry's success or DeleteError")
     func deleteBatch() async throws {
-        try await DropboxHarness.with(options: .init(pendingJobChecks: 2)) { harness in
+        try await DropboxMockProvider(options: .init(pendingJobChecks: 2)).withSession { harness in
             let a = try await harness.upload("/batch/a.txt", "a")
             try await harness.upload("/batch/b.txt", "b")
             try await harness.upload("/batch/sub/c.txt", "c")
@@ -329,7 +330,7 @@ struct RelocationTests {
 
     @Test("The routes need files.content.write")
     func scopes() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let readOnly = harness.authorization.issueTokens(scopes: ["files.metadata.read", "files.content.read"])
             let calls: [(String, [String: Any])] = [
                 ("move_v2", ["from_path": "/a", "to_path": "/b"]),

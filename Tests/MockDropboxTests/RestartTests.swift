@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MockOAuth
+import MockProviders
 import MockSupport
 import StratusHTTP
 import StratusTestSupport
@@ -9,36 +10,23 @@ import Testing
 @testable import MockDropbox
 
 /// A Dropbox mock that saves its state in a folder it shares with the mocks started before and
-/// after it: a restart is a new server on the same folder.
+/// after it: a restart is a new mock on the same folder.
 struct RestartableDropbox: Sendable {
     let folder: URL
-    let authorization = MockAuthorizationServer(configuration: .init(flavor: .dropbox))
 
     /// A server on the folder, without starting it (to see what it makes of the folder).
     func makeServer(_ persistence: StatePersistence = .saved()) throws -> MockDropboxServer {
-        try MockDropboxServer(storageDirectory: folder, authorization: authorization, persistence: persistence)
+        try DropboxMockProvider().build(storage: folder, settings: MockServerSettings(persistence: persistence)).server
     }
 
-    /// Runs `body` while a server on the folder runs; then, unless `killed`, saves its state as
-    /// `stratus-mock` does when it stops. A killed server saves nothing more (a `SIGKILL`).
+    /// Runs `body` while a mock on the folder runs; then, unless `killed`, saves its state as
+    /// `stratus-mock` does when it stops. A killed mock saves nothing more (a `SIGKILL`).
     @discardableResult
     func run<Result: Sendable>(
         _ persistence: StatePersistence = .saved(), killed: Bool = false,
         _ body: @Sendable (DropboxHarness) async throws -> Result
     ) async throws -> Result {
-        let server = try makeServer(persistence)
-        let router = Router()
-        server.addRoutes(to: router)
-        let token = authorization.issueTokens().accessToken
-        let result = try await StratusHTTPClient.withClient { client in
-            try await MockServer.withRunning(router) { url in
-                try await body(
-                    DropboxHarness(
-                        server: server, authorization: authorization, baseURL: url, client: client, token: token))
-            }
-        }
-        if !killed { try await server.saveState() }
-        return result
+        try await DropboxMockProvider().withSession(in: folder, persistence: persistence, savesOnStop: !killed, body)
     }
 
     /// The state file.

@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct RevisionTests {
     @Test("list_revisions after three uploads lists them newest first; restore makes an old one current")
     func revisionsAndRestore() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             var revs: [String] = []
             for text in ["first", "second", "third"] {
                 let metadata = try await harness.upload("/notes.txt", text, mode: "overwrite")
@@ -42,7 +43,7 @@ struct RevisionTests {
 
     @Test("After delete_v2, get_metadata answers path/not_found; include_deleted shows a deleted entry")
     func deleteThenLookup() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let uploaded = try await harness.upload("/gone.txt", "bye")
             let stale = try await harness.rpc("delete_v2", ["path": "/gone.txt", "parent_rev": "abcdef0123"])
             #expect(stale.status == 409)

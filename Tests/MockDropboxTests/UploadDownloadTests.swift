@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct UploadDownloadTests {
     @Test("An upload downloads back byte for byte, with a matching content_hash")
     func roundTrip() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let data = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
             let hash = DropboxHarness.contentHash(data)
             let uploaded = try await harness.contentCall(
@@ -48,7 +49,7 @@ struct UploadDownloadTests {
 
     @Test("A wrong content_hash is refused with 409 content_hash_mismatch and nothing is stored")
     func hashMismatch() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let response = try await harness.contentCall(
                 "upload", ["path": "/a.txt", "content_hash": String(repeating: "0", count: 64)],
                 data: Data("hello".utf8)
@@ -64,7 +65,7 @@ struct UploadDownloadTests {
 
     @Test("Update mode with a stale rev is a path/conflict/file with the UploadWriteFailed shape")
     func staleUpdate() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let first = try await harness.upload("/doc.txt", "one")
             let firstRev = try #require(first["rev"] as? String)
             try await harness.upload("/doc.txt", "two", mode: "overwrite")
@@ -89,7 +90,7 @@ struct UploadDownloadTests {
 
     @Test("Paths are case-insensitive and keep the case they were created with")
     func caseInsensitive() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             try await harness.upload("/Games/Delta/Save.SAV", "x")
             let response = try await harness.rpc("get_metadata", ["path": "/games/DELTA/save.sav"])
             #expect(response.status == 200)
@@ -105,7 +106,7 @@ struct UploadDownloadTests {
 
     @Test("Paths with .. or control characters are malformed_path; the root is bad input")
     func malformedPaths() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let dots = try await harness.contentCall("upload", ["path": "/a/../b.txt"], data: Data("x".utf8))
             #expect(dots.status == 409)
             #expect(try DropboxHarness.object(dots)["error_summary"] as? String == "path/malformed_path/...")

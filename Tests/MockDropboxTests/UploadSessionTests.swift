@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct UploadSessionTests {
     @Test("start, append_v2, finish; a wrong offset answers incorrect_offset with correct_offset")
     func session() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let part1 = Data(repeating: 0x41, count: 1000)
             let part2 = Data(repeating: 0x42, count: 500)
             let part3 = Data("tail".utf8)
@@ -72,7 +73,7 @@ struct UploadSessionTests {
         "Appends are hashed as they arrive: a finish, and one repeated after a conflict, report the whole file's hash, also after a refused append",
         arguments: [false, true])
     func sessionHashedAsItArrives(refusingOne: Bool) async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let parts = [Data(repeating: 0x41, count: 70_000), Data(repeating: 0x42, count: 5), Data("tail".utf8)]
             let whole = parts.reduce(Data(), +)
             let taken = try await harness.contentCall("upload", ["path": "/taken.bin"], data: Data("x".utf8))
@@ -127,7 +128,7 @@ struct UploadSessionTests {
 
     @Test("A closed session refuses more data")
     func closed() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let started = try await harness.contentCall("upload_session/start", ["close": true], data: Data("abc".utf8))
             let sessionID = try #require(try DropboxHarness.object(started)["session_id"] as? String)
             let appended = try await harness.contentCall(
@@ -140,7 +141,7 @@ struct UploadSessionTests {
 
     @Test("A body over the upload limit is payload_too_large")
     func tooLarge() async throws {
-        try await DropboxHarness.with(options: .init(maxUploadBytes: 1024)) { harness in
+        try await DropboxMockProvider(options: .init(maxUploadBytes: 1024)).withSession { harness in
             let response = try await harness.contentCall("upload", ["path": "/huge.bin"], data: Data(count: 4096))
             #expect(response.status == 409)
             #expect(try DropboxHarness.object(response)["error_summary"] as? String == "payload_too_large/...")
@@ -149,7 +150,7 @@ struct UploadSessionTests {
 
     @Test("The upload_session_id of a conflicted upload finishes the same bytes elsewhere")
     func retryConflictThroughSession() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             try await harness.upload("/taken.txt", "original")
             let conflict = try await harness.contentCall(
                 "upload", ["path": "/taken.txt", "mode": "add"], data: Data("newer".utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import MockDropbox
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -20,7 +21,7 @@ struct UserRoutesTests {
 
     @Test("get_current_account answers a FullAccount of a basic user, the same on every call")
     func currentAccount() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let response = try await Self.call(harness, "get_current_account", body: "null")
             #expect(response.status == 200)
             #expect(response.headers["Content-Type"] == "application/json")
@@ -55,7 +56,7 @@ struct UserRoutesTests {
 
     @Test("get_space_usage counts live files' current revisions against an individual allocation")
     func spaceUsage() async throws {
-        try await DropboxHarness.with(options: .init(allocatedSpace: 1_000_000)) { harness in
+        try await DropboxMockProvider(options: .init(allocatedSpace: 1_000_000)).withSession { harness in
             func usage() async throws -> (used: Int64?, allocation: [String: Any]?) {
                 let response = try await Self.call(harness, "get_space_usage", body: "null")
                 #expect(response.status == 200)
@@ -80,7 +81,7 @@ struct UserRoutesTests {
 
     @Test("The default allocation is 2 GiB")
     func defaultAllocation() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let response = try await Self.call(harness, "get_space_usage", body: nil, contentType: nil)
             let allocation = try DropboxHarness.object(response)["allocation"] as? [String: Any]
             #expect((allocation?["allocated"] as? NSNumber)?.int64Value == 2_147_483_648)
@@ -89,7 +90,7 @@ struct UserRoutesTests {
 
     @Test("A void argument must be null or nothing; the routes need account_info.read")
     func argumentsAndScope() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             for route in ["get_current_account", "get_space_usage"] {
                 let object = try await Self.call(harness, route, body: "{}")
                 #expect(object.status == 400, "\(route)")

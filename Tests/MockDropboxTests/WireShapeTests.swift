@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct WireShapeTests {
     @Test("A missing or unknown token is 401 invalid_access_token; an expired one expired_access_token")
     func unauthorized() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let missing = try await harness.rpc("list_folder", ["path": ""], token: .some(nil))
             #expect(missing.status == 401)
             #expect(missing.headers["Content-Type"] == "application/json")
@@ -28,7 +29,7 @@ struct WireShapeTests {
 
     @Test("Results and route errors carry Content-Type exactly application/json")
     func contentType() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             try await harness.upload("/x.txt", "x")
             let ok = try await harness.rpc("list_folder", ["path": ""])
             #expect(ok.status == 200)
@@ -41,7 +42,7 @@ struct WireShapeTests {
 
     @Test("A Dropbox-API-Arg with \\u00e9 escapes names the file with é; the result header is ASCII")
     func escapedArgument() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             let header = try DropboxHarness.asciiJSON(["path": "/café.txt"])
             #expect(header.contains("\\u00e9"))
             let uploaded = try await harness.contentCall("upload", ["path": "/café.txt"], data: Data("x".utf8))
@@ -59,7 +60,7 @@ struct WireShapeTests {
 
     @Test("Arguments that are not JSON are a 400 in plain text")
     func badInput() async throws {
-        try await DropboxHarness.with { harness in
+        try await DropboxMockProvider().withSession { harness in
             var headers = harness.headers(token: harness.token)
             headers.set("Content-Type", "application/json")
             let response = try await harness.client.execute(

@@ -1,5 +1,6 @@
 import Foundation
 import MockOneDrive
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -26,7 +27,7 @@ struct DeltaAndVersionTests {
 
     @Test("the first enumeration pages through nextLink to a deltaLink; later changes and deletions follow")
     func delta() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             for index in 0..<5 {
                 try await harness.put("/Apps/Stratus/f\(index).txt", Data("\(index)".utf8))
             }
@@ -54,7 +55,7 @@ struct DeltaAndVersionTests {
 
     @Test("token=latest starts from now; the function form delta(token='...') works too")
     func latest() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             try await harness.put("/before.txt", Data("b".utf8))
             let latest = try OneDriveHarness.object(
                 try await harness.send(.get, "/v1.0/me/drive/root/delta?token=latest"))
@@ -72,7 +73,7 @@ struct DeltaAndVersionTests {
 
     @Test("an expired delta token answers 410 resyncRequired with the inner code chain")
     func resync() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             let latest = try OneDriveHarness.object(
                 try await harness.send(.get, "/v1.0/me/drive/root/delta?token=latest"))
             let link = try #require((latest["@odata.deltaLink"] as? String).flatMap(URL.init(string:)))
@@ -90,7 +91,7 @@ struct DeltaAndVersionTests {
 
     @Test("versions: newest first, content by version, restore adds a version")
     func versions() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             for text in ["one", "two", "three"] { try await harness.put("/v.txt", Data(text.utf8)) }
             let path = "/v1.0/me/drive/root:/v.txt:"
             let list = try OneDriveHarness.object(try await harness.send(.get, "\(path)/versions"))

@@ -1,6 +1,7 @@
 import Foundation
 import MockOAuth
 import MockOneDrive
+import MockProviders
 import StratusDigest
 import StratusHTTP
 import Testing
@@ -9,7 +10,7 @@ import Testing
 struct IdentityPlatformTests {
     @Test("authorize with PKCE and offline_access, then the code exchange gives Graph tokens and a refresh token")
     func authorizationCode() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             let verifier = "a-verifier-of-forty-three-characters-or-more-0123456789"
             let digest = SHA256Digest()
             digest.update(Array(verifier.utf8))
@@ -58,7 +59,7 @@ struct IdentityPlatformTests {
 
     @Test("a write past the quota answers 507 quotaLimitReached; the drive reports what is used")
     func quota() async throws {
-        try await OneDriveHarness.with(options: .init(quotaBytes: 1000)) { harness in
+        try await OneDriveMockProvider(options: .init(quotaBytes: 1000)).withSession { harness in
             try await harness.put("/a.bin", OneDriveHarness.bytes(600))
             let full = try await harness.send(
                 .put, "/v1.0/me/drive/root:/b.bin:/content", body: OneDriveHarness.bytes(600))

@@ -1,5 +1,6 @@
 import Foundation
 import MockOneDrive
+import MockProviders
 import MockSupport
 import StratusHTTP
 import Testing
@@ -8,7 +9,7 @@ import Testing
 struct ItemRouteTests {
     @Test("no, unknown or expired token: 401 InvalidAuthenticationToken")
     func unauthorized() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             let none = try await harness.send(.get, "/v1.0/me/drive/root", token: .some(nil))
             #expect(none.status == 401)
             #expect(try OneDriveHarness.errorCodes(none).first == "InvalidAuthenticationToken")
@@ -24,7 +25,7 @@ struct ItemRouteTests {
 
     @Test("the token endpoint answers like Microsoft identity platform v2 and replaces the refresh token")
     func tokenEndpoint() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             let tokens = harness.server.authorization.issueTokens()
             let configuration = harness.server.authorization.configuration
             var form = "grant_type=refresh_token&refresh_token=\(tokens.refreshToken)"
@@ -45,7 +46,7 @@ struct ItemRouteTests {
 
     @Test("PUT by path makes the missing folders, answers 201 then 200, with hashes and tags")
     func simpleUpload() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             let content = Data("hello onedrive".utf8)
             let created = try await harness.send(.put, "/v1.0/me/drive/root:/a/b/c.txt:/content", body: content)
             #expect(created.status == 201)
@@ -90,7 +91,7 @@ struct ItemRouteTests {
 
     @Test("conflict behaviour, If-Match and If-None-Match on PUT")
     func conditions() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             let first = try await harness.put("/x.txt", Data("1".utf8))
             let fail = try await harness.send(
                 .put, "/v1.0/me/drive/root:/x.txt:/content?@microsoft.graph.conflictBehavior=fail", body: Data("2".utf8)
@@ -123,7 +124,7 @@ struct ItemRouteTests {
 
     @Test("children are listed by name in pages joined by @odata.nextLink; folders are made by POST")
     func children() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             for name in ["e.txt", "B.txt", "a.txt", "d.txt", "C.txt"] {
                 try await harness.put("/list/\(name)", Data(name.utf8))
             }
@@ -153,7 +154,7 @@ struct ItemRouteTests {
 
     @Test("DELETE removes an item and everything below it: 204, then 404")
     func delete() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             try await harness.put("/gone/deep/f.txt", Data("x".utf8))
             let deleted = try await harness.send(.delete, "/v1.0/me/drive/root:/gone")
             #expect(deleted.status == 204)
@@ -166,7 +167,7 @@ struct ItemRouteTests {
 
     @Test("the app folder is /Apps/<name>, made on first use, addressed by path below it")
     func appFolder() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             let app = try OneDriveHarness.object(try await harness.send(.get, "/v1.0/me/drive/special/approot"))
             #expect(app["name"] as? String == "Stratus")
             #expect((app["specialFolder"] as? [String: Any])?["name"] as? String == "approot")
@@ -182,7 +183,7 @@ struct ItemRouteTests {
 
     @Test("a 429 fault answers activityLimitReached with Retry-After")
     func throttled() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             harness.server.faults.add(
                 FaultRule(route: "/v1.0/me/drive/root", fault: .status(429, retryAfter: 3)))
             let throttled = try await harness.send(.get, "/v1.0/me/drive/root")

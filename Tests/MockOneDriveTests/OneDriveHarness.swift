@@ -1,35 +1,22 @@
 import Foundation
 import MockOAuth
 import MockOneDrive
+import MockProviders
 import MockSupport
 import StratusHTTP
 import StratusTestSupport
 import Testing
 
-/// A running Graph mock (both hosts), a token, and a client that does not follow redirects.
-struct OneDriveHarness: Sendable {
-    let server: MockOneDriveServer
-    let graphURL: URL
-    let contentURL: URL
-    let client: StratusHTTPClient
-    let token: String
+/// What a test of the OneDrive mock holds while `OneDriveMockProvider().withSession` runs it (both hosts):
+/// the mock, a client that does not follow redirects, and a token; and the requests the test
+/// sends it.
+typealias OneDriveHarness = MockSession<OneDriveMockProvider>
 
-    static func with<Result: Sendable>(
-        options: MockOneDriveServer.Options = .init(),
-        _ body: @Sendable (OneDriveHarness) async throws -> Result
-    ) async throws -> Result {
-        let storage = try TemporaryFolder(prefix: "mockonedrive")
-        defer { storage.remove() }
-        let server = try MockOneDriveServer(storageDirectory: storage.url, options: options)
-        let token = server.authorization.issueTokens().accessToken
-        return try await StratusHTTPClient.withClient { client in
-            try await server.withRunning { graphURL, contentURL in
-                try await body(
-                    OneDriveHarness(
-                        server: server, graphURL: graphURL, contentURL: contentURL, client: client, token: token))
-            }
-        }
-    }
+extension MockSession where Provider == OneDriveMockProvider {
+    /// The Graph host's base (append `/v1.0/...`).
+    var graphURL: URL { baseURL }
+    /// The content host's base (download and upload session URLs).
+    var contentURL: URL? { mock.endpoints.contentURL }
 
     /// Sends a request to a path of the Graph host (`/v1.0/...`, query included, encoded).
     func send(

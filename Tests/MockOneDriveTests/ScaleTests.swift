@@ -1,4 +1,5 @@
 import Foundation
+import MockProviders
 import MockSupport
 import StratusDigest
 import StratusHTTP
@@ -41,7 +42,7 @@ struct ScaleTests {
 
     @Test("lookups, the last children page, a late delta page and a write answer as at one item")
     func largeFolder() async throws {
-        try await OneDriveHarness.with(options: .init(quotaBytes: nil)) { harness in
+        try await OneDriveMockProvider(options: .init(quotaBytes: nil)).withSession { harness in
             try await Self.populate(harness.server)
             let item = try await harness.send(.get, "/v1.0/me/drive/special/approot:/\(Self.name(Self.count - 1))")
             #expect(item.status == 200)

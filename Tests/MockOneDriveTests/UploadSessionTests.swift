@@ -1,5 +1,6 @@
 import Foundation
 import MockOneDrive
+import MockProviders
 import MockSupport
 import StratusHTTP
 import Testing
@@ -14,7 +15,7 @@ struct UploadSessionTests {
     ) async throws -> (URL, StratusHTTPResponse) {
         let response = try await harness.send(
             .post, "/v1.0/me/drive/\(path)/createUploadSession", json: ["item": item], headers: headers)
-        guard response.status == 200 else { return (harness.contentURL, response) }
+        guard response.status == 200 else { return (try #require(harness.contentURL), response) }
         let body = try OneDriveHarness.object(response)
         #expect((body["nextExpectedRanges"] as? [String]) == ["0-"])
         #expect(body["expirationDateTime"] is String)
@@ -31,10 +32,10 @@ struct UploadSessionTests {
 
     @Test("fragments in order, 320 KiB multiples, 202 with nextExpectedRanges, 416 for a repeat, 201 with the item")
     func wholeSession() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             let content = OneDriveHarness.bytes(2 * Self.unit + 1000)
             let (url, _) = try await Self.session(harness, "special/approot:/big/large.bin:")
-            #expect(url.port == harness.contentURL.port)
+            #expect(url.port == harness.contentURL?.port)
             let first = content[0..<Self.unit]
 
             let authorized = try await Self.fragment(
@@ -77,7 +78,7 @@ struct UploadSessionTests {
 
     @Test("sessions fail on a taken name unless the item says replace; If-Match is checked")
     func conflicts() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             let old = try await harness.put("/taken.bin", Data("old".utf8))
             let content = Data("new content".utf8)
             let (failing, _) = try await Self.session(harness, "root:/taken.bin:")
@@ -107,7 +108,7 @@ struct UploadSessionTests {
 
     @Test("DELETE cancels a session; expired sessions answer 404")
     func cancelAndExpire() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             let (cancelled, _) = try await Self.session(harness, "root:/c.bin:")
             #expect(try await harness.send(.delete, absolute: cancelled).status == 204)
             #expect(try await harness.send(.get, absolute: cancelled).status == 404)
@@ -122,7 +123,7 @@ struct UploadSessionTests {
     @Test(
         "eTag drift: the eTag an upload answered is stale by the next request; If-Match with it is 412, the cTag holds")
     func eTagDrift() async throws {
-        try await OneDriveHarness.with(options: .init(eTagDriftAfterUpload: true)) { harness in
+        try await OneDriveMockProvider(options: .init(eTagDriftAfterUpload: true)).withSession { harness in
             let uploaded = try await harness.put("/drift.txt", Data("d".utf8))
             let now = try await harness.item("/drift.txt")
             #expect(now["eTag"] as? String != uploaded["eTag"] as? String)
@@ -143,7 +144,7 @@ struct UploadSessionTests {
     @Test(
         "a fragment whose connection dropped is not kept: the status says where to resume, and the resent one is taken")
     func droppedFragment() async throws {
-        try await OneDriveHarness.with { harness in
+        try await OneDriveMockProvider().withSession { harness in
             let content = OneDriveHarness.bytes(Self.unit + 500)
             let (url, _) = try await Self.session(harness, "root:/resumed.bin:")
             harness.server.faults.add(

@@ -1,5 +1,6 @@
 import Foundation
 import MockOneDrive
+import MockProviders
 import StratusHTTP
 import Testing
 
@@ -8,11 +9,9 @@ import Testing
 @Suite struct OneDriveCommandTests {
     /// Runs `body` with a running mock and its Graph base URL.
     static func withMock(_ body: @Sendable @escaping (MockOneDriveServer, URL) async throws -> Void) async throws {
-        let storage = FileManager.default.temporaryDirectory.appending(
-            path: "stratus-cli-onedrive-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: storage) }
-        let server = try MockOneDriveServer(storageDirectory: storage)
-        try await server.withRunning { graphURL, _ in try await body(server, graphURL) }
+        try await OneDriveMockProvider().withRunning(storagePrefix: "stratus-cli-onedrive") { mock in
+            try await body(mock.server, mock.baseURL)
+        }
     }
 
     @Test func filesRoundTripThroughTheMock() async throws {
