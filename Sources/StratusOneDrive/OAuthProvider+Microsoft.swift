@@ -1,4 +1,5 @@
 public import Foundation
+import StratusAdapterKit
 import StratusHTTP
 public import StratusOAuth
 
@@ -39,12 +40,7 @@ extension OAuthProvider {
     }
 
     /// `https://login.microsoftonline.com`.
-    public static var microsoftLogin: URL {
-        var components = URLComponents()
-        components.scheme = "https"
-        components.host = "login.microsoftonline.com"
-        return components.url ?? URL(filePath: "/")
-    }
+    public static var microsoftLogin: URL { .https(host: "login.microsoftonline.com") }
 
     /// The scopes a OneDrive remote asks for: `offline_access` (a refresh token) and
     /// `Files.ReadWrite.AppFolder` (the app folder only) or `Files.ReadWrite` (a folder of the

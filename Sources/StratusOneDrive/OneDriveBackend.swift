@@ -22,12 +22,8 @@ public enum OneDriveBackend: ServiceBackend {
         BackendOption(
             "tenant",
             summary: "common (the default: personal and work accounts), consumers, organizations, or a tenant ID."),
-        BackendOption(
-            "token_store",
-            summary: "The path of the JSON file holding the signed-in token; needed unless access_token is set."),
-        BackendOption(
-            "access_token",
-            summary: "A fixed access token, used as is and never refreshed (for tests and mock servers)."),
+        .tokenStore,
+        .accessToken,
         BackendOption(
             "root",
             summary: "approot (the default: the app's own folder, Apps/<app>) or a folder path such as Games/Saves."),
@@ -82,13 +78,7 @@ public enum OneDriveBackend: ServiceBackend {
         )
         let http = try context.sharedHTTPClient(for: options)
         let (tenant, loginURL) = try identityPlatform(options)
-        let credentials = try OneDriveCredentials.forRemote(
-            options,
-            clientIDOption: "client_id",
-            clientSecretOption: "client_secret",
-            http: http,
-            signInHint: "Sign in to Microsoft again for remote '\(options.remoteName)'."
-        ) { clientID, secret in
+        let credentials = try OneDriveCredentials.forRemote(options, http: http) { clientID, secret in
             .microsoft(clientID: clientID, clientSecret: secret, tenant: tenant, loginURL: loginURL)
         }
         return try OneDriveService(

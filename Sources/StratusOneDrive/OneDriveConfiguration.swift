@@ -1,5 +1,6 @@
 public import Foundation
 public import Stratus
+import StratusAdapterKit
 
 /// The settings of a ``OneDriveService``: the Graph endpoint, the root folder and transfer
 /// sizes.
@@ -77,11 +78,5 @@ public struct OneDriveConfiguration: Sendable {
     }
 
     /// `https://graph.microsoft.com/v1.0`.
-    public static var graphV1: URL {
-        var components = URLComponents()
-        components.scheme = "https"
-        components.host = "graph.microsoft.com"
-        components.path = "/v1.0"
-        return components.url ?? URL(filePath: "/")
-    }
+    public static var graphV1: URL { .https(host: "graph.microsoft.com", path: "/v1.0") }
 }

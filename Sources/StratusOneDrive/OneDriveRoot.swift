@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 
 /// The OneDrive folder a ``OneDriveService`` treats as its root.
 public enum OneDriveRoot: Hashable, Sendable, CustomStringConvertible {
@@ -36,19 +37,10 @@ public enum OneDriveRoot: Hashable, Sendable, CustomStringConvertible {
         case .appFolder:
             return []
         case .folder(let text):
-            do {
-                let path = try RemotePath(text.hasSuffix("/") ? String(text.dropLast()) : text)
-                guard !path.isRoot else {
-                    throw ServiceError(.invalidPath, "The path names no folder.")
-                }
-                try OneDriveService.pathRules.validate(path)
-                return path.components
-            } catch let error as ServiceError {
-                throw ServiceError(
-                    .invalidConfiguration,
-                    "The OneDrive option 'root' is not a valid folder path: \(error.message) Use approot or a path such as Games/Saves."
-                )
-            }
+            return try RemotePath(
+                rootOption: text, service: "OneDrive", rules: OneDriveService.pathRules,
+                alternative: OneDriveRoot.appFolderName
+            ).components
         }
     }
 

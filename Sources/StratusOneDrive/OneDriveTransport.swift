@@ -29,17 +29,14 @@ struct OneDriveTransport: Sendable {
         progress: (@Sendable (HTTPProgress) -> Void)? = nil,
         _ makeRequest: @escaping @Sendable () throws -> StratusHTTPRequest
     ) async throws -> StratusHTTPResponse {
-        let (credentials, http) = (credentials, http)
-        let origins = [configuration.apiURL]
-        return try await configuration.retryPolicy.run(repetition) { _ in
-            try Task.checkCancellation()
-            let response = try await credentials.send(
-                makeRequest, origins: origins, http: http, into: destination, action: "The OneDrive request \(action)",
-                progress: progress)
-            if response.isSuccess || accepted.contains(response.status) { return response }
-            throw OneDriveErrorMapping.error(
+        try await credentials.send(
+            makeRequest, origins: [configuration.apiURL], http: http, into: destination,
+            action: "The OneDrive request \(action)", progress: progress, retryPolicy: configuration.retryPolicy,
+            repetition: repetition, accepted: accepted
+        ) { response, secrets in
+            OneDriveErrorMapping.error(
                 status: response.status, headers: response.headers, body: response.body, action: action,
-                secrets: await credentials.knownSecrets())
+                secrets: secrets)
         }
     }
 
