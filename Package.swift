@@ -242,7 +242,7 @@ let package = Package(
         .target(
             name: "MockProviders",
             dependencies: [
-                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive",
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive", "StratusHTTP",
                 .development("Hummingbird", package: "hummingbird"),
                 .development("NIOSSL", package: "swift-nio-ssl"),
             ],
