@@ -3,8 +3,8 @@ public import Stratus
 public import StratusHTTP
 
 extension BearerCredentials {
-    /// The credentials a configured remote names: its ``/Stratus/BackendOption/accessToken``
-    /// as is, or else the sign-in kept in its ``/Stratus/BackendOption/tokenStore`` file,
+    /// The credentials a configured remote names: its ``Stratus/BackendOption/accessToken``
+    /// as is, or else the sign-in kept in its ``Stratus/BackendOption/tokenStore`` file,
     /// refreshed through the provider.
     ///
     /// ```swift
