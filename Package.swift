@@ -253,7 +253,8 @@ let package = Package(
             dependencies: [
                 "Stratus", "StratusDigest", "StratusHTTP", "StratusOAuth", "StratusDropbox", "StratusDrive",
                 "StratusWebDAV", "StratusOneDrive",
-                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive", "MockProviders",
+                "MockSupport", "MockOAuth", "MockDropbox", "MockDrive", "MockNextcloud", "MockOneDrive",
+                "MockProviders",
             ],
             path: "Mocks/FaultMatrix"
         ),
@@ -327,7 +328,7 @@ let package = Package(
             name: "SyncSimulation",
             dependencies: [
                 "Stratus", "StratusDigest", "StratusSync", "StratusLocal", "StratusS3", "FaultMatrix", "MockSupport",
-                "MotoSupport", "StratusOneDrive", "MockOneDrive", "StratusAdapterKit",
+                "MotoSupport", "StratusAdapterKit",
             ],
             path: "Examples/SyncSimulation"
         ),

@@ -1,11 +1,9 @@
 import FaultMatrix
 import Foundation
-import MockOneDrive
 import MockSupport
 import MotoSupport
 import Stratus
 import StratusLocal
-import StratusOneDrive
 import StratusS3
 
 /// Where a simulation's devices sync: the `local` backend, or a mock Dropbox, Drive or OneDrive
@@ -59,20 +57,8 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
                 try await body(harness.service, Self.faultSwitch(harness.faults, chance: faultChance, seed: seed))
             }
         case .onedrive:
-            let server = try MockOneDriveServer(storageDirectory: folder.appending(path: "onedrive-mock"))
-            let token = server.authorization.issueTokens().accessToken
-            let faults = Self.faultSwitch(server.faults, chance: faultChance, seed: seed)
-            try await server.withRunning { graphURL, _ in
-                let service = try OneDriveService(
-                    configuration: OneDriveConfiguration(
-                        apiURL: graphURL.appending(path: "v1.0"),
-                        simpleUploadLimit: 64 * 1024,
-                        fragmentSize: OneDriveConfiguration.fragmentUnit,
-                        retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(20))
-                    ),
-                    credentials: .accessToken(token)
-                )
-                try await body(service, faults)
+            try await OneDriveMatrixProvider(clientStallTimeout: nil).withHarness { harness in
+                try await body(harness.service, Self.faultSwitch(harness.faults, chance: faultChance, seed: seed))
             }
         case .s3:
             let endpoint = try await Self.moto.value

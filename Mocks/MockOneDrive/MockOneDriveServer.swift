@@ -14,19 +14,10 @@ import Synchronization
 ///
 /// Graph hands out two kinds of URL that live on other hosts: download URLs and upload session
 /// URLs. The mock serves them on a second server, the *content host*, which refuses any request
-/// carrying `Authorization` (Graph may answer such an upload with 401). Run both with
-/// ``withRunning(tls:host:_:)``:
-///
-/// ```swift
-/// let onedrive = try MockOneDriveServer(storageDirectory: folder)
-/// try await onedrive.withRunning { graphURL, contentURL in
-///     let token = onedrive.authorization.issueTokens().accessToken
-///     // GET graphURL/v1.0/me/drive/special/approot with "Authorization: Bearer \(token)"
-/// }
-/// ```
-///
-/// or mount them yourself: ``addRoutes(to:)`` on one router, ``addContentRoutes(to:)`` on
-/// another, and tell the mock where the content host listens with ``setContentBaseURL(_:)``.
+/// carrying `Authorization` (Graph may answer such an upload with 401). `OneDriveMockProvider`
+/// (in `MockProviders`) runs both; to mount them yourself, put ``addRoutes(to:)`` on one router
+/// and ``addContentRoutes(to:)`` on another, and tell the mock where the content host listens
+/// with ``setContentBaseURL(_:)``.
 ///
 /// File contents live on disk in a content-addressed blob store under `storageDirectory`;
 /// metadata, versions and the change log live in memory. Every request is O(log n) or better in
@@ -191,30 +182,6 @@ public final class MockOneDriveServer: Sendable {
 
     /// The base of the content host's URLs, or a placeholder that fails loudly.
     var contentBaseText: String { contentBase.withLock { $0 } ?? "http://content-host-not-set.invalid" }
-
-    /// Runs both hosts on free ports of `host` (TLS on both when given), then `body` with the
-    /// Graph base URL (append `/v1.0/...`) and the content host's; both stop when it returns.
-    /// - Parameters:
-    ///   - tls: A TLS configuration for HTTPS, or `nil` for plain HTTP.
-    ///   - host: The address to listen on; loopback by default.
-    ///   - body: The work to do while the servers run.
-    /// - Returns: What `body` returned.
-    public func withRunning<Result: Sendable>(
-        tls: TLSConfiguration? = nil,
-        host: String = "127.0.0.1",
-        _ body: @Sendable (_ graphURL: URL, _ contentURL: URL) async throws -> Result
-    ) async throws -> Result {
-        let contentRouter = Router()
-        addContentRoutes(to: contentRouter)
-        return try await MockServer.withRunning(contentRouter, tls: tls, host: host) { contentURL in
-            self.setContentBaseURL(contentURL)
-            let graphRouter = Router()
-            self.addRoutes(to: graphRouter)
-            return try await MockServer.withRunning(graphRouter, tls: tls, host: host) { graphURL in
-                try await body(graphURL, contentURL)
-            }
-        }
-    }
 
     /// Mounts the Graph routes, the authorization server's routes and the control routes:
     ///
