@@ -1,6 +1,5 @@
 public import Foundation
 import StratusAdapterKit
-import StratusHTTP
 public import StratusOAuth
 
 extension OAuthProvider {

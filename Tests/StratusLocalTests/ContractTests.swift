@@ -1,5 +1,6 @@
 import StratusContract
 import StratusLocal
+import StratusTestSupport
 import Testing
 
 /// The shared contract suite against the local backend, one test case per check. A 1 MiB chunk
@@ -14,7 +15,5 @@ import Testing
         )
     }.checks)
 func contract(_ check: ContractCheck) async throws {
-    if case .skipped(let reason) = try await check.run() {
-        Issue.record("Skipped: \(reason)", severity: .warning)
-    }
+    try await check.runRecordingSkip()
 }

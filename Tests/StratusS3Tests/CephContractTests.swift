@@ -1,5 +1,6 @@
 import Foundation
 import StratusContract
+import StratusTestSupport
 import Testing
 
 /// The shared contract suite against Ceph's RADOS Gateway (Ceph 16, one node, `CephServer`),
@@ -21,9 +22,7 @@ import Testing
     }.checks
 )
 func cephContract(_ check: ContractCheck) async throws {
-    if case .skipped(let reason) = try await check.run() {
-        Issue.record("Skipped: \(reason)", severity: .warning)
-    }
+    try await check.runRecordingSkip()
 }
 
 /// The contract suite's precondition checks against Ceph on an unversioned bucket (versioning =
@@ -39,7 +38,5 @@ func cephContract(_ check: ContractCheck) async throws {
     }.checks.filter { $0.name.hasPrefix("preconditions:") }
 )
 func cephUnversionedPreconditions(_ check: ContractCheck) async throws {
-    if case .skipped(let reason) = try await check.run() {
-        Issue.record("Skipped: \(reason)", severity: .warning)
-    }
+    try await check.runRecordingSkip()
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StratusContract
+import StratusTestSupport
 import Testing
 
 /// The contract suite's options for every S3 server: parts are 256 KiB (the servers are told to
@@ -29,7 +30,5 @@ enum S3ContractOptions {
     }.checks
 )
 func motoContract(_ check: ContractCheck) async throws {
-    if case .skipped(let reason) = try await check.run() {
-        Issue.record("Skipped: \(reason)", severity: .warning)
-    }
+    try await check.runRecordingSkip()
 }

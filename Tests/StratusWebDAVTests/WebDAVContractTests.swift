@@ -1,5 +1,6 @@
 import Foundation
 import StratusContract
+import StratusTestSupport
 import Testing
 import WebDAVServers
 
@@ -19,9 +20,7 @@ private func suite(_ kind: WebDAVServerLauncher.Kind) -> [ContractCheck] {
 }
 
 private func run(_ check: ContractCheck) async throws {
-    if case .skipped(let reason) = try await check.run() {
-        Issue.record("Skipped: \(reason)", severity: .warning)
-    }
+    try await check.runRecordingSkip()
 }
 
 @Test(.enabled(if: WebDAVTestServers.apacheRuns, WebDAVTestServers.skipReason(.apache)), arguments: suite(.apache))
