@@ -13,6 +13,7 @@ import StratusWebDAV
 let scratch = FileManager.default.temporaryDirectory.appending(
     path: "stratus-consumer-\(UUID().uuidString)", directoryHint: .isDirectory)
 defer { try? FileManager.default.removeItem(at: scratch) }
+try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 
 let registry = ServiceRegistry(backends: [
     LocalBackend.self, DropboxBackend.self, DriveBackend.self, OneDriveBackend.self, S3Backend.self, WebDAVBackend.self,
