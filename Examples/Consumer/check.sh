@@ -10,7 +10,11 @@ scratch=.build-consumer
 started=$SECONDS
 mkdir -p "$scratch"
 log="$scratch/check.log"
-swift package --scratch-path "$scratch" resolve >"$log" 2>&1 || { grep -m 40 -A 12 "error:" "$log" >&2 || tail -40 "$log" >&2; exit 1; }
+# Runs a SwiftPM command quietly; on failure shows its errors (or the end of its output) and stops.
+quietly() {
+    "$@" >"$log" 2>&1 || { grep -m 40 -A 12 "error:" "$log" >&2 || tail -40 "$log" >&2; exit 1; }
+}
+quietly swift package --scratch-path "$scratch" resolve
 resolved="$(ls "$scratch/checkouts" | sort | tr '\n' ' ' | sed 's/ $//')"
 echo "consumer resolved $(wc -w <<<"$resolved") packages in $((SECONDS - started)) s: $resolved"
 if [ "$resolved" != "$expected" ]; then
@@ -18,6 +22,6 @@ if [ "$resolved" != "$expected" ]; then
     exit 1
 fi
 started=$SECONDS
-swift build --scratch-path "$scratch" >"$log" 2>&1 || { grep -m 40 -A 12 "error:" "$log" >&2 || tail -40 "$log" >&2; exit 1; }
+quietly swift build --scratch-path "$scratch"
 echo "consumer built in $((SECONDS - started)) s"
 "$(swift build --scratch-path "$scratch" --show-bin-path)/Consumer"
