@@ -501,7 +501,7 @@ let package = Package(
             name: "StratusSyncTests",
             dependencies: [
                 "StratusTestSupport", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation", "StratusWebDAV",
-                "WebDAVServers", "StratusFileSystem", "StratusDigest", "StratusAdapterKit",
+                "WebDAVServers", "StratusFileSystem", "StratusDigest", "StratusAdapterKit", "FaultMatrix", "MockSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

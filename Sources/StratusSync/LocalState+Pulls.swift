@@ -1,28 +1,33 @@
 import GRDB
 import Stratus
 
-/// One row of the `pendingPull` table: a record document the change feed named that this
-/// device has not fetched yet.
-struct PendingPull: Sendable {
+/// One row of the `pendingPull` table: a record document this device has to fetch, because the
+/// change feed or a listing named it, or because a push of it was refused.
+struct PendingPull: Sendable, Equatable {
     /// The document's remote path.
     var path: String
-    /// The version the feed reported; `nil` for a document that is gone.
+    /// The version the feed reported; `nil` for a document that is gone, or, for an entry a
+    /// refused push queued, one whose version is not known.
     var version: VersionID?
     /// The size the feed or the listing reported, so an oversized document is refused before
     /// it is downloaded; `nil` when none was reported.
     var size: Int64?
+    /// Whether a refused push queued the entry: whatever the remote holds now is fetched, and
+    /// the entry says nothing about the document being gone.
+    var refused: Bool
 
     /// Every pending document, ordered by path.
     static func all(_ db: Database) throws -> [PendingPull] {
-        try Row.fetchAll(db, sql: "SELECT path, version, size FROM pendingPull ORDER BY path").map(
+        try Row.fetchAll(db, sql: "SELECT path, version, size, refused FROM pendingPull ORDER BY path").map(
             PendingPull.init(row:))
     }
 
     /// An entry to save.
-    init(path: String, version: VersionID?, size: Int64? = nil) {
+    init(path: String, version: VersionID?, size: Int64? = nil, refused: Bool = false) {
         self.path = path
         self.version = version
         self.size = size
+        self.refused = refused
     }
 
     /// The entry for a document the feed or a listing reported.
@@ -30,25 +35,67 @@ struct PendingPull: Sendable {
         self.init(path: file.path.string, version: file.version, size: file.size)
     }
 
+    /// The entry for a document the feed, a listing or a download found gone.
+    static func vanished(_ path: String) -> PendingPull {
+        PendingPull(path: path, version: nil)
+    }
+
+    /// The entry a refused push queues: the remote's side, whatever it is now.
+    static func afterRefusal(_ path: String) -> PendingPull {
+        PendingPull(path: path, version: nil, refused: true)
+    }
+
+    /// Whether the entry says the document is gone from the remote.
+    var isVanished: Bool { version == nil && !refused }
+
     /// Reads a row of the table.
     init(row: Row) {
         path = row["path"]
         version = row["version"]
         size = row["size"]
+        refused = row["refused"]
     }
 
     /// Inserts the row, or replaces the entry for its path.
     func save(_ db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO pendingPull (path, version, size) VALUES (?, ?, ?)",
-            arguments: [path, version, size])
+            sql: "INSERT OR REPLACE INTO pendingPull (path, version, size, refused) VALUES (?, ?, ?, ?)",
+            arguments: [path, version, size, refused])
+    }
+}
+
+/// One row of the `lostWrite` table: a version of a record document that another device wrote
+/// between this device's precondition check and its commit, so that it is in the history
+/// only. The next pull round settles it as a conflict.
+struct LostWrite: Sendable, Equatable {
+    /// The document's remote path.
+    var path: String
+    /// The version that lost the race.
+    var version: VersionID
+
+    /// Every lost write, ordered by path.
+    static func all(_ db: Database) throws -> [LostWrite] {
+        try Row.fetchAll(db, sql: "SELECT path, version FROM lostWrite ORDER BY path, version").map { row in
+            LostWrite(path: row["path"], version: row["version"])
+        }
+    }
+
+    /// Inserts the row (once).
+    func save(_ db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO lostWrite (path, version) VALUES (?, ?)", arguments: [path, version])
+    }
+
+    /// Removes the row.
+    func delete(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM lostWrite WHERE path = ? AND version = ?", arguments: [path, version])
     }
 }
 
 extension Database {
     /// The paths of the pending documents that are gone from the remote.
     func vanishedPendingPaths() throws -> [String] {
-        try String.fetchAll(self, sql: "SELECT path FROM pendingPull WHERE version IS NULL")
+        try String.fetchAll(self, sql: "SELECT path FROM pendingPull WHERE version IS NULL AND NOT refused")
     }
 
     /// Removes the pending entry for a path, if there is one.
@@ -56,8 +103,8 @@ extension Database {
         try execute(sql: "DELETE FROM pendingPull WHERE path = ?", arguments: [path])
     }
 
-    /// Removes every pending entry.
+    /// Removes every pending entry and every lost write.
     func deleteAllPendingPulls() throws {
-        try execute(sql: "DELETE FROM pendingPull")
+        try execute(sql: "DELETE FROM pendingPull; DELETE FROM lostWrite")
     }
 }

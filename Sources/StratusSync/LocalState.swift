@@ -21,7 +21,10 @@ import GRDB
 ///   false for a write that lost a race on a best-effort service: it is in the history only).
 /// - `pendingPull`: remote record documents (path, version, listed size) the change feed named
 ///   and this device has not fetched yet, so the feed's token can be saved before the fetches
-///   finish.
+///   finish; and those a refused push queued (`refused`: whatever the remote holds now).
+/// - `lostWrite`: versions of record documents that another device wrote between this device's
+///   precondition check and its commit (on a best-effort service), in the history only, to be
+///   settled as conflicts.
 /// - `quarantine`: remote documents that were not valid, by record.
 /// - `archive`: local sides replaced in conflicts and by restores, kept until the app discards
 ///   them (``SyncStore/discardArchive(of:)``).
@@ -86,6 +89,13 @@ struct LocalState: Sendable {
         }
         migrator.registerMigration("v2: the size the feed reported for a pending document") { db in
             try db.execute(sql: "ALTER TABLE pendingPull ADD COLUMN size INTEGER")
+        }
+        migrator.registerMigration("v3: pulls a refused push queued, and writes that lost a race") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE pendingPull ADD COLUMN refused INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE lostWrite (path TEXT NOT NULL, version TEXT NOT NULL, PRIMARY KEY (path, version));
+                    """)
         }
         return migrator
     }

@@ -3,9 +3,11 @@ import GRDB
 import Stratus
 
 /// The mass-deletion guard: documents that simply vanish from the remote (removed by hand or by
-/// another tool; a device deletes by writing a tombstone) remove records on this device. When a
-/// pull would remove more than ``SyncConfiguration/massDeletionLimit`` of them at once, the sync
-/// stops before the pending entries are saved, so nothing is applied, until the app accepts.
+/// another tool; a device deletes by writing a tombstone) remove records on this device. A
+/// document is vanished whether the feed, a listing or a download says so; every vanished entry
+/// waits in `pendingPull` until the documents still there are applied, and when applying the
+/// vanished ones would remove more than ``SyncConfiguration/massDeletionLimit`` of the records,
+/// the sync stops before any is applied, until the app accepts.
 extension SyncStore {
     /// The setting that lets the next sync apply vanished documents past the limit.
     static let acceptDeletionsSetting = "acceptRemoteDeletions"
@@ -20,20 +22,14 @@ extension SyncStore {
         wayOutTaken.send([()])
     }
 
-    /// Refuses a set of pending entries that would remove too many records. Runs inside the
-    /// write transaction that saves them, before they are saved.
-    /// - Parameter entries: The entries about to be saved, in order.
+    /// Refuses to apply the vanished pending entries when they would remove too many records.
+    /// Runs before any of them is applied, over all of them at once.
     /// - Throws: ``SyncError`` (`massDeletion`) with the count.
-    func checkMassDeletion(_ db: Database, adding entries: [PendingPull]) throws {
-        guard entries.contains(where: { $0.version == nil }) else { return }
-        if try db.setting(Self.acceptDeletionsSetting) != nil { return }
-        // What `pendingPull` will hold: what it has, then the new entries over it.
-        var vanished = Set(try db.vanishedPendingPaths())
-        for entry in entries {
-            if entry.version == nil { vanished.insert(entry.path) } else { vanished.remove(entry.path) }
-        }
+    func checkMassDeletion(_ db: Database) throws {
+        let vanished = Set(try db.vanishedPendingPaths())
         let minimum = max(0, configuration.massDeletionMinimum)
         guard vanished.count > minimum else { return }
+        if try db.setting(Self.acceptDeletionsSetting) != nil { return }
         let keys = Set(vanished.compactMap { (try? RemotePath($0)).flatMap(layout.key(ofDocument:)) })
         var live = 0
         var removed = 0

@@ -32,8 +32,7 @@ extension SyncStore {
                         return known[key] != version
                     }
                     let next = page.nextToken
-                    try await state.write { [self] db in
-                        try checkMassDeletion(db, adding: entries)
+                    try await state.write { db in
                         for entry in entries { try entry.save(db) }
                         try db.setSetting(Self.tokenSetting, next.rawValue)
                     }
@@ -60,7 +59,7 @@ extension SyncStore {
                 }
             case .deleted(let path):
                 if layout.key(ofDocument: path) != nil {
-                    entries.append(PendingPull(path: path.string, version: nil))
+                    entries.append(.vanished(path.string))
                 } else if path.contains(layout.records) || layout.records.contains(path) {
                     deletedFolders.append(path)
                 }
@@ -70,7 +69,7 @@ extension SyncStore {
             for key in try await knownBaseVersions().keys {
                 let path = try layout.documentPath(of: key)
                 if deletedFolders.contains(where: { $0.contains(path) }) {
-                    entries.append(PendingPull(path: path.string, version: nil))
+                    entries.append(.vanished(path.string))
                 }
             }
         }
@@ -101,33 +100,47 @@ extension SyncStore {
         // Records synced before whose documents are gone from the remote (a folder whose store
         // marker is gone stopped the sync before this; too many stop it in checkMassDeletion).
         for key in known.keys {
-            entries.append(PendingPull(path: try layout.documentPath(of: key).string, version: nil))
+            entries.append(.vanished(try layout.documentPath(of: key).string))
         }
-        try await state.write { [self, entries] db in
-            try checkMassDeletion(db, adding: entries)
+        try await state.write { [entries] db in
             for entry in entries { try entry.save(db) }
             if let token { try db.setSetting(Self.tokenSetting, token.rawValue) }
         }
         run.update { $0.usedFullListing = true }
     }
 
-    /// Fetches and applies every pending record document.
+    /// Fetches and applies every pending record document, then settles the writes that lost a
+    /// race. Documents still there go first; a document that turns out to be gone (the feed, a
+    /// listing or its download says so) waits, and all the vanished ones are applied together
+    /// after the mass-deletion guard has counted them (``checkMassDeletion(_:)``).
     func pullPending(_ run: SyncRun) async throws {
         // A document that already failed in this run stays pending for the next sync instead
         // of being fetched again in this run's later rounds.
         let failed = run.failedPaths
         let pending = try await state.read { db in try PendingPull.all(db) }.filter { !failed.contains($0.path) }
+        let present = pending.filter { !$0.isVanished }
         run.begin(.pulling, total: pending.count)
-        try await forEachConcurrently(pending) { [self] entry in
+        try await forEachConcurrently(present) { [self] entry in
+            try await pull(entry, run: run)
+            run.finishedRecord()
+        }
+        let vanished = try await state.read { [self] db in
+            try checkMassDeletion(db)
+            return try PendingPull.all(db).filter { $0.isVanished && !failed.contains($0.path) }
+        }
+        try await forEachConcurrently(vanished) { [self] entry in
             try await pull(entry, run: run)
             run.finishedRecord()
         }
         try await endAcceptedDeletions()
+        try await settleLostWrites(run)
     }
 
     /// Fetches one record document and its files and applies it. A document that is not valid
     /// (also one listed larger than ``RecordDocument/maximumSize``, which is not downloaded) is
-    /// quarantined; a failure that may pass (the network) leaves it pending for next time.
+    /// quarantined; a failure that may pass (the network) leaves it pending for next time. A
+    /// document the entry expected that is not there is noted as vanished, to be applied with
+    /// the others once the guard has counted them all.
     func pull(_ entry: PendingPull, run: SyncRun) async throws {
         let (pathText, hint) = (entry.path, entry.version)
         guard let path = try? RemotePath(pathText), let key = layout.key(ofDocument: path) else {
@@ -157,6 +170,9 @@ extension SyncStore {
                     try await quarantine(key, path: pathText, version: fetched.version, error, run: run)
                     return
                 }
+            } else if !entry.isVanished {
+                try await state.write { db in try PendingPull.vanished(pathText).save(db) }
+                return
             }
             reach(.documentFetched)
             let applied = try await state.write { [self, version, document] db in
@@ -174,6 +190,51 @@ extension SyncStore {
             let failure = SyncError.wrapping(error, "Fetching \(key)")
             if failure.code == .cancelled { throw failure }
             run.fail(key, path: pathText, failure)
+        }
+    }
+
+    /// Settles every write that lost a race (see ``PushOutcome/committed(_:lostWrites:)``): its
+    /// version is fetched from the history and settled as a conflict by the record type's
+    /// policy, whose decision is pushed, since the side the remote shows is this device's.
+    func settleLostWrites(_ run: SyncRun) async throws {
+        let lost = try await state.read { db in try LostWrite.all(db) }
+        for write in lost {
+            guard let path = try? RemotePath(write.path), let key = layout.key(ofDocument: path) else {
+                try await state.write { db in try write.delete(db) }
+                continue
+            }
+            do {
+                let fetched = try await fetchDocument(path, key: key, version: write.version, run: run)
+                guard let fetched, case .success(let theirs) = fetched.document else {
+                    logger.warning(
+                        "The version \(write.version) of \(key) that lost a race cannot be read; it stays in the remote's history."
+                    )
+                    try await state.write { db in try write.delete(db) }
+                    continue
+                }
+                try await fetchFiles(of: theirs, run: run)
+                let applied = try await state.write { [self] db -> Applied in
+                    try write.delete(db)
+                    guard var row = try RecordRow.fetch(db, key), let current = row.baseVersion else {
+                        return Applied()
+                    }
+                    // Already merged into this side, or this side is that write.
+                    if row.document.edit == theirs.edit || row.document.hasSameContent(as: theirs) {
+                        return Applied()
+                    }
+                    row.dirty = true
+                    return try settle(db, &row, remoteVersion: current, remote: theirs, remoteIsCurrent: false)
+                }
+                run.record(applied, for: key)
+                broadcaster.send(applied.changes)
+            } catch let error as SyncError where [.missingBlob, .blobMismatch, .invalidDocument].contains(error.code) {
+                logger.warning("The version \(write.version) of \(key) that lost a race is not valid: \(error)")
+                try await state.write { db in try write.delete(db) }
+            } catch {
+                let failure = SyncError.wrapping(error, "Fetching a write of \(key) that lost a race")
+                if failure.code == .cancelled { throw failure }
+                run.fail(key, path: write.path, failure)
+            }
         }
     }
 

@@ -6,8 +6,10 @@ import Synchronization
 
 /// Pushing: a record's files go up first, as blobs named by their hash (a blob already there is
 /// not sent again); then its document, conditional on the version this device last saw. That
-/// document is the commit. A refused precondition means another device wrote first: its side
-/// is fetched and the conflict settled, never overwritten.
+/// document is the commit. Each push returns a ``PushOutcome``: a refused precondition (another
+/// device wrote first) and a write that lost a race become entries for the next pull round,
+/// written in the same transaction as the confirmed commits, and are settled there, never
+/// overwritten.
 extension SyncStore {
     /// The records with local changes that a push would send now (`ready`: not in conflict or
     /// quarantine, and not failed already in this run), and those held by a quarantine.
@@ -21,8 +23,9 @@ extension SyncStore {
     }
 
     /// Pushes every record with local changes that is not in conflict or quarantine and has not
-    /// failed in this run already.
-    func pushDirty(_ run: SyncRun) async throws {
+    /// failed in this run already, and writes down what came of each.
+    /// - Returns: Whether anything was committed or left for a pull round.
+    func pushDirty(_ run: SyncRun) async throws -> Bool {
         let (ready, quarantined) = try await pushableKeys(run)
         for key in quarantined {
             let path = (try? layout.documentPath(of: key).string) ?? key.description
@@ -33,49 +36,66 @@ extension SyncStore {
                     "The remote document of \(key) is quarantined; this device's change waits until a valid version arrives."
                 ))
         }
-        guard !ready.isEmpty else { return }
+        guard !ready.isEmpty else { return false }
         run.begin(.pushing, total: ready.count)
         // Every edit about to go up is noted first, in one transaction, so that a document
         // committed whose answer is lost is recognised as this device's own. An earlier note
         // stays until its push is confirmed.
         try await state.write { db in try db.notePushedEdits() }
-        let commits = PushCommits()
+        let ledger = PushLedger()
         do {
             try await forEachConcurrently(ready) { [self] key in
+                let outcome: PushOutcome
                 do {
-                    try await push(key, run: run, commits: commits)
+                    outcome = try await push(key, run: run)
                 } catch {
                     let failure = SyncError.wrapping(error, "Pushing \(key)")
                     if failure.code == .cancelled { throw failure }
                     run.fail(key, path: (try? layout.documentPath(of: key).string) ?? key.description, failure)
+                    run.finishedRecord()
+                    return
                 }
+                if let batch = ledger.add(outcome) { try await writeDown(batch, run: run) }
                 run.finishedRecord()
             }
         } catch {
-            try? await record(commits.drain())
+            try? await writeDown(ledger.drain(), run: run)
             throw error
         }
-        try await record(commits.drain())
+        try await writeDown(ledger.drain(), run: run)
+        return ledger.movedAnything
     }
 
-    /// Writes down pushes the remote confirmed: the new base, and clean where the app did not
-    /// edit the record meanwhile. Batched, since a crash before this is recognised anyway.
-    private func record(_ confirmed: [PushCommits.Confirmed]) async throws {
-        guard !confirmed.isEmpty else { return }
+    /// Writes down push outcomes in one transaction: a commit becomes the new base (clean where
+    /// the app did not edit the record meanwhile), a refusal a pending pull of the remote's side,
+    /// a lost write an entry to settle. A crash before this loses nothing: a commit is
+    /// recognised by its edit id, a refusal happens again.
+    private func writeDown(_ outcomes: [PushOutcome], run: SyncRun) async throws {
+        guard !outcomes.isEmpty else { return }
         try await state.write { db in
-            for commit in confirmed {
-                try db.confirmPush(
-                    of: commit.key, version: commit.version, document: commit.document, revision: commit.revision)
+            for outcome in outcomes {
+                switch outcome {
+                case .nothing:
+                    break
+                case .committed(let commit, let lostWrites):
+                    try db.confirmPush(
+                        of: commit.key, version: commit.version, document: commit.document, revision: commit.revision)
+                    for version in lostWrites { try LostWrite(path: commit.path, version: version).save(db) }
+                case .refused(let path):
+                    try PendingPull.afterRefusal(path).save(db)
+                }
             }
+        }
+        for case .committed(let commit, _) in outcomes {
+            run.update { $0.pushed.append(commit.key) }
         }
     }
 
-    /// Pushes one record. A refused precondition settles the conflict through the pull path;
-    /// a side that then needs pushing goes in the sync's next round.
-    private func push(_ key: RecordKey, run: SyncRun, commits: PushCommits) async throws {
+    /// Pushes one record: its files, then its document, conditional on its base.
+    private func push(_ key: RecordKey, run: SyncRun) async throws -> PushOutcome {
         // The stored document's bytes are what goes up (and become the base): no re-encoding.
         let pending = try await state.read { db in try DirtyRecord.fetch(db, key) }
-        guard let pending else { return }
+        guard let pending else { return .nothing }
         let bytes = pending.bytes
         let document = try RecordDocument.decode(bytes, expectedKey: key)
         let path = try layout.documentPath(of: key)
@@ -87,34 +107,25 @@ extension SyncStore {
             written = try await service.upload(
                 from: .bytes(bytes), to: path, options: UploadOptions(precondition: precondition))
         } catch let error as ServiceError where error.code == .conflict {
-            // Another device wrote first: take its side through the pull path, which settles
-            // the conflict by the record type's policy.
-            logger.debug("The push of \(key) was refused by its precondition; settling with the remote side.")
-            try await pull(PendingPull(path: path.string, version: nil), run: run)
-            return
+            logger.debug("The push of \(key) was refused by its precondition; the remote's side is pulled next.")
+            return .refused(path: path.string)
         }
         reach(.documentCommitted)
         run.moved(bytes: Int64(bytes.count))
-        if service.capabilities.conditionalWrites != .atomic, pending.baseVersion == nil,
-            try await service.metadata(of: path).version != written.version
-        {
+        let commit = PushOutcome.Commit(
+            key: key, path: path.string, version: written.version, document: bytes, revision: pending.revision)
+        guard service.capabilities.conditionalWrites != .atomic else { return .committed(commit, lostWrites: []) }
+        if pending.baseVersion == nil, try await service.metadata(of: path).version != written.version {
             // A create that lost a race on a best-effort service: another device created the
             // same record at the same time, and its file is the one readers see (Drive keeps
-            // both and shows the older). Settle with that side, as a refused push would.
-            logger.notice("The first write of \(key) lost a race with another device's; settling with its side.")
-            try await pull(PendingPull(path: path.string, version: nil), run: run)
-            return
+            // both and shows the older). Settled with that side, as a refused push is.
+            logger.notice("The first write of \(key) lost a race with another device's; its side is pulled next.")
+            return .refused(path: path.string)
         }
-        let confirmed = PushCommits.Confirmed(
-            key: key, version: written.version, document: bytes, revision: pending.revision)
-        run.update { $0.pushed.append(key) }
-        if service.capabilities.conditionalWrites != .atomic, service.capabilities.supportsVersions {
-            try await record([confirmed])
-            try await detectLostRace(
-                key, path: path, written: written.version, base: pending.baseVersion, ours: document, run: run)
-        } else if let batch = commits.add(confirmed) {
-            try await record(batch)
-        }
+        guard service.capabilities.supportsVersions else { return .committed(commit, lostWrites: []) }
+        return .committed(
+            commit,
+            lostWrites: try await lostWrites(key, path: path, written: written.version, base: pending.baseVersion))
     }
 
     /// How long a blob confirmed on the remote is trusted without asking again.
@@ -215,71 +226,62 @@ extension SyncStore {
 
     /// On a service whose preconditions are checked just before the write (Drive), another
     /// writer can slip in between the check and the write. Its version is then in the history
-    /// between the base and ours: fetch it and settle it as a conflict, so it is not lost.
-    /// A first write (no base) that finds an older version below it lost a race to another
-    /// device's first write in the same way.
-    private func detectLostRace(
-        _ key: RecordKey, path: RemotePath, written: VersionID, base: VersionID?, ours: RecordDocument, run: SyncRun
-    ) async throws {
+    /// between the base and ours (see ``PushOutcome/lostWrites(in:written:base:)``).
+    private func lostWrites(_ key: RecordKey, path: RemotePath, written: VersionID, base: VersionID?) async throws
+        -> [VersionID]
+    {
         let history: [FileVersion]
         do {
             history = try await service.versions(of: path)
         } catch {
+            let failure = SyncError.wrapping(error, "Reading the history of \(key)")
+            if failure.code == .cancelled { throw failure }
             logger.warning("Could not read the history of \(key) to check for a lost race: \(error)")
-            return
+            return []
         }
-        guard let index = history.firstIndex(where: { $0.id == written }) else { return }
-        let older = history[(index + 1)...]
-        guard let lost = older.first else { return }
-        if let base {
-            guard let baseIndex = older.firstIndex(where: { $0.id == base }), baseIndex > older.startIndex
-            else { return }
+        let lost = PushOutcome.lostWrites(in: history, written: written, base: base)
+        if !lost.isEmpty {
+            logger.notice(
+                "\(lost.count) write(s) to \(key) slipped in before this device's push; they are settled as conflicts next."
+            )
         }
-        logger.notice(
-            "A write to \(key) slipped in before this device's push (version \(lost.id)); settling it as a conflict.")
-        guard let fetched = try await fetchDocument(path, key: key, version: lost.id, run: run),
-            case .success(let theirs) = fetched.document
-        else { return }
-        try await fetchFiles(of: theirs, run: run)
-        let applied = try await state.write { [self] db in
-            guard var row = try RecordRow.fetch(db, key) else { return Applied() }
-            row.dirty = true
-            return try settle(db, &row, remoteVersion: written, remote: theirs, remoteIsCurrent: false)
-        }
-        run.record(applied, for: key)
-        broadcaster.send(applied.changes)
+        return lost
     }
 }
 
-/// Pushes the remote confirmed and the local state does not know yet, written down in batches.
-final class PushCommits: Sendable {
-    struct Confirmed: Sendable {
-        var key: RecordKey
-        var version: VersionID
-        var document: Data
-        var revision: Int64
-    }
-
-    /// How many confirmed pushes are written in one transaction.
+/// Push outcomes not written down yet, handed out in batches.
+final class PushLedger: Sendable {
+    /// How many outcomes are written in one transaction.
     static let batchSize = 64
 
-    private let pending = Mutex<[Confirmed]>([])
+    private struct Book {
+        var pending: [PushOutcome] = []
+        var movedAnything = false
+    }
 
-    /// Adds a confirmed push; returns a full batch to write, taking it out.
-    func add(_ confirmed: Confirmed) -> [Confirmed]? {
-        pending.withLock { pending in
-            pending.append(confirmed)
-            guard pending.count >= Self.batchSize else { return nil }
-            defer { pending.removeAll() }
-            return pending
+    private let book = Mutex(Book())
+
+    /// Adds an outcome; returns a batch to write down now (a full one, or one with an outcome
+    /// that must be written at once), taking it out.
+    func add(_ outcome: PushOutcome) -> [PushOutcome]? {
+        book.withLock { book in
+            book.pending.append(outcome)
+            if case .committed = outcome { book.movedAnything = true }
+            if outcome.needsPull { book.movedAnything = true }
+            guard book.pending.count >= Self.batchSize || outcome.mustBeWrittenAtOnce else { return nil }
+            defer { book.pending.removeAll() }
+            return book.pending
         }
     }
 
-    /// Takes out everything not written yet.
-    func drain() -> [Confirmed] {
-        pending.withLock { pending in
-            defer { pending.removeAll() }
-            return pending
+    /// Takes out everything not written down yet.
+    func drain() -> [PushOutcome] {
+        book.withLock { book in
+            defer { book.pending.removeAll() }
+            return book.pending
         }
     }
+
+    /// Whether any push committed or left work for a pull round.
+    var movedAnything: Bool { book.withLock { $0.movedAnything } }
 }

@@ -55,13 +55,12 @@ extension SyncStore {
             try await collectChanges(run)
             try await pullPending(run)
             // After a push the feed is read again: it absorbs this device's own writes (so the
-            // next sync reads only what is new) and brings what other devices wrote meanwhile.
-            // A conflict settled into a side to push (a merge, a refused push) makes another
-            // round; three at most.
+            // next sync reads only what is new), brings what other devices wrote meanwhile, and
+            // the pull round settles what the push left (a refused push, a write that lost a
+            // race). A conflict settled into a side to push (a merge) makes another round;
+            // three at most.
             for _ in 0..<3 {
-                let pushed = run.report.pushed.count
-                try await pushDirty(run)
-                if run.report.pushed.count > pushed {
+                if try await pushDirty(run) {
                     try await collectChanges(run)
                     try await pullPending(run)
                 }
