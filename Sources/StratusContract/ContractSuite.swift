@@ -104,13 +104,19 @@ public struct ContractSuite: Sendable {
         self.makeService = makeService
     }
 
-    /// Every check, each to be run on its own.
+    /// Every check, each to be run on its own; only those whose name contains the value of the
+    /// environment variable `STRATUS_CONTRACT_CHECKS` when it is set and not empty (to run a few
+    /// checks against every adapter while working on them).
     public var checks: [ContractCheck] {
         let definitions: [ContractCheck.Definition] =
             Self.roundTripChecks + Self.nameChecks + Self.folderChecks + Self.metadataChecks
             + Self.notFoundChecks + Self.preconditionChecks + Self.versionChecks
-            + Self.changeFeedChecks + Self.changeWaitingChecks + Self.concurrencyChecks + Self.cancellationChecks
+            + Self.changeFeedChecks + Self.reReadChecks + Self.changeWaitingChecks + Self.concurrencyChecks
+            + Self.cancellationChecks
             + Self.transferChecks
-        return definitions.map { ContractCheck(definition: $0, makeService: makeService, options: options) }
+        let only = ProcessInfo.processInfo.environment["STRATUS_CONTRACT_CHECKS"] ?? ""
+        return definitions.filter { only.isEmpty || $0.name.contains(only) }.map {
+            ContractCheck(definition: $0, makeService: makeService, options: options)
+        }
     }
 }

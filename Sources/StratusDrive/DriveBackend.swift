@@ -43,6 +43,7 @@ public enum DriveBackend: ServiceBackend {
         BackendOption(
             "page_size", summary: "Entries per page of listings, changes and revisions, 1 to 1000 (default 100)."),
         .pollInterval,
+        .stateFolder,
         StratusHTTPClient.caFileOption,
     ]
 
@@ -75,7 +76,8 @@ public enum DriveBackend: ServiceBackend {
             singleUploadLimit: try options.integer("single_upload_limit") ?? defaults.singleUploadLimit,
             pageSize: try options.integer("page_size").map { Int(clamping: $0) } ?? defaults.pageSize,
             deleteMode: try deleteMode(options),
-            pollingSchedule: try options.pollingSchedule()
+            pollingSchedule: try options.pollingSchedule(),
+            stateFolder: options.stateFolder()
         )
         let http = try context.sharedHTTPClient(for: options)
         let oauthBase = try options.url("oauth_url") ?? apiURL

@@ -27,6 +27,14 @@ public struct DriveConfiguration: Sendable {
     /// How ``/Stratus/Service/waitForChanges(after:timeout:)`` polls `changes.list`; 2 to 30
     /// seconds by default.
     public var pollingSchedule: PollingSchedule
+    /// A local folder where the service keeps what its change feed must still know after a
+    /// restart (the path of each id it has seen, the last paths of files it deleted, and what it
+    /// knew when it read each recent page), one private file per root folder; `nil` (the
+    /// default) keeps it in memory only. Without it, a new process reading a token cannot name
+    /// a file Drive reports removed by id alone (in the application data folder, every delete)
+    /// unless it has listed or looked up that file itself. Give each service of one root its own
+    /// process: two writing one state file at once replace each other's knowledge.
+    public var stateFolder: URL?
 
     /// What a delete does to a file.
     public enum DeleteMode: String, Hashable, Sendable {
@@ -57,6 +65,8 @@ public struct DriveConfiguration: Sendable {
     ///     folder and `.trash` for a My Drive folder.
     ///   - retryPolicy: How safe-to-repeat requests are retried.
     ///   - pollingSchedule: How waiting for changes polls (the `poll_interval` option).
+    ///   - stateFolder: Where the change feed's knowledge is kept across restarts (the
+    ///     `state_folder` option); `nil` for memory only.
     /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for out-of-range values or a
     ///   root folder path that is not valid.
     public init(
@@ -68,7 +78,8 @@ public struct DriveConfiguration: Sendable {
         pageSize: Int = 100,
         deleteMode: DeleteMode? = nil,
         retryPolicy: RetryPolicy = .standard,
-        pollingSchedule: PollingSchedule = PollingSchedule()
+        pollingSchedule: PollingSchedule = PollingSchedule(),
+        stateFolder: URL? = nil
     ) throws {
         guard chunkSize > 0, chunkSize % DriveConfiguration.chunkUnit == 0 else {
             throw ServiceError(
@@ -96,6 +107,7 @@ public struct DriveConfiguration: Sendable {
         self.deleteMode = deleteMode ?? (root == .appDataFolder ? .permanent : .trash)
         self.retryPolicy = retryPolicy
         self.pollingSchedule = pollingSchedule
+        self.stateFolder = stateFolder
     }
 
     /// `https://www.googleapis.com`, Google's API and upload host.

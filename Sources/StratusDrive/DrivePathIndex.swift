@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 
 /// The adapter's memory of which Drive id each path below the root has, in both directions.
 ///
@@ -10,6 +11,13 @@ import Stratus
 ///   id (a removal carries no name or parents).
 /// - The change feed keeps the index correct: an entry that is removed, trashed, renamed or
 ///   moved is forgotten (a folder with everything below it) and recorded again at its new path.
+/// - What the feed knew of each entry of its recent pages is kept (``ChangePageMemory``), so a
+///   page read again is interpreted as it was the first time: a removal is named by the same
+///   path although the first read forgot it.
+/// - A file this service deleted keeps its last path as a tombstone until the feed reports its
+///   removal (Drive reports a permanent delete by id alone), at most ``tombstoneLimit`` of them.
+/// - With a state file (see `DriveService+State.swift`), the id → path knowledge, tombstones and
+///   page memory are saved, so a new process reading an old token knows what the old one did.
 /// - Folder creation is single-flight per path: concurrent uploads into a new folder create it
 ///   once, not once each.
 actor DrivePathIndex {
@@ -17,7 +25,7 @@ actor DrivePathIndex {
     /// the index already holds for that folder, shared) and its name rather than by a path of
     /// its own, and the kind rides in the enum's tag: an entry is 24 bytes and no allocation
     /// beyond its id, which matters when the feed records 100,000 files.
-    private enum Entry {
+    enum Entry {
         /// A folder at a whole path.
         case folder(RemotePath)
         /// A file at a whole path.
@@ -56,8 +64,27 @@ actor DrivePathIndex {
         }
     }
 
+    /// Where the change feed found an id, as remembered for a page and saved in a state file.
+    struct Location: Codable, Sendable, Equatable {
+        var path: RemotePath
+        var isFolder: Bool
+    }
+
+    /// How many deleted files keep their last path until the feed reports them.
+    static let tombstoneLimit = 10_000
+
     private var folders: [RemotePath: String] = [:]
-    private var paths: [String: Entry] = [:]
+    var paths: [String: Entry] = [:]
+    /// Files this service deleted, by id, with their last path, until the feed reports them.
+    var tombstones: [String: RemotePath] = [:]
+    /// The ids of ``tombstones``, oldest first.
+    var tombstoneOrder: [String] = []
+    /// What the feed knew of the entries of its recent pages.
+    var pageMemory = ChangePageMemory<Location?>()
+    /// Counts changes to what a state file holds.
+    var revision = 0
+    /// The state file, once attached, and the revision last written to it.
+    var stateFile: (file: AdapterStateFile, savedRevision: Int)?
     private var creating: [RemotePath: Task<String, any Error>] = [:]
     private var rootCreation: Task<String, any Error>?
 
@@ -87,14 +114,51 @@ actor DrivePathIndex {
     private func store(_ entry: Entry, id: String) {
         if let old = paths[id], !old.isAt(entry) {
             forget(id)
+        } else if paths[id] == nil {
+            revision += 1
         }
         paths[id] = entry
         if entry.isFolder { folders[entry.path] = id }
     }
 
-    /// Forgets an id; for a folder, also everything recorded below it.
+    /// What the feed knows of an id for an entry of a page: what it knew when it first read that
+    /// entry, or else the id's current path (or tombstone), which is then remembered.
+    /// - Parameters:
+    ///   - id: The entry's file id.
+    ///   - page: The page token.
+    ///   - position: The entry's position in the page.
+    func known(_ id: String, page: String, position: Int) -> Location? {
+        if let remembered = pageMemory.recall(page: page, position: position, id: id) { return remembered }
+        let current =
+            paths[id].map { Location(path: $0.path, isFolder: $0.isFolder) }
+            ?? tombstones[id].map { Location(path: $0, isFolder: false) }
+        pageMemory.remember(current, page: page, position: position, id: id)
+        revision += 1
+        return current
+    }
+
+    /// Forgets a file this service deleted, keeping its last path as a tombstone for the change
+    /// feed (the oldest tombstone goes when there are ``tombstoneLimit``).
+    func deleted(_ id: String) {
+        guard let entry = paths[id] else { return }
+        forget(id)
+        guard !entry.isFolder else { return }
+        if tombstones.updateValue(entry.path, forKey: id) == nil { tombstoneOrder.append(id) }
+        if tombstoneOrder.count > Self.tombstoneLimit {
+            let dropped = tombstoneOrder.prefix(tombstoneOrder.count - Self.tombstoneLimit)
+            for old in dropped { tombstones[old] = nil }
+            tombstoneOrder.removeFirst(dropped.count)
+        }
+    }
+
+    /// Forgets an id and its tombstone; for a folder, also everything recorded below it.
     func forget(_ id: String) {
+        if tombstones.removeValue(forKey: id) != nil {
+            tombstoneOrder.removeAll { $0 == id }
+            revision += 1
+        }
         guard let entry = paths.removeValue(forKey: id) else { return }
+        revision += 1
         guard entry.isFolder else { return }
         let path = entry.path
         if folders[path] == id { folders[path] = nil }
@@ -105,8 +169,8 @@ actor DrivePathIndex {
     func forgetFolders(along path: RemotePath) {
         var current: RemotePath? = path
         while let folder = current, !folder.isRoot {
-            if let id = folders.removeValue(forKey: folder) {
-                paths[id] = nil
+            if let id = folders.removeValue(forKey: folder), paths.removeValue(forKey: id) != nil {
+                revision += 1
             }
             forgetBelow(folder)
             current = folder.parent
@@ -116,6 +180,7 @@ actor DrivePathIndex {
     private func forgetBelow(_ folder: RemotePath) {
         for (id, entry) in paths where entry.isBelow(folder) {
             paths[id] = nil
+            revision += 1
             if entry.isFolder {
                 let path = entry.path
                 if folders[path] == id { folders[path] = nil }
@@ -127,6 +192,7 @@ actor DrivePathIndex {
     func forgetAll() {
         folders.removeAll()
         paths.removeAll()
+        revision += 1
     }
 
     /// Runs `create` for the root folder once: concurrent and later callers share its result.

@@ -14,9 +14,20 @@ import StratusHTTP
 /// each file once, at its newest change, so an upload followed by a delete would otherwise be
 /// lost); a file that moved or was renamed becomes a
 /// deletion of its old path and an upsert at the new one. Folder entries only update the
-/// index. Limits: a removal of a file this service never saw (neither listed, looked up, nor
-/// seen in the feed) cannot be named and is not reported; files below a folder that was moved
-/// or renamed are not reported one by one.
+/// index.
+///
+/// A page is a function of its token: reading it again (a sync that stopped before saving the
+/// next token, a killed process) gives the same changes, deletions included. What the feed knew
+/// of each entry when it first read a page is kept (``/StratusAdapterKit/ChangePageMemory``,
+/// the newest 256 pages and 100,000 entries), a file this service deleted keeps its last path
+/// until the feed reports it, and with ``DriveConfiguration/stateFolder`` all of it is saved
+/// before a page is returned, for a new process reading the same token.
+///
+/// Limits: a removal of a file no instance sharing the state folder ever saw (neither listed,
+/// looked up, written nor seen in the feed) cannot be named and is not reported; without a state
+/// folder, that holds for each new process. A page older than the kept ones is interpreted from
+/// current knowledge when read again. Files below a folder that was moved or renamed are not
+/// reported one by one.
 extension DriveService {
     /// The current start page token (`changes.getStartPageToken`).
     public func latestChangeToken() async throws -> ChangeToken {
@@ -26,6 +37,7 @@ extension DriveService {
             let (answer, response) = try await transport.decoded(action, as: DriveStartPageToken.self) {
                 StratusHTTPRequest(method: .get, url: url)
             }
+            try await saveState()
             return DriveChangeCursor(issuedAt: HTTPDate.serverTime(response.headers), pageToken: answer.startPageToken)
                 .token
         }
@@ -37,6 +49,7 @@ extension DriveService {
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         try await guarded {
             let cursor = try DriveChangeCursor(token)
+            try await prepareState()
             let page: DriveChangeList
             let response: StratusHTTPResponse
             if let early = await changePrefetch.take(cursor.pageToken) {
@@ -61,10 +74,12 @@ extension DriveService {
                     "changes.list", "the page has neither nextPageToken nor newStartPageToken")
             }
             var changes: [Change] = []
-            for change in page.changes where change.changeType != "drive" {
+            for (position, change) in page.changes.enumerated() where change.changeType != "drive" {
                 guard let id = change.fileId ?? change.file?.id else { continue }
-                changes += try await interpret(change, id: id, since: cursor.issuedAt)
+                let known = await index.known(id, page: cursor.pageToken, position: position)
+                changes += try await interpret(change, id: id, known: known, since: cursor.issuedAt)
             }
+            try await saveState()
             // Until the feed is read to its end, later pages still hold changes from the token's
             // time on.
             let hasMore = page.nextPageToken != nil
@@ -101,9 +116,11 @@ extension DriveService {
         return (list, response)
     }
 
-    /// The feed entries for one Drive change.
-    private func interpret(_ change: DriveChange, id: String, since issuedAt: Int64?) async throws -> [Change] {
-        let known = await index.path(of: id)
+    /// The feed entries for one Drive change, given what the feed knew of its id when it first
+    /// read this entry.
+    private func interpret(
+        _ change: DriveChange, id: String, known: DrivePathIndex.Location?, since issuedAt: Int64?
+    ) async throws -> [Change] {
         guard !change.removed, let file = change.file else {
             guard let known else { return [] }
             await index.forget(id)

@@ -40,6 +40,7 @@ extension DriveService {
                 do {
                     let file = try await write(content, md5: md5, to: path, options: options, progress: progress)
                     progress.report(content.size)
+                    await saveStateAfterWrite()
                     return file
                 } catch is StaleFolder {
                     // A folder on the way was deleted by someone else since it was cached.

@@ -135,6 +135,7 @@ public final class DriveService: Service {
                     }
                 }
             }
+            await saveStateAfterWrite()
             return files
         }
     }
@@ -164,7 +165,8 @@ public final class DriveService: Service {
                         : StratusHTTPRequest(method: .delete, url: url)
                 }
             }
-            await index.forget(file.id)
+            await index.deleted(file.id)
+            await saveStateAfterWrite()
         }
     }
 

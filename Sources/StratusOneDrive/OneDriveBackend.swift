@@ -45,6 +45,7 @@ public enum OneDriveBackend: ServiceBackend {
         BackendOption(
             "page_size", summary: "Entries per page of children, versions and delta, 1 to 1000 (default 200)."),
         .pollInterval,
+        .stateFolder,
         StratusHTTPClient.caFileOption,
     ]
 
@@ -74,7 +75,8 @@ public enum OneDriveBackend: ServiceBackend {
             simpleUploadLimit: try options.integer("simple_upload_limit") ?? defaults.simpleUploadLimit,
             fragmentSize: try options.integer("fragment_size") ?? defaults.fragmentSize,
             pageSize: try options.integer("page_size").map { Int(clamping: $0) } ?? defaults.pageSize,
-            pollingSchedule: try options.pollingSchedule()
+            pollingSchedule: try options.pollingSchedule(),
+            stateFolder: options.stateFolder()
         )
         let http = try context.sharedHTTPClient(for: options)
         let (tenant, loginURL) = try identityPlatform(options)

@@ -23,6 +23,14 @@ public struct OneDriveConfiguration: Sendable {
     public var retryPolicy: RetryPolicy
     /// How ``/Stratus/Service/waitForChanges(after:timeout:)`` polls the delta feed.
     public var pollingSchedule: PollingSchedule
+    /// A local folder where the service keeps what its delta feed must still know after a
+    /// restart (the path of each item id it has seen, the last paths of files it deleted, and
+    /// what it knew when it read each recent page), one private file per root; `nil` (the
+    /// default) keeps it in memory only. Without it, a new process reading a token cannot name
+    /// an item Graph reports deleted by id unless it has listed or looked up that item itself.
+    /// Give each service of one root its own process: two writing one state file at once
+    /// replace each other's knowledge.
+    public var stateFolder: URL?
 
     /// 320 KiB, the unit of fragment sizes.
     public static let fragmentUnit: Int64 = 327_680
@@ -40,6 +48,8 @@ public struct OneDriveConfiguration: Sendable {
     ///   - pageSize: Entries per page, 1...1000.
     ///   - retryPolicy: How safe-to-repeat requests are retried.
     ///   - pollingSchedule: How waiting for changes polls.
+    ///   - stateFolder: Where the delta feed's knowledge is kept across restarts (the
+    ///     `state_folder` option); `nil` for memory only.
     /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for out-of-range values or a
     ///   root folder path that is not valid.
     public init(
@@ -49,7 +59,8 @@ public struct OneDriveConfiguration: Sendable {
         fragmentSize: Int64 = 32 * 327_680,
         pageSize: Int = 200,
         retryPolicy: RetryPolicy = .standard,
-        pollingSchedule: PollingSchedule = PollingSchedule()
+        pollingSchedule: PollingSchedule = PollingSchedule(),
+        stateFolder: URL? = nil
     ) throws {
         guard fragmentSize > 0, fragmentSize % Self.fragmentUnit == 0, fragmentSize < Self.fragmentLimit else {
             throw ServiceError(
@@ -75,6 +86,7 @@ public struct OneDriveConfiguration: Sendable {
         self.pageSize = pageSize
         self.retryPolicy = retryPolicy
         self.pollingSchedule = pollingSchedule
+        self.stateFolder = stateFolder
     }
 
     /// `https://graph.microsoft.com/v1.0`.

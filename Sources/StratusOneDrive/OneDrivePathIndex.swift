@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusAdapterKit
 
 /// The ids of the items this service has seen, by path and path by id.
 ///
@@ -8,15 +9,47 @@ import Stratus
 /// back into paths, and it lets a write by id skip a lookup. Paths are compared as Stratus
 /// compares them; OneDrive's own comparison ignores case, so a path's spelling is the one last
 /// seen.
+///
+/// What the delta feed knew of each entry of its recent pages is kept (``ChangePageMemory``), so
+/// a page read again names the same deleted items although the first read forgot them; a file
+/// this service deleted, or found missing, keeps its last path as a tombstone until the feed
+/// reports it (at most ``tombstoneLimit``). With a state file (`OneDriveService+State.swift`),
+/// the paths, tombstones and page memory are saved for a new process.
 actor OneDrivePathIndex {
     /// What the index knows of an id.
-    struct Entry: Sendable, Equatable {
+    struct Entry: Codable, Sendable, Equatable {
         var path: RemotePath
         var isFolder: Bool
     }
 
-    private var byID: [String: Entry] = [:]
-    private var byPath: [RemotePath: String] = [:]
+    /// What the feed knew of an id when it first read an entry of a page: where it was, and for
+    /// a folder the files recorded below it (a deleted folder is reported as their deletions).
+    struct Known: Codable, Sendable, Equatable {
+        var entry: Entry?
+        var filesBelow: [RemotePath]
+
+        /// The paths a deletion (or a move out of the root) of the item reports.
+        var deletedPaths: [RemotePath] {
+            guard let entry else { return [] }
+            return entry.isFolder ? filesBelow : [entry.path]
+        }
+    }
+
+    /// How many deleted files keep their last path until the feed reports them.
+    static let tombstoneLimit = 10_000
+
+    var byID: [String: Entry] = [:]
+    var byPath: [RemotePath: String] = [:]
+    /// Files deleted by this service or found missing, by id, with their last path.
+    var tombstones: [String: RemotePath] = [:]
+    /// The ids of ``tombstones``, oldest first.
+    var tombstoneOrder: [String] = []
+    /// What the feed knew of the entries of its recent pages.
+    var pageMemory = ChangePageMemory<Known>()
+    /// Counts changes to what a state file holds.
+    var revision = 0
+    /// The state file, once attached, and the revision last written to it.
+    var stateFile: (file: AdapterStateFile, savedRevision: Int)?
     /// The current version id last read for an item, with the cTag it was read at.
     private var versions: [String: (cTag: String, version: VersionID)] = [:]
 
@@ -37,8 +70,51 @@ actor OneDrivePathIndex {
         if let old = byID[id], old.path != path, byPath[old.path] == id {
             byPath[old.path] = nil
         }
-        byID[id] = Entry(path: path, isFolder: isFolder)
+        let entry = Entry(path: path, isFolder: isFolder)
+        if byID.updateValue(entry, forKey: id) != entry { revision += 1 }
         byPath[path] = id
+        dropTombstone(id)
+    }
+
+    /// What the feed knows of an id for an entry of a page: what it knew when it first read that
+    /// entry, or else the id's current entry (or tombstone), which is then remembered.
+    /// - Parameters:
+    ///   - id: The item's id.
+    ///   - page: The page's link.
+    ///   - position: The entry's position in the page.
+    func known(_ id: String, page: String, position: Int) -> Known {
+        if let remembered = pageMemory.recall(page: page, position: position, id: id) { return remembered }
+        let entry = byID[id] ?? tombstones[id].map { Entry(path: $0, isFolder: false) }
+        var below: [RemotePath] = []
+        if let entry, entry.isFolder {
+            below = byID.values.filter { !$0.isFolder && $0.path != entry.path && entry.path.contains($0.path) }
+                .map(\.path).sorted()
+        }
+        let known = Known(entry: entry, filesBelow: below)
+        pageMemory.remember(known, page: page, position: position, id: id)
+        revision += 1
+        return known
+    }
+
+    /// Forgets a file that was deleted (by this service, or found missing), keeping its last
+    /// path as a tombstone for the feed; a folder is forgotten with everything below it.
+    func deleted(_ id: String) {
+        guard let entry = byID[id] else { return }
+        forget(id)
+        guard !entry.isFolder else { return }
+        tombstones[id] = entry.path
+        tombstoneOrder.append(id)
+        if tombstoneOrder.count > Self.tombstoneLimit {
+            let dropped = tombstoneOrder.prefix(tombstoneOrder.count - Self.tombstoneLimit)
+            for old in dropped { tombstones[old] = nil }
+            tombstoneOrder.removeFirst(dropped.count)
+        }
+    }
+
+    private func dropTombstone(_ id: String) {
+        guard tombstones.removeValue(forKey: id) != nil else { return }
+        tombstoneOrder.removeAll { $0 == id }
+        revision += 1
     }
 
     /// The id last seen at a path.
@@ -52,7 +128,9 @@ actor OneDrivePathIndex {
     @discardableResult
     func forget(_ id: String) -> [RemotePath] {
         versions[id] = nil
+        dropTombstone(id)
         guard let entry = byID.removeValue(forKey: id) else { return [] }
+        revision += 1
         if byPath[entry.path] == id { byPath[entry.path] = nil }
         guard entry.isFolder else { return [entry.path] }
         var files: [RemotePath] = []
@@ -65,8 +143,8 @@ actor OneDrivePathIndex {
         return files.sorted()
     }
 
-    /// Forgets the id at a path, if any.
+    /// Forgets the id at a path, if any, as deleted (see ``deleted(_:)``).
     func forget(path: RemotePath) {
-        if let id = byPath[path] { forget(id) }
+        if let id = byPath[path] { deleted(id) }
     }
 }

@@ -14,11 +14,24 @@ import StratusHTTP
 /// deletion of its old path and an upsert at the new one. A token Graph no longer accepts
 /// (410 with a `resync...` code anywhere in the `innererror` chain) is
 /// `invalidChangeToken`.
+///
+/// A page is a function of its token: reading it again (a sync that stopped before saving the
+/// next token, a killed process) gives the same changes, deletions included. What the feed knew
+/// of each item when it first read a page is kept (``/StratusAdapterKit/ChangePageMemory``, the
+/// newest 256 pages and 100,000 entries), a file this service deleted or found missing keeps its
+/// last path until the feed reports it, and with ``OneDriveConfiguration/stateFolder`` all of it
+/// is saved before a page is returned, for a new process reading the same token.
+///
+/// Limits: a deletion of an item no instance sharing the state folder ever saw (neither listed,
+/// looked up, written nor seen in the feed) cannot be named and is not reported; without a state
+/// folder, that holds for each new process. A page older than the kept ones is interpreted from
+/// current knowledge when read again.
 extension OneDriveService {
     /// A token for the present (`delta?token=latest`).
     public func latestChangeToken() async throws -> ChangeToken {
         try await guarded {
-            _ = try await rootID()
+            let rootID = try await rootID()
+            try await saveState(rootID: rootID)
             var url = transport.address.item(
                 .root, "delta", query: [("token", "latest"), ("$top", String(configuration.pageSize))])
             while true {
@@ -66,10 +79,12 @@ extension OneDriveService {
             }
             _ = try followLink(next, action: "GET delta")
             let rootID = try await rootID()
+            try await prepareState(rootID: rootID)
             var changes: [Change] = []
             var upserts: [(OneDriveItem, RemotePath)] = []
-            for item in page.value where item.id != rootID {
-                for change in try await interpret(item, rootID: rootID) {
+            for (position, item) in page.value.enumerated() where item.id != rootID {
+                let known = await index.known(item.id, page: cursor.link, position: position)
+                for change in try await interpret(item, known: known, rootID: rootID) {
                     switch change {
                     case .upserted(let file):
                         // An item's own upsert: the version is read for this item.
@@ -87,30 +102,33 @@ extension OneDriveService {
                 guard case .upserted(let file) = change else { return change }
                 return described[file.id].map { .upserted($0) }
             }
+            try await saveState(rootID: rootID)
             return ChangePage(
                 changes: changes, nextToken: OneDriveChangeCursor(link: next).token, hasMore: page.nextLink != nil)
         }
     }
 
-    /// The feed entries for one delta item; upserts carry a placeholder version, filled in by
-    /// the caller.
-    private func interpret(_ item: OneDriveItem, rootID: String) async throws -> [Change] {
-        let known = await index.entry(of: item.id)
+    /// The feed entries for one delta item, given what the feed knew of it when it first read
+    /// this entry; upserts carry a placeholder version, filled in by the caller.
+    private func interpret(
+        _ item: OneDriveItem, known: OneDrivePathIndex.Known, rootID: String
+    ) async throws -> [Change] {
         if item.isDeleted {
-            let forgotten = await index.forget(item.id)
-            return forgotten.map { .deleted($0) }
+            await index.forget(item.id)
+            return known.deletedPaths.map { .deleted($0) }
         }
         guard let parentID = item.parentReference?.id, let name = item.name,
             let folder = try await folderPath(id: parentID, rootID: rootID, depth: 0),
             let path = try? folder.appending(name)
         else {
             // Outside the root, or moved out of it.
-            guard known != nil else { return [] }
-            return await index.forget(item.id).map { .deleted($0) }
+            await index.forget(item.id)
+            return known.deletedPaths.map { .deleted($0) }
         }
         var result: [Change] = []
-        if let known, known.path != path {
-            result += await index.forget(item.id).map { .deleted($0) }
+        if let entry = known.entry, entry.path != path {
+            await index.forget(item.id)
+            result += known.deletedPaths.map { .deleted($0) }
         }
         await index.record(path, id: item.id, isFolder: item.isFolder)
         if item.isFile {

@@ -44,6 +44,7 @@ extension OneDriveService {
                     let item = try await write(content, hash: hash, to: path, condition: condition, progress: progress)
                     let file = try await remoteFile(item, at: path)
                     progress.report(content.size)
+                    await saveStateAfterWrite()
                     return file
                 } catch let error as ServiceError where error.httpStatus == 412 && attempt == 1 {
                     // Graph can answer 412 while the item still holds the expected content (its

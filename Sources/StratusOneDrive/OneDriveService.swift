@@ -125,6 +125,7 @@ public final class OneDriveService: Service {
                     }
                 }
             }
+            await saveStateAfterWrite()
             return try await describe(found)
         }
     }
@@ -153,7 +154,8 @@ public final class OneDriveService: Service {
                     return request
                 }
             }
-            await index.forget(item.id)
+            await index.deleted(item.id)
+            await saveStateAfterWrite()
         }
     }
 

@@ -26,7 +26,8 @@ enum DriveContractRoot: String, CaseIterable, Sendable {
         ) { [self] context in
             let root: DriveRoot = self == .appData ? .appDataFolder : .folder("Stratus/contract-\(context.id)")
             return try RunningFixture.current(MockFixture.self).makeService(
-                root: root, pageSize: context.changePageSize)
+                root: root, pageSize: context.changePageSize,
+                stateFolder: context.scratchDirectory.appending(path: "state", directoryHint: .isDirectory))
         }
     }
 

@@ -39,7 +39,8 @@ struct MockFixture: Sendable {
         root: DriveRoot = .appDataFolder,
         pageSize: Int = 100,
         singleUploadLimit: Int64 = 64 * 1024,
-        deleteMode: DriveConfiguration.DeleteMode? = nil
+        deleteMode: DriveConfiguration.DeleteMode? = nil,
+        stateFolder: URL? = nil
     ) throws -> DriveService {
         try DriveService(
             configuration: DriveConfiguration(
@@ -51,7 +52,8 @@ struct MockFixture: Sendable {
                 pageSize: pageSize,
                 deleteMode: deleteMode,
                 retryPolicy: RetryPolicy(maximumAttempts: Self.maximumAttempts, initialDelay: .milliseconds(10)),
-                pollingSchedule: PollingSchedule.quickForTests
+                pollingSchedule: PollingSchedule.quickForTests,
+                stateFolder: stateFolder
             ),
             credentials: .accessToken(accessToken)
         )

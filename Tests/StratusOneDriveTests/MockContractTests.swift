@@ -33,7 +33,8 @@ enum OneDriveContractRun: String, CaseIterable, Sendable {
         ) { [self] context in
             let root: OneDriveRoot = self == .driveFolder ? .folder("Stratus/contract-\(context.id)") : .appFolder
             return try RunningFixture.current(MockFixture.self).makeService(
-                root: root, pageSize: context.changePageSize)
+                root: root, pageSize: context.changePageSize,
+                stateFolder: context.scratchDirectory.appending(path: "state", directoryHint: .isDirectory))
         }
     }
 

@@ -38,7 +38,8 @@ struct MockFixture: Sendable {
         pageSize: Int = 200,
         simpleUploadLimit: Int64 = 64 * 1024,
         fragmentSize: Int64 = OneDriveConfiguration.fragmentUnit,
-        http: StratusHTTPClient? = nil
+        http: StratusHTTPClient? = nil,
+        stateFolder: URL? = nil
     ) throws -> OneDriveService {
         try OneDriveService(
             configuration: OneDriveConfiguration(
@@ -48,7 +49,8 @@ struct MockFixture: Sendable {
                 fragmentSize: fragmentSize,
                 pageSize: pageSize,
                 retryPolicy: RetryPolicy(maximumAttempts: Self.maximumAttempts, initialDelay: .milliseconds(10)),
-                pollingSchedule: PollingSchedule.quickForTests
+                pollingSchedule: PollingSchedule.quickForTests,
+                stateFolder: stateFolder
             ),
             credentials: .accessToken(accessToken),
             http: http

@@ -219,7 +219,7 @@ extension ContractSuite {
     }
 
     /// A short description of changes for messages.
-    private static func describe(_ changes: [Change]) -> String {
+    static func describe(_ changes: [Change]) -> String {
         let shown = changes.prefix(20).map { change in
             switch change {
             case .upserted(let file): "upserted \(file.path) @\(file.version)"

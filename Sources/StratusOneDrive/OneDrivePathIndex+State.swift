@@ -1,0 +1,60 @@
+import Foundation
+import Stratus
+import StratusAdapterKit
+
+/// The index in a state file: what a new process needs to read a token the old one read or
+/// saved (paths by id, tombstones and the delta feed's page memory; not the version cache).
+extension OneDrivePathIndex {
+    /// What the state file holds.
+    struct Saved: Codable, Sendable {
+        /// The format, 1.
+        var format: Int
+        /// Every id the index knows, with its entry.
+        var entries: [String: Entry]
+        /// Tombstones, oldest first.
+        var tombstones: [Tombstone]
+        /// The feed's page memory.
+        var pageMemory: ChangePageMemory<Known>
+    }
+
+    /// A deleted file's last path.
+    struct Tombstone: Codable, Sendable {
+        var id: String
+        var path: RemotePath
+    }
+
+    /// Whether a state file is attached.
+    var hasStateFile: Bool { stateFile != nil }
+
+    /// Attaches a state file and takes in what it holds; what the index learnt in this process
+    /// wins over it.
+    /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when the file cannot be read.
+    func attach(_ file: AdapterStateFile) throws {
+        guard stateFile == nil else { return }
+        if let saved = try file.read(Saved.self), saved.format == 1 {
+            for (id, entry) in saved.entries where byID[id] == nil && tombstones[id] == nil {
+                byID[id] = entry
+                if byPath[entry.path] == nil { byPath[entry.path] = id }
+            }
+            for tombstone in saved.tombstones where byID[tombstone.id] == nil && tombstones[tombstone.id] == nil {
+                tombstones[tombstone.id] = tombstone.path
+                tombstoneOrder.append(tombstone.id)
+            }
+            if pageMemory.isEmpty { pageMemory = saved.pageMemory }
+        }
+        stateFile = (file, -1)
+    }
+
+    /// Writes the state file when the index changed since it was last written.
+    /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when it cannot be written.
+    func saveIfChanged() throws {
+        guard let (file, saved) = stateFile, saved != revision else { return }
+        let written = revision
+        try file.write(
+            Saved(
+                format: 1, entries: byID,
+                tombstones: tombstoneOrder.compactMap { id in tombstones[id].map { Tombstone(id: id, path: $0) } },
+                pageMemory: pageMemory))
+        stateFile = (file, written)
+    }
+}
