@@ -67,8 +67,10 @@ struct NextcloudChunkPlan: Sendable, Equatable {
         /// The chunks to send: those missing, and those whose size is not the planned one (cut
         /// short, or left by another layout).
         var toSend: [Chunk]
-        /// Names in the folder that are no chunk of this plan (a higher number, a number written
-        /// otherwise): deleted, or Nextcloud would assemble them too. Never ``futureFileName``.
+        /// Chunk names in the folder (see ``NextcloudChunkPlan/isChunkName(_:)``) that are no
+        /// chunk of this plan: deleted, or Nextcloud would assemble them too. Only names a
+        /// chunked upload makes are ever here: never ``futureFileName``, and never any other
+        /// name a server lists (`.`, `..`, another client's file), which is ignored.
         var toDelete: [String]
         /// The bytes already there, in chunks that are kept.
         var keptBytes: Int64
@@ -89,10 +91,23 @@ struct NextcloudChunkPlan: Sendable, Equatable {
                 toSend.append(chunk)
             }
         }
-        // `.file` is the file the chunks will make, which Nextcloud lists beside them; deleting
-        // it deletes the whole upload folder.
-        let toDelete = present.keys.filter { !planned.contains($0) && $0 != Self.futureFileName }.sorted()
+        // Only names of chunks: `.file` is the file the chunks will make, which Nextcloud lists
+        // beside them (deleting it deletes the whole upload folder), and a name a server made
+        // up, such as `..`, would make the DELETE address something outside the folder. A
+        // foreign file left in the folder makes the assembly's size differ from
+        // `OC-Total-Length`, which Nextcloud refuses, and that upload's folder is then deleted.
+        let toDelete = present.keys.filter { Self.isChunkName($0) && !planned.contains($0) }.sorted()
         return Resumption(toSend: toSend, toDelete: toDelete, keptBytes: kept)
+    }
+
+    /// Whether a name is one a chunked upload gives a chunk: five ASCII digits naming a number
+    /// from 1 to ``largestChunkNumber`` (see ``name(of:)``).
+    static func isChunkName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count == 5, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let number = Int(name)
+        else { return false }
+        return (1...largestChunkNumber).contains(number)
     }
 
     /// Whether an upload of a size goes through chunked upload.

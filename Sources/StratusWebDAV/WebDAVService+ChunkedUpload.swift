@@ -131,7 +131,7 @@ extension WebDAVService {
         for name in resumption.toDelete {
             do {
                 _ = try await transport.send(
-                    transport.request(.delete, folder.appending(path: name)),
+                    transport.request(.delete, try WebDAVTransport.url(in: folder, named: name)),
                     action: "DELETE of a stray chunk of the upload of \(path)", repetition: .safe)
             } catch let error as ServiceError where error.code == .notFound {
                 continue
@@ -144,7 +144,8 @@ extension WebDAVService {
             try Task.checkCancellation()
             let action = "PUT of chunk \(chunk.number) of \(plan.chunks.count) of \(path)"
             var request = transport.request(
-                .put, folder.appending(path: chunk.name), headers: headers, body: content.body(chunk.range))
+                .put, try WebDAVTransport.url(in: folder, named: chunk.name), headers: headers,
+                body: content.body(chunk.range))
             request.requestDigests = [.sha256]
             let response: StratusHTTPResponse
             do {
@@ -168,7 +169,9 @@ extension WebDAVService {
         }
     }
 
-    /// The size of each file in the upload folder by name, or `nil` when there is no folder.
+    /// The size of each file directly in the upload folder by name, or `nil` when there is no
+    /// folder. The names are the server's: only chunk names are ever put in a request (see
+    /// ``NextcloudChunkPlan/resumption(present:)``).
     private func chunksPresent(in folder: URL, path: RemotePath) async throws -> [String: Int64]? {
         guard
             let entries = try await transport.propfind(
@@ -179,7 +182,9 @@ extension WebDAVService {
         for entry in entries where !entry.isCollection {
             var href = Substring(entry.href)
             while href.hasSuffix("/") { href = href.dropLast() }
-            guard href.hasPrefix(folderPath), let name = href.split(separator: "/").last else { continue }
+            guard href.hasPrefix(folderPath) else { continue }
+            let name = href.dropFirst(folderPath.count)
+            guard !name.isEmpty, !name.contains("/") else { continue }
             present[String(name)] = entry.size ?? -1
         }
         return present
@@ -206,7 +211,8 @@ extension WebDAVService {
         previousETag: String?
     ) async throws {
         let request = transport.request(
-            WebDAVTransport.move, folder.appending(path: NextcloudChunkPlan.futureFileName), headers: headers,
+            WebDAVTransport.move, try WebDAVTransport.url(in: folder, named: NextcloudChunkPlan.futureFileName),
+            headers: headers,
             isIdempotent: false)
         let action = "MOVE of the chunked upload onto \(path)"
         let transport = self.transport

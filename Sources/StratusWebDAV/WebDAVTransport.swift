@@ -25,7 +25,20 @@ struct WebDAVTransport: Sendable {
     }
 
     /// The URL of path components below a base URL that ends in `/`.
+    ///
+    /// A component that is empty, `.` or `..` is refused: a ``/Stratus/RemotePath`` holds none,
+    /// so one can only come from a server's answer (a name in a listing), and libcurl folds dot
+    /// segments, so `<folder>/..` would name the folder's parent (a DELETE of it would delete
+    /// everything beside the folder).
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidResponse`` for such a component;
+    ///   ``/Stratus/ServiceError/Code/invalidPath`` when no URL can be made.
     static func url(base: String, components: [String], isFolder: Bool) throws -> URL {
+        if let bad = components.first(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+            throw ServiceError(
+                .invalidResponse,
+                "The WebDAV server named a resource \(bad.debugDescription), which is no name (a dot segment or nothing) and would address another resource; no request was sent for it."
+            )
+        }
         var text = base
         text += components.map(encode).joined(separator: "/")
         if isFolder, !components.isEmpty { text += "/" }
@@ -33,6 +46,16 @@ struct WebDAVTransport: Sendable {
             throw ServiceError(.invalidPath, "The path \(components.joined(separator: "/")) cannot be made into a URL.")
         }
         return url
+    }
+
+    /// The URL of a resource named `name` in a folder whose URL ends in `/` (a chunk in an
+    /// upload folder, a version in a versions folder), through ``url(base:components:isFolder:)``,
+    /// so a name from a server that is a dot segment is refused.
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidResponse`` for an empty name, `.` or `..`.
+    static func url(in folder: URL, named name: String) throws -> URL {
+        var base = folder.absoluteString
+        if !base.hasSuffix("/") { base += "/" }
+        return try url(base: base, components: [name], isFolder: false)
     }
 
     /// One path segment with every byte outside `A-Z a-z 0-9 - . _ ~` percent-encoded (the

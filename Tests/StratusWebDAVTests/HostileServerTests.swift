@@ -23,9 +23,14 @@ struct ScriptedWebDAVServer: Sendable {
 
     /// Every request the server answered.
     let requestLog = RequestLog()
+    /// The path of the service's root: every path below its first component is the script's
+    /// (`/remote.php/dav/files/u/` for a Nextcloud remote, whose uploads and versions are
+    /// beside its files).
+    var rootPath = "/dav/"
     let answer: @Sendable (Request) -> Response
 
-    /// Runs the server for the length of `body`, which gets the service's root URL (`/dav/`).
+    /// Runs the server for the length of `body`, which gets the service's root URL
+    /// (``rootPath``).
     func run<Result: Sendable>(_ body: @Sendable (URL) async throws -> Result) async throws -> Result {
         let router = Router()
         router.addMockInfrastructure(
@@ -34,7 +39,8 @@ struct ScriptedWebDAVServer: Sendable {
         let answer = self.answer
         for name in ["PROPFIND", "PROPPATCH", "MKCOL", "LOCK", "UNLOCK", "PUT", "GET", "DELETE", "MOVE"] {
             guard let method = HTTPRequest.Method(name) else { continue }
-            for route in ["/dav", "/dav/**"] {
+            let mount = rootPath.split(separator: "/").first.map(String.init) ?? "dav"
+            for route in ["/\(mount)", "/\(mount)/**"] {
                 router.on(RouterPath(route), method: method) { request, _ in
                     let path = request.uri.path.removingPercentEncoding ?? request.uri.path
                     return answer(Request(method: name, path: path, headers: request.headers))
@@ -42,7 +48,7 @@ struct ScriptedWebDAVServer: Sendable {
             }
         }
         return try await MockServer.withRunning(router) { baseURL in
-            try await body(try #require(URL(string: baseURL.absoluteString + "/dav/")))
+            try await body(try #require(URL(string: baseURL.absoluteString + rootPath)))
         }
     }
 
@@ -63,6 +69,8 @@ struct ScriptedWebDAVServer: Sendable {
         var isFolder: Bool
         var etag: String
         var size = 0
+        /// Nextcloud's `oc:fileid`, when given.
+        var fileID: String? = nil
     }
 
     /// Text escaped for XML, control characters as character references (so a CR arrives).
@@ -88,6 +96,7 @@ struct ScriptedWebDAVServer: Sendable {
             text += entry.isFolder ? "<D:resourcetype><D:collection/></D:resourcetype>" : "<D:resourcetype/>"
             if !entry.isFolder { text += "<D:getcontentlength>\(entry.size)</D:getcontentlength>" }
             text += "<D:getetag>\"\(escaped(entry.etag))\"</D:getetag>"
+            if let id = entry.fileID { text += "<oc:fileid xmlns:oc=\"http://owncloud.org/ns\">\(id)</oc:fileid>" }
             text += "<D:getlastmodified>Wed, 25 Nov 2026 00:10:59 GMT</D:getlastmodified>"
             text += "</D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>"
         }
@@ -100,13 +109,15 @@ struct ScriptedWebDAVServer: Sendable {
     /// A service on the server's root, repeating a failed request at most 3 times.
     static func service(
         _ root: URL, vendor: WebDAVConfiguration.Vendor = .generic, usesLocks: Bool = false,
-        lockWait: Duration = .seconds(30)
+        lockWait: Duration = .seconds(30), chunkedUploadAbove: Int64 = WebDAVConfiguration.defaultChunkSize,
+        chunkSize: Int64 = WebDAVConfiguration.defaultChunkSize
     ) throws -> WebDAVService {
         try WebDAVService(
             configuration: WebDAVConfiguration(
                 url: root, credentials: WebDAVCredentials(user: "u", password: "p"), vendor: vendor,
                 usesLocks: usesLocks,
-                lockWait: lockWait, retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50))))
+                lockWait: lockWait, retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50)),
+                chunkedUploadThreshold: chunkedUploadAbove, chunkSize: chunkSize))
     }
 }
 
