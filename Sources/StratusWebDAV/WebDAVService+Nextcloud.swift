@@ -34,7 +34,34 @@ extension WebDAVService {
         "m\(Int64(entry.modified?.timeIntervalSince1970 ?? 0))"
     }
 
+    /// The latest time a version's name may give: the last second of the year 9999, the latest
+    /// an HTTP date (and so a file's modification time, which names its version) can say.
+    static let latestNextcloudVersionSeconds: Int64 = 253_402_300_799
+
+    /// The time a name in a file's versions folder gives, in Unix seconds; `nil` for a name that
+    /// is no number (which names no version, and is passed over).
+    /// - Parameters:
+    ///   - name: The name, as the server lists it.
+    ///   - path: The file, for the message.
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidResponse`` for a number before 1970 or
+    ///   after the year 9999 (a version can be neither, and it would be shown as such a date).
+    static func nextcloudVersionSeconds(_ name: Substring, of path: RemotePath) throws -> Int64? {
+        let digits = name.hasPrefix("-") ? name.dropFirst() : name
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        guard let seconds = Int64(name), (0...latestNextcloudVersionSeconds).contains(seconds) else {
+            throw ServiceError(
+                .invalidResponse,
+                "Nextcloud lists a version of \(path) named \(String(name.prefix(40)).debugDescription), which is no time between 1970 and the year 9999 in Unix seconds; the versions were not read."
+            )
+        }
+        return seconds
+    }
+
     /// The older versions of a file (not the current one), newest first, with their URLs.
+    /// - Throws: ``/Stratus/ServiceError/Code/invalidResponse`` when a version's name is a time
+    ///   out of range (see ``nextcloudVersionSeconds(_:of:)``).
     func nextcloudOlderVersions(_ current: WebDAVEntry, path: RemotePath) async throws -> [(
         version: FileVersion, url: URL
     )] {
@@ -50,9 +77,11 @@ extension WebDAVService {
         for entry in entries where !entry.isCollection {
             var href = Substring(entry.href)
             while href.hasSuffix("/") { href = href.dropLast() }
-            guard href.hasPrefix(folderPath), let name = href.split(separator: "/").last, let seconds = Int64(name)
+            guard href.hasPrefix(folderPath) else { continue }
+            let name = href.dropFirst(folderPath.count)
+            guard !name.isEmpty, !name.contains("/"), let seconds = try Self.nextcloudVersionSeconds(name, of: path)
             else { continue }
-            let url = folder.appending(path: String(name))
+            let url = try WebDAVTransport.url(in: folder, named: String(name))
             let hash = hashes["m\(seconds)"].map { ContentHash(algorithm: .sha256, value: $0) }
             versions.append(
                 (

@@ -7,7 +7,7 @@ import Testing
 @testable import StratusWebDAV
 
 /// A Nextcloud server that names what no honest one would (issue 39): an upload folder that
-/// lists `.`, `..` and other clients' files.
+/// lists `.`, `..` and other clients' files, and versions named by times out of any range.
 @Suite struct NextcloudHostileServerTests {
     static let root = "/remote.php/dav/files/u/"
     static let uploads = "/remote.php/dav/uploads/u/"
@@ -90,5 +90,50 @@ import Testing
         #expect(
             try WebDAVTransport.url(in: folder, named: "../x").absoluteString
                 == "https://cloud.example.com/remote.php/dav/uploads/u/stratus-1/..%2Fx")
+    }
+
+    // MARK: Version names
+
+    /// A server that lists one file (id 42) whose versions folder holds `names`.
+    static func versionsServer(names: [String]) -> ScriptedWebDAVServer {
+        ScriptedWebDAVServer(rootPath: root) { request in
+            guard request.method == "PROPFIND" else { return ScriptedWebDAVServer.status(405) }
+            let versions = "/remote.php/dav/versions/u/versions/42/"
+            switch request.path {
+            case root + "save.bin":
+                return ScriptedWebDAVServer.multistatus([
+                    .init(href: root + "save.bin", isFolder: false, etag: "now", size: 3, fileID: "42")
+                ])
+            case versions, String(versions.dropLast()):
+                return ScriptedWebDAVServer.multistatus(
+                    [.init(href: versions, isFolder: true, etag: "v")]
+                        + names.map { .init(href: versions + $0, isFolder: false, etag: $0, size: 2) })
+            default:
+                return ScriptedWebDAVServer.status(404)
+            }
+        }
+    }
+
+    @Test(arguments: ["-62135596801", "9223372036854775807", "99999999999999999999", "253402300800", "-1"])
+    func aVersionNamedByATimeOutOfRangeIsAnError(name: String) async throws {
+        let server = Self.versionsServer(names: ["1764547200", name])
+        let error = try await server.run { root in
+            await #expect(throws: ServiceError.self) {
+                _ = try await ScriptedWebDAVServer.service(root, vendor: .nextcloud).versions(
+                    of: try RemotePath("save.bin"))
+            }
+        }
+        #expect(error?.code == .invalidResponse, "\(String(describing: error))")
+        #expect(error?.message.contains(name) == true, "\(String(describing: error))")
+    }
+
+    @Test func versionsNamedByTimesInRangeAreListed() async throws {
+        let server = Self.versionsServer(names: ["1764547200", "0", "253402300799", "not-a-time"])
+        let versions = try await server.run { root in
+            try await ScriptedWebDAVServer.service(root, vendor: .nextcloud).versions(of: try RemotePath("save.bin"))
+        }
+        #expect(versions.dropFirst().map(\.id.rawValue) == ["m253402300799", "m1764547200", "m0"])
+        #expect(versions.last?.modified == Date(timeIntervalSince1970: 0))
+        #expect(versions.dropFirst().first?.modified == Date(timeIntervalSince1970: 253_402_300_799))
     }
 }
