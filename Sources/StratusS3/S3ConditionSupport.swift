@@ -173,7 +173,7 @@ extension S3Service {
     /// nothing (``S3ConditionSupport/none``).
     ///
     /// The measurement writes a few bytes to `<root>/.stratus/probes/` several times, with and
-    /// without conditions (about 14 requests), and removes every version it made. Until it has
+    /// without conditions (about 30 requests), and removes every version it made. Until it has
     /// run, ``capabilities`` declares `bestEffort` under `detect`: nothing is proven yet. Call
     /// this after creating the service to have ``capabilities`` say what the server does.
     /// - Returns: What the server honours.
@@ -203,21 +203,41 @@ extension S3Service {
         /// Refused as a request the server does not take (400, 501): the condition is not
         /// honoured.
         case rejected
+
+        /// Whether the write went through.
+        var isWritten: Bool {
+            if case .written = self { return true }
+            return false
+        }
     }
 
     /// An ETag no object has.
     static let probeStaleETag = "0123456789abcdef0123456789abcdef"
 
-    /// Measures what the server honours, on a probe key removed afterwards.
+    /// Measures what the server honours, on probe keys removed afterwards.
+    ///
+    /// A condition counts as honoured only when the server both refuses it where it fails and
+    /// takes it where it holds: a server that answers 412 to every conditional request would
+    /// otherwise be recorded as honouring each one, and every conditional write to it would
+    /// then fail as a conflict. So `If-None-Match: *` is also sent to a key that does not exist,
+    /// and a stale `If-Match` is followed by the current ETag, on `PutObject`,
+    /// `CompleteMultipartUpload` and `DeleteObject` alike.
     func detectConditionSupport() async throws -> S3ConditionSupport {
         let key = reservedKey("probes/conditions-" + UUID().uuidString.lowercased())
+        // Beside the probe key, with it as their prefix: keys no request made before.
+        let freshPut = key + "-fresh-put"
+        let freshCompletion = key + "-fresh-complete"
+        let deleted = key + "-delete"
+        let keys = [key, freshPut, freshCompletion, deleted]
         var support = S3ConditionSupport.none
         do {
             guard case .written(var etag) = try await probePut(key, "first", condition: nil) else {
                 throw ServiceError(.invalidResponse, "The condition probe could not write \(key).")
             }
             switch try await probePut(key, "over an existing key", condition: ("If-None-Match", "*")) {
-            case .refused: support.putIfNoneMatch = true
+            case .refused:
+                let toFresh = try await probePut(freshPut, "to a new key", condition: ("If-None-Match", "*"))
+                if case .written = toFresh { support.putIfNoneMatch = true }
             case .written(let newer): etag = newer
             case .rejected: break
             }
@@ -238,19 +258,22 @@ extension S3Service {
             case .written(let newer): etag = newer
             case .rejected: break
             }
-            if support.putIfNoneMatch {
-                support.completeIfNoneMatch = try await probeCompletionRefuses(key, ("If-None-Match", "*"))
+            if support.putIfNoneMatch, try await probeCompletion(key, ("If-None-Match", "*")) == .refused {
+                support.completeIfNoneMatch = try await probeCompletion(
+                    freshCompletion, ("If-None-Match", "*")
+                ).isWritten
             }
-            if let stale = support.ifMatch(Self.probeStaleETag) {
-                support.completeIfMatch = try await probeCompletionRefuses(key, ("If-Match", stale))
+            if let stale = support.ifMatch(Self.probeStaleETag), let current = support.ifMatch(etag),
+                try await probeCompletion(key, ("If-Match", stale)) == .refused
+            {
+                support.completeIfMatch = try await probeCompletion(key, ("If-Match", current)).isWritten
             }
-            let staleForDelete = support.putIfMatch == .unquoted ? Self.probeStaleETag : "\"\(Self.probeStaleETag)\""
-            support.deleteIfMatch = try await probeDeleteRefuses(key, ("If-Match", staleForDelete))
+            support.deleteIfMatch = try await probeDeleteHonoured(deleted, form: support.putIfMatch ?? .quoted)
         } catch {
-            await removeProbe(key)
+            await removeProbes(keys)
             throw error
         }
-        await removeProbe(key)
+        await removeProbes(keys)
         logger.debug(
             "Measured the bucket's conditional writes",
             metadata: ["bucket": "\(configuration.bucket)", "support": "\(support)"])
@@ -288,9 +311,10 @@ extension S3Service {
         }
     }
 
-    /// A one-part multipart upload over the probe key, completed with a condition that cannot
-    /// hold. - Returns: Whether the completion was refused.
-    private func probeCompletionRefuses(_ key: String, _ condition: (String, String)) async throws -> Bool {
+    /// A one-part multipart upload of a probe key, completed with a condition.
+    /// - Returns: What the completion came to; `written` with the new ETag (empty when the
+    ///   answer names none).
+    private func probeCompletion(_ key: String, _ condition: (String, String)) async throws -> ProbeOutcome {
         let what = "CompleteMultipartUpload of the condition probe with \(condition.0)"
         let created = try await transport.sendXML(
             S3Transport.Request(
@@ -321,22 +345,35 @@ extension S3Service {
                     payloadHash: Hex.encode(Digest.sha256(body)), action: what),
                 repetition: .onlyWhenRefused
             )
-            if let document = try? XMLTree.parse(response.body), document.name == "Error" {
+            let document = try? XMLTree.parse(response.body)
+            if let document, document.name == "Error" {
                 let error = S3ErrorMapping.error(
                     status: 500, body: response.body, action: what, secrets: transport.secrets)
                 try? await abortUpload(key: key, uploadID: uploadID)
-                return try probeOutcome(of: error) == .refused
+                return try probeOutcome(of: error)
             }
-            return false
+            return .written(document?.value("ETag").map(S3ObjectDescription.unquoted) ?? "")
         } catch let error as ServiceError {
             try? await abortUpload(key: key, uploadID: uploadID)
-            return try probeOutcome(of: error) == .refused
+            return try probeOutcome(of: error)
         }
     }
 
-    /// A `DeleteObject` of the probe key with a condition that cannot hold.
-    /// - Returns: Whether it was refused.
-    private func probeDeleteRefuses(_ key: String, _ condition: (String, String)) async throws -> Bool {
+    /// Whether `DeleteObject` honours `If-Match` on a probe key of its own: written first, then
+    /// a delete with a stale ETag must be refused and one with the current ETag must go through.
+    /// - Parameter form: How the ETag is written in `If-Match` (as `PutObject` takes it).
+    private func probeDeleteHonoured(_ key: String, form: S3ConditionSupport.ETagForm) async throws -> Bool {
+        guard case .written(let etag) = try await probePut(key, "to be deleted", condition: nil) else {
+            throw ServiceError(.invalidResponse, "The condition probe could not write \(key).")
+        }
+        func value(_ tag: String) -> String { form == .unquoted ? tag : "\"\(tag)\"" }
+        guard try await probeDelete(key, ("If-Match", value(Self.probeStaleETag))) == .refused else { return false }
+        return try await probeDelete(key, ("If-Match", value(etag))).isWritten
+    }
+
+    /// A `DeleteObject` of a probe key with a condition.
+    /// - Returns: What it came to (`written` with no ETag when it went through).
+    private func probeDelete(_ key: String, _ condition: (String, String)) async throws -> ProbeOutcome {
         do {
             _ = try await transport.send(
                 S3Transport.Request(
@@ -344,33 +381,38 @@ extension S3Service {
                     action: "DeleteObject of the condition probe with \(condition.0)"),
                 repetition: .onlyWhenRefused
             )
-            return false
+            return .written("")
         } catch let error as ServiceError {
-            return try probeOutcome(of: error) == .refused
+            return try probeOutcome(of: error)
         }
     }
 
-    /// Removes the probe key and, when the bucket keeps versions, every version and delete
-    /// marker of it. A failure is logged: the key is the adapter's own and never listed.
-    private func removeProbe(_ key: String) async {
+    /// Removes the probe keys and, when the bucket keeps versions, every version and delete
+    /// marker of them (they share the first key as their prefix). A failure is logged: the keys
+    /// are the adapter's own and never listed.
+    private func removeProbes(_ keys: [String]) async {
+        guard let prefix = keys.first else { return }
         do {
             if configuration.versioning == .off {
-                _ = try await transport.send(
-                    S3Transport.Request(method: .delete, key: key, action: "DeleteObject of the condition probe"),
-                    repetition: .safe)
+                for key in keys {
+                    _ = try await transport.send(
+                        S3Transport.Request(method: .delete, key: key, action: "DeleteObject of the condition probe"),
+                        repetition: .safe)
+                }
                 return
             }
-            for entry in try await listVersions(prefix: key, stopAfterKey: key) where entry.key == key {
+            let probes = Set(keys)
+            for entry in try await listVersions(prefix: prefix) where probes.contains(entry.key) {
                 _ = try await transport.send(
                     S3Transport.Request(
-                        method: .delete, key: key, query: [("versionId", entry.versionID)],
+                        method: .delete, key: entry.key, query: [("versionId", entry.versionID)],
                         action: "DeleteObject of a version of the condition probe"),
                     repetition: .safe
                 )
             }
         } catch {
             logger.warning(
-                "Could not remove the condition probe", metadata: ["key": "\(key)", "error": "\(error)"])
+                "Could not remove the condition probe", metadata: ["key": "\(prefix)", "error": "\(error)"])
         }
     }
 }
