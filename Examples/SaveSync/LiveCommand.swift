@@ -20,6 +20,8 @@ struct LiveCommand: AsyncParsableCommand {
     @OptionGroup var options: DeviceOptions
 
     func run() async throws {
+        // Another program reading a pipe (a script playing the device) sees each line at once.
+        StandardOutput.makeLineBuffered()
         let (device, label) = try options.open()
         print(
             "Device \(device.name) on \(label), syncing automatically. Type `play 1-1 3 1200`, `offline`, `online`, `status` or `quit`."

@@ -75,6 +75,14 @@ struct CLISandbox: Sendable {
         try RunningProcess(Executables.url(of: "stratus"), arguments, environment: processEnvironment(extra))
     }
 
+    /// Starts `stratus-save-sync` with its standard input a pipe held open (until
+    /// ``RunningProcess/closeInput()``) and returns at once, for `live`, which reads commands.
+    func startSaveSync(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunningProcess {
+        try RunningProcess(
+            Executables.url(of: "stratus-save-sync"), arguments, environment: processEnvironment(extra),
+            input: .heldOpen)
+    }
+
     private func run(_ executable: URL, _ arguments: [String], environment extra: [String: String]) async throws
         -> CLIResult
     {
@@ -88,13 +96,23 @@ struct CLISandbox: Sendable {
 final class RunningProcess: Sendable {
     private let child: ChildProcess
 
-    init(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
+    init(
+        _ executable: URL, _ arguments: [String], environment: [String: String], input: ChildProcess.Input = .null
+    ) throws {
         child = try ChildProcess(
-            executable.path, arguments, environment: environment, input: .null, output: .collect(), error: .collect())
+            executable.path, arguments, environment: environment, input: input, output: .collect(), error: .collect())
     }
 
     var stdout: String { String(decoding: child.standardOutput, as: UTF8.self) }
     var stderr: String { String(decoding: child.standardError, as: UTF8.self) }
+    /// Whether the process has not ended yet.
+    var isRunning: Bool { child.isRunning }
+
+    /// Closes the process's standard input, when it was started with one held open: it reads
+    /// the end of input.
+    func closeInput() {
+        child.closeStandardInput()
+    }
 
     /// Waits until standard output or error holds text that `matches` accepts, checking every
     /// 50 ms, for at most `seconds` (a safety bound, not a timing assertion).

@@ -73,6 +73,27 @@ import Testing
         }
     }
 
+    /// A script that drives `live` through pipes reads each line as it is printed, not all of
+    /// them when the process exits (issue 39: standard output was block-buffered on a pipe).
+    @Test func liveShowsItsFirstLineOnAPipeWhileItRuns() async throws {
+        try await CLISandbox.with { sandbox in
+            let process = try sandbox.startSaveSync([
+                "live", "--device", sandbox.path("A").path, "--type", "local", "--option",
+                "root=\(sandbox.path("cloud").path)",
+            ])
+            defer { process.terminate() }
+            // A safety bound for a busy machine: the line comes as soon as the device is open.
+            let printed = try await process.waitFor(seconds: 120) { stdout, _ in stdout.contains("\n") }
+            let wasRunning = process.isRunning
+            #expect(printed, "nothing on the pipe after 120 s; stderr: \(process.stderr)")
+            #expect(wasRunning, "the first line came only when the process exited")
+            #expect(process.stdout.hasPrefix("Device "), "\(process.stdout)")
+            process.closeInput()
+            let result = try await process.finish()
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+    }
+
     @Test func aBadRemoteChoiceIsAClearError() async throws {
         try await CLISandbox.with { sandbox in
             let noFile = try await sandbox.saveSync(["sync", "--device", sandbox.path("A").path, "--remote", "nope"])
