@@ -10,8 +10,10 @@ struct ChangesCommand: AsyncParsableCommand {
         discussion: """
             Without --since, prints a token for the current end of the feed: pass it to a later \
             `stratus changes NAME --since TOKEN` to see what changed in between. Save the next \
-            token it prints for the time after. With --follow, keeps polling (every --interval \
-            seconds) and prints changes as they come until interrupted; with --json it prints \
+            token it prints for the time after. With --follow, waits for changes the way the \
+            remote reports them (a file-system watch for local, Dropbox's long poll, polling on \
+            the remote's poll_interval elsewhere), reading the feed at least every --interval \
+            seconds, and prints changes as they come until interrupted; with --json it prints \
             one JSON document per line: the first at once, then one per batch of changes.
             """
     )
@@ -19,8 +21,12 @@ struct ChangesCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The remote's name.") var name: String
     @Option(name: .long, help: "A token from an earlier `stratus changes`.") var since: String?
-    @Flag(name: .long, help: "Keep polling for changes until interrupted.") var follow = false
-    @Option(name: .long, help: "Seconds between polls with --follow.") var interval: Double = 2
+    @Flag(name: .long, help: "Keep waiting for changes until interrupted.") var follow = false
+    @Option(
+        name: .long,
+        help:
+            "With --follow, the most seconds between two reads of the feed (reported changes are read at once)."
+    ) var interval: Double = 60
 
     func validate() throws {
         guard interval > 0, interval <= 3600 else {
@@ -37,7 +43,12 @@ struct ChangesCommand: AsyncParsableCommand {
         var first = true
         repeat {
             if !first {
-                try await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+                // The service's own way of waiting: inotify for local, Dropbox's long poll, its
+                // polling schedule elsewhere. It may wake with nothing new; the feed says.
+                let wait = Duration.milliseconds(Int(interval * 1000))
+                _ = try await global.explained(remote: name) {
+                    try await service.waitForChanges(after: token, timeout: wait)
+                }
             }
             let (changes, next) = try await drain(service, from: token)
             token = next

@@ -181,4 +181,20 @@ import Testing
             }
         }
     }
+
+    /// `--follow` waits the way the service does (a file-system watch for `local`), not by
+    /// sleeping `--interval` between reads: with an hour between reads, a change still shows at
+    /// once (issue 39).
+    @Test func changesFollowWakesWhenTheServiceReportsAChange() async throws {
+        try await Self.withLocalRemote { sandbox in
+            let follower = try sandbox.start(["changes", "s", "--follow", "--interval", "3600"])
+            defer { follower.terminate() }
+            #expect(try await follower.waitFor { stdout, _ in stdout.contains("next token: ") })
+            let file = try sandbox.write("x", to: "x.txt")
+            #expect(try await sandbox.stratus("put", file.path, "s:woken.txt").status == 0)
+            // A safety bound for a busy machine, far below the hour the old loop slept.
+            let seen = try await follower.waitFor(seconds: 120) { stdout, _ in stdout.contains("woken.txt") }
+            #expect(seen, "stdout: \(follower.stdout) stderr: \(follower.stderr)")
+        }
+    }
 }
