@@ -328,7 +328,8 @@ let package = Package(
             name: "SyncSimulation",
             dependencies: [
                 "Stratus", "StratusDigest", "StratusSync", "StratusLocal", "StratusS3", "FaultMatrix", "MockSupport",
-                "MotoSupport", "StratusAdapterKit",
+                "MotoSupport", "StratusAdapterKit", "CephSupport", "WebDAVServers", "StratusWebDAV",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/SyncSimulation"
         ),

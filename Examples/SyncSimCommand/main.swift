@@ -4,7 +4,6 @@ import Stratus
 import StratusLocal
 import StratusSync
 import SyncSimulation
-import Synchronization
 
 /// `stratus-sync-sim`: the multi-device simulation of StratusSync, and the child process the
 /// crash tests kill.
@@ -13,73 +12,165 @@ struct SyncSimCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus-sync-sim",
         abstract: "Runs seeded multi-device sync simulations and prints what they checked.",
-        subcommands: [Run.self, CrashChild.self],
+        subcommands: [Run.self, Soak.self, CrashChild.self],
         defaultSubcommand: Run.self
     )
 }
 
-/// Runs the simulation on one or more remotes.
+/// Runs the adversarial simulation on one or more backends, for some seeds.
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Several devices edit, delete, go offline and sync under faults; then every promise is checked."
+        abstract:
+            "Devices save, delete, sync at once and automatically, get killed, go offline, under seeded faults; then the history checker."
     )
 
-    @Option(
-        name: .customLong("remote"),
-        help: "local, dropbox, drive, onedrive or s3 (repeat for several; default all of them).")
-    var remotes: [String] = []
-    @Option(help: "How many devices.") var devices = 5
-    @Option(help: "How many rounds of random activity.") var rounds = 60
-    @Option(help: "How many records of each type.") var records = 10
-    @Option(help: "The seed (the same seed repeats a run).") var seed: UInt64 = 1
-    @Option(help: "The chance that a mock answers a request with 503 during the random phase.") var faults = 0.05
+    @OptionGroup var shape: SimulationShape
+    @Option(help: "The first seed (the same seed repeats a schedule).") var seed: UInt64 = 1
     @Option(help: "How many seeds to run, from --seed on.") var runs = 1
+    @Option(
+        help:
+            "A focused scenario instead of random schedules: racing-union-writers (requests held), racing-union-answers (answers held) or vanishing-revisions."
+    )
+    var scenario: String?
 
     mutating func run() async throws {
-        let chosen =
-            remotes.isEmpty
-            ? SimulationRemote.allCases
-            : try remotes.map { name in
-                guard let remote = SimulationRemote(rawValue: name) else {
-                    throw ValidationError("Unknown remote \(name); use local, dropbox, drive, onedrive or s3.")
-                }
-                return remote
-            }
         var failed = false
-        for remote in chosen {
+        for backend in try shape.backends() {
+            var total = SimulationCounts()
+            var problems = 0
             for offset in 0..<UInt64(max(1, runs)) {
-                let options = SyncSimulation.Options(
-                    devices: devices, rounds: rounds, recordsPerType: records, seed: seed &+ offset)
-                let folder = FileManager.default.temporaryDirectory.appending(
-                    path: "stratus-sync-sim-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: folder) }
-                let started = ContinuousClock.now
-                let result = ResultBox()
-                try await remote.withService(folder: folder, faultChance: faults, seed: options.seed) {
-                    service, faultSwitch in
-                    result.report = try await SyncSimulation.run(
-                        service: service, folder: folder, options: options, faults: faultSwitch)
-                }
-                guard let report = result.report else { continue }
+                let report = try await shape.runOnce(backend, seed: seed &+ offset, scenario: scenario)
                 print(
-                    "== \(remote.rawValue), seed \(options.seed): \(devices) devices, \(rounds) rounds, \(records) records per type, faults \(remote == .local ? 0 : faults) (\(ContinuousClock.now - started))"
+                    "== \(backend), seed \(report.report.seed): \(shape.describe(scenario: scenario)) (\(report.elapsed))"
                 )
-                print(report)
-                failed = failed || !report.problems.isEmpty
+                print(report.report)
+                total.add(report.report.counts)
+                problems += report.report.problems.count
+                failed = failed || !report.report.problems.isEmpty
             }
+            print(
+                "== \(backend) total: \(total.operations) simulated operations, \(problems) problems, \(total.saves) acknowledged saves"
+            )
         }
         if failed { throw ExitCode(1) }
     }
 }
 
-/// Holds a report across the service's closure.
-final class ResultBox: Sendable {
-    private let value = Mutex<SyncSimulation.Report?>(nil)
-    var report: SyncSimulation.Report? {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
+/// Runs random schedules on a backend, seed after seed, for a number of minutes.
+struct Soak: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soak",
+        abstract: "Runs seed after seed for a while and prints the operations, the problems and their seeds."
+    )
+
+    @OptionGroup var shape: SimulationShape
+    @Option(help: "How long to run, in minutes (per backend).") var minutes = 10.0
+    @Option(help: "The first seed.") var seed: UInt64 = 1
+
+    mutating func run() async throws {
+        var failed = false
+        for backend in try shape.backends() {
+            let deadline = ContinuousClock.now + .seconds(minutes * 60)
+            var total = SimulationCounts()
+            var seeds: [UInt64] = []
+            var failing: [UInt64: Int] = [:]
+            var skipped: String?
+            var next = seed
+            while ContinuousClock.now < deadline {
+                let report = try await shape.runOnce(backend, seed: next, scenario: nil).report
+                if let reason = report.skipped {
+                    skipped = reason
+                    break
+                }
+                seeds.append(next)
+                total.add(report.counts)
+                if !report.problems.isEmpty {
+                    failing[next] = report.problems.count
+                    print("== \(backend), seed \(next): FAIL")
+                    for problem in report.problems.prefix(10) { print(problem) }
+                }
+                next &+= 1
+            }
+            if let skipped {
+                print("== \(backend): skipped: \(skipped)")
+                continue
+            }
+            print(
+                "== \(backend) soak: \(seeds.count) seeds (\(seeds.first.map(String.init) ?? "-")...\(seeds.last.map(String.init) ?? "-")), \(shape.describe(scenario: nil))"
+            )
+            print(total.summary)
+            print(
+                "problems: \(failing.values.reduce(0, +)) in \(failing.count) seeds"
+                    + (failing.isEmpty
+                        ? "" : ": seeds " + failing.keys.sorted().map(String.init).joined(separator: ", ")))
+            failed = failed || !failing.isEmpty
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// The options `run` and `soak` share: the backends and the size of a run.
+struct SimulationShape: ParsableArguments {
+    @Option(
+        name: .customLong("remote"),
+        help: "local, dropbox, drive, onedrive, s3, ceph or webdav (repeat for several; default all of them).")
+    var remotes: [String] = []
+    @Option(help: "How many devices.") var devices = 3
+    @Option(help: "How many rounds of activity.") var rounds = 30
+    @Option(help: "How many records of each type.") var records = 4
+    @Option(help: "How rough the faults are: 1 the default mix, 0 none.") var faults = 1.0
+    @Option(help: "The chance a round kills a device mid-sync.") var kills = 0.08
+
+    func backends() throws -> [SimulationBackend] {
+        guard !remotes.isEmpty else { return SimulationBackend.allCases }
+        return try remotes.map { name in
+            guard let backend = SimulationBackend(rawValue: name) else {
+                throw ValidationError(
+                    "Unknown remote \(name); use \(SimulationBackend.allCases.map(\.rawValue).joined(separator: ", "))."
+                )
+            }
+            return backend
+        }
+    }
+
+    func describe(scenario: String?) -> String {
+        scenario.map { "scenario \($0)" }
+            ?? "\(devices) devices, \(rounds) rounds, \(records) records per type, faults \(faults), kills \(kills)"
+    }
+
+    /// One run in a temporary folder of its own.
+    func runOnce(_ backend: SimulationBackend, seed: UInt64, scenario: String?) async throws -> (
+        report: AdversarialSimulation.Report, elapsed: Duration
+    ) {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "stratus-sync-sim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let started = ContinuousClock.now
+        let report: AdversarialSimulation.Report
+        switch scenario {
+        case nil:
+            let options = AdversarialSimulation.Options(
+                devices: devices, rounds: rounds, recordsPerType: records, seed: seed, faultLevel: faults,
+                killChance: kills)
+            report = try await AdversarialSimulation.run(backend: backend, options: options, folder: folder)
+        case "racing-union-writers":
+            report = try await AdversarialSimulation.run(
+                backend: backend, steps: SimulationSchedule.racingUnionWriters(), devices: 2, seed: seed, folder: folder
+            )
+        case "racing-union-answers":
+            report = try await AdversarialSimulation.run(
+                backend: backend, steps: SimulationSchedule.racingUnionWriters(holdingAnswers: true), devices: 2,
+                seed: seed,
+                folder: folder)
+        case "vanishing-revisions":
+            report = try await AdversarialSimulation.run(
+                backend: backend, steps: SimulationSchedule.vanishingRevisions(), devices: 2, seed: seed, folder: folder
+            )
+        case let other?:
+            throw ValidationError("Unknown scenario \(other); use racing-union-writers or vanishing-revisions.")
+        }
+        return (report, ContinuousClock.now - started)
     }
 }
 

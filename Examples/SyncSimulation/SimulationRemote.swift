@@ -30,7 +30,7 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
         return ci || MotoLauncher.isInstalled() ? allCases : [.local, .dropbox, .drive, .onedrive]
     }()
 
-    private static let moto = Task<URL, any Error> { try await MotoLauncher.start(minimumPartSize: 256 * 1024) }
+    static let moto = Task<URL, any Error> { try await MotoLauncher.start(minimumPartSize: 256 * 1024) }
 
     /// Runs `body` with a service on this remote, stopping the mock afterwards.
     /// - Parameters:

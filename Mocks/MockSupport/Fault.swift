@@ -5,6 +5,7 @@
 /// ```json
 /// {"kind": "status", "status": 429, "retryAfter": 2}
 /// {"kind": "delay", "milliseconds": 1500}
+/// {"kind": "holdRequest", "milliseconds": 250}
 /// {"kind": "bandwidth", "bytesPerSecond": 65536}
 /// {"kind": "dropBeforeResponse"}
 /// {"kind": "dropAfterResponseBytes", "bytes": 1000}
@@ -22,6 +23,10 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
     /// but the client hears nothing (a stall past a client's timeout, when the answer comes
     /// too late).
     case delay(milliseconds: Int)
+    /// Holds the request back this long before the route sees it, then handles it normally:
+    /// the server acts on it late (a write that arrives after a later look-up, a look-up that
+    /// reads the state of after a later write).
+    case holdRequest(milliseconds: Int)
     /// Handles the request normally but sends the response body no faster than this.
     case bandwidth(bytesPerSecond: Int)
     /// Closes the connection without answering (the route still handles the request, as a
@@ -44,7 +49,7 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The names of the kinds, as the `kind` field spells them.
     public static let kindNames = [
-        "status", "delay", "bandwidth", "dropBeforeResponse", "dropAfterResponseBytes",
+        "status", "delay", "holdRequest", "bandwidth", "dropBeforeResponse", "dropAfterResponseBytes",
         "dropAfterRequestBytes", "corruptBody", "expireTokens",
     ]
 
@@ -76,6 +81,7 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
             }
             self = .status(status, retryAfter: retryAfter)
         case "delay": self = .delay(milliseconds: try positive(.milliseconds))
+        case "holdRequest": self = .holdRequest(milliseconds: try positive(.milliseconds))
         case "bandwidth":
             let rate = try positive(.bytesPerSecond)
             guard rate > 0 else {
@@ -108,6 +114,9 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
         case .delay(let milliseconds):
             try container.encode("delay", forKey: .kind)
             try container.encode(milliseconds, forKey: .milliseconds)
+        case .holdRequest(let milliseconds):
+            try container.encode("holdRequest", forKey: .kind)
+            try container.encode(milliseconds, forKey: .milliseconds)
         case .bandwidth(let rate):
             try container.encode("bandwidth", forKey: .kind)
             try container.encode(rate, forKey: .bytesPerSecond)
@@ -132,6 +141,7 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
         case .status(let status, let retryAfter):
             "status \(status)" + (retryAfter.map { " (retry after \($0) s)" } ?? "")
         case .delay(let milliseconds): "delay \(milliseconds) ms"
+        case .holdRequest(let milliseconds): "hold request \(milliseconds) ms"
         case .bandwidth(let rate): "bandwidth \(rate) B/s"
         case .dropBeforeResponse: "drop before response"
         case .dropAfterResponseBytes(let bytes): "drop after \(bytes) response bytes"

@@ -46,6 +46,9 @@ public struct FaultInjectionMiddleware<Context: RequestContext>: RouterMiddlewar
             let response = try await next(request, context)
             try await Task.sleep(for: .milliseconds(milliseconds))
             return response
+        case .holdRequest(let milliseconds):
+            try await Task.sleep(for: .milliseconds(milliseconds))
+            return try await next(request, context)
         case .bandwidth(let rate):
             var response = try await next(request, context)
             let body = response.body
