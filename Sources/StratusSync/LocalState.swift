@@ -32,6 +32,8 @@ import GRDB
 ///   unchanged files are not sent again (an entry older than an hour is checked again, since
 ///   another device's compaction may have removed the blob).
 /// - `setting`: the change token and this device's id.
+/// - `recordChange`: the changes to records each committed transaction made, in order, until
+///   every open ``SyncStore/changes()`` sequence has read them (see `ChangeJournal`).
 ///
 /// Each table's row type and statements are in a file of their own (`LocalState+Records.swift`,
 /// `LocalState+Conflicts.swift`, ...); the sync engine holds no SQL.
@@ -95,6 +97,14 @@ struct LocalState: Sendable {
                 sql: """
                     ALTER TABLE pendingPull ADD COLUMN refused INTEGER NOT NULL DEFAULT 0;
                     CREATE TABLE lostWrite (path TEXT NOT NULL, version TEXT NOT NULL, PRIMARY KEY (path, version));
+                    """)
+        }
+        migrator.registerMigration("v4: the journal of record changes") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE recordChange (
+                        sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                        type TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, origin TEXT NOT NULL);
                     """)
         }
         return migrator

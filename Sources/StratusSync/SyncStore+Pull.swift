@@ -175,15 +175,14 @@ extension SyncStore {
                 return
             }
             reach(.documentFetched)
-            let applied = try await state.write { [self, version, document] db in
+            let applied = try await commit { [self, version, document] db in
                 reach(.localCommit)
                 let applied = try applyRemote(db, key: key, version: version, document: document)
                 try db.deletePendingPull(at: pathText)
                 try db.deleteQuarantine(of: key)
-                return applied
+                return (applied, applied.changes)
             }
             run.record(applied, for: key)
-            broadcaster.send(applied.changes)
         } catch let error as SyncError where [.missingBlob, .blobMismatch, .invalidDocument].contains(error.code) {
             try await quarantine(key, path: pathText, version: hint, error, run: run)
         } catch {
@@ -213,20 +212,20 @@ extension SyncStore {
                     continue
                 }
                 try await fetchFiles(of: theirs, run: run)
-                let applied = try await state.write { [self] db -> Applied in
+                let applied = try await commit { [self] db -> (Applied, [RecordChange]) in
                     try write.delete(db)
                     guard var row = try RecordRow.fetch(db, key), let current = row.baseVersion else {
-                        return Applied()
+                        return (Applied(), [])
                     }
                     // Already merged into this side, or this side is that write.
                     if row.document.edit == theirs.edit || row.document.hasSameContent(as: theirs) {
-                        return Applied()
+                        return (Applied(), [])
                     }
                     row.dirty = true
-                    return try settle(db, &row, remoteVersion: current, remote: theirs, remoteIsCurrent: false)
+                    let applied = try settle(db, &row, remoteVersion: current, remote: theirs, remoteIsCurrent: false)
+                    return (applied, applied.changes)
                 }
                 run.record(applied, for: key)
-                broadcaster.send(applied.changes)
             } catch let error as SyncError where [.missingBlob, .blobMismatch, .invalidDocument].contains(error.code) {
                 logger.warning("The version \(write.version) of \(key) that lost a race is not valid: \(error)")
                 try await state.write { db in try write.delete(db) }

@@ -163,7 +163,7 @@ extension SyncStore {
         } else {
             found = try await readMarker()
         }
-        let changes = try await state.write { db -> [RecordChange] in
+        let changes = try await commit { db -> ([RecordChange], [RecordChange]) in
             try Self.archiveConflictRemoteSides(
                 db, reason: "The remote side of a conflict, kept when this device adopted the remote.")
             var changes: [RecordChange] = []
@@ -180,9 +180,8 @@ extension SyncStore {
             try db.setSetting(Self.acceptDeletionsSetting, nil)
             try db.setSetting(Self.remoteStoreSetting, found?.0.store)
             try db.setSetting(Self.remoteMarkerSetting, found.map { Self.fingerprint(of: $0.1) })
-            return changes
+            return (changes, changes)
         }
-        broadcaster.send(changes)
         logger.notice(
             "Adopted the remote as it is (store \(found?.0.store ?? "not set up yet")); \(changes.count) records went to the archive."
         )

@@ -58,7 +58,7 @@ extension SyncStore {
             throw SyncError.wrapping(error, "Restoring \(key) to version \(version)")
         }
         let device = deviceName
-        let restored = try await state.writeDurably { db in
+        let restored = try await commitLocalEdit { db in
             let existing = try RecordRow.fetch(db, key)
             if let existing, existing.dirty, try !db.hasConflict(key), !existing.document.hasSameContent(as: old) {
                 try db.archive(existing.document, reason: "Replaced by a restore of version \(version).")
@@ -68,10 +68,10 @@ extension SyncStore {
                 value: old.value, files: old.files, unknownFields: old.unknownFields
             )
             try Self.writeLocal(db, document, over: existing)
-            return document
+            return (
+                document, [RecordChange(key: key, kind: document.isDeleted ? .deleted : .updated, origin: .restore)]
+            )
         }
-        broadcaster.send([RecordChange(key: key, kind: restored.isDeleted ? .deleted : .updated, origin: .restore)])
-        localEdits.send([()])
         return makeRecord(restored)
     }
 }

@@ -36,7 +36,7 @@ public final class SyncStore: Sendable {
     let state: LocalState
     let blobs: LocalBlobStore
     let layout: RemoteLayout
-    let broadcaster = Broadcaster<RecordChange>(buffer: 10_000)
+    let changeJournal: ChangeJournal
     /// Told of every local edit that a sync should push (writes, resolutions, restores).
     let localEdits = Broadcaster<Void>(buffer: 1)
     /// Told when a sync run ends, however it ended.
@@ -74,6 +74,7 @@ public final class SyncStore: Sendable {
                 "The remote folder \(configuration.remoteFolder.debugDescription) is not a valid path: \(error)")
         }
         state = try LocalState(file: folder.appending(path: "state.sqlite"))
+        changeJournal = ChangeJournal(state: state)
         blobs = try LocalBlobStore(root: folder)
         if let name = configuration.deviceName {
             deviceName = name
@@ -109,16 +110,18 @@ public final class SyncStore: Sendable {
         try state.read { try $0.dirtyRecordCount() }
     }
 
-    /// The changes to records in this store, local and remote, as they happen. Each call makes a
-    /// new sequence; it ends when the store is closed.
+    /// The changes to records in this store, local and remote, as their transactions commit.
+    /// Each call makes a new sequence of what commits from then on; it ends when the store is
+    /// closed. A slow reader misses nothing: the changes wait in the store's state until every
+    /// open sequence has read them (so drop a sequence you no longer read).
     public func changes() -> AsyncStream<RecordChange> {
-        broadcaster.stream()
+        changeJournal.stream()
     }
 
     /// Ends every ``changes()`` and ``statusUpdates()`` sequence. The store can still be used;
     /// new sequences work.
     public func close() {
-        broadcaster.finish()
+        changeJournal.finish()
         statusBoard.finish()
     }
 
@@ -180,8 +183,8 @@ public final class SyncStore: Sendable {
             prepared.append((operation.key, operation.value, try operation.files.map(importFiles)))
         }
         let device = deviceName
-        let documents = try state.writeDurably { [prepared] db in
-            try prepared.map { key, value, entries in
+        let documents = try commitLocalEditNow { [prepared] db in
+            let documents = try prepared.map { key, value, entries in
                 let existing = try RecordRow.fetch(db, key)
                 let previous = existing?.document
                 let document: RecordDocument
@@ -204,10 +207,11 @@ public final class SyncStore: Sendable {
                 try Self.writeLocal(db, document, over: existing)
                 return document
             }
+            return (
+                documents,
+                documents.map { RecordChange(key: $0.key, kind: $0.isDeleted ? .deleted : .updated, origin: .local) }
+            )
         }
-        broadcaster.send(
-            documents.map { RecordChange(key: $0.key, kind: $0.isDeleted ? .deleted : .updated, origin: .local) })
-        localEdits.send([()])
         return documents.map(makeRecord)
     }
 
@@ -285,18 +289,17 @@ public final class SyncStore: Sendable {
     }
 
     private func resolve(_ key: RecordKey, decision: MergeDecision) throws {
-        let changes = try state.writeDurably { [self] db in
+        try commitLocalEditNow { [self] db in
             guard let conflict = try ConflictRow.fetch(db, key), var row = try RecordRow.fetch(db, key) else {
                 throw SyncError(.notFound, "The record \(key) has no conflict to resolve.")
             }
             if case .keepLocal = decision { row.dirty = true }
-            return try apply(
+            let changes = try apply(
                 decision, db, &row, remoteVersion: conflict.remoteVersion, remote: conflict.remoteDocument,
                 remoteIsCurrent: conflict.remoteIsCurrent
             ).changes
+            return ((), changes)
         }
-        broadcaster.send(changes)
-        localEdits.send([()])
     }
 
     /// The local sides this device replaced in conflicts (and by restores), newest first, so
