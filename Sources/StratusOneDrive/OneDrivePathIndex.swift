@@ -22,17 +22,12 @@ actor OneDrivePathIndex {
         var isFolder: Bool
     }
 
-    /// What the feed knew of an id when it first read an entry of a page: where it was, and for
-    /// a folder the files recorded below it (a deleted folder is reported as their deletions).
+    /// What the feed knew of an id when it first read an entry of a page: where it was, and,
+    /// once the entry made the feed forget it, the paths that reported (for a folder, the files
+    /// recorded below it).
     struct Known: Codable, Sendable, Equatable {
         var entry: Entry?
-        var filesBelow: [RemotePath]
-
-        /// The paths a deletion (or a move out of the root) of the item reports.
-        var deletedPaths: [RemotePath] {
-            guard let entry else { return [] }
-            return entry.isFolder ? filesBelow : [entry.path]
-        }
+        var deleted: [RemotePath]?
     }
 
     /// How many deleted files keep their last path until the feed reports them.
@@ -84,16 +79,30 @@ actor OneDrivePathIndex {
     ///   - position: The entry's position in the page.
     func known(_ id: String, page: String, position: Int) -> Known {
         if let remembered = pageMemory.recall(page: page, position: position, id: id) { return remembered }
-        let entry = byID[id] ?? tombstones[id].map { Entry(path: $0, isFolder: false) }
-        var below: [RemotePath] = []
-        if let entry, entry.isFolder {
-            below = byID.values.filter { !$0.isFolder && $0.path != entry.path && entry.path.contains($0.path) }
-                .map(\.path).sorted()
-        }
-        let known = Known(entry: entry, filesBelow: below)
+        let known = Known(entry: byID[id] ?? tombstones[id].map { Entry(path: $0, isFolder: false) })
         pageMemory.remember(known, page: page, position: position, id: id)
         revision += 1
         return known
+    }
+
+    /// Forgets an item the feed reports deleted, moved, or gone from the root, and says which
+    /// paths that deletes: the paths remembered for this entry of the page when it was read
+    /// before, else the item's known path (for a folder, the files recorded below it), which
+    /// are then remembered.
+    /// - Parameters:
+    ///   - id: The item's id.
+    ///   - known: What ``known(_:page:position:)`` returned for the entry.
+    ///   - page: The page's link.
+    ///   - position: The entry's position in the page.
+    /// - Returns: The paths to report deleted.
+    func forget(_ id: String, as known: Known, page: String, position: Int) -> [RemotePath] {
+        let below = forget(id)
+        if let remembered = known.deleted { return remembered }
+        let deleted = known.entry.map { $0.isFolder ? below : [$0.path] } ?? []
+        pageMemory.remember(
+            Known(entry: known.entry, deleted: deleted), page: page, position: position, id: id)
+        revision += 1
+        return deleted
     }
 
     /// Forgets a file that was deleted (by this service, or found missing), keeping its last

@@ -83,8 +83,10 @@ extension OneDriveService {
             var changes: [Change] = []
             var upserts: [(OneDriveItem, RemotePath)] = []
             for (position, item) in page.value.enumerated() where item.id != rootID {
-                let known = await index.known(item.id, page: cursor.link, position: position)
-                for change in try await interpret(item, known: known, rootID: rootID) {
+                let entry = FeedEntry(
+                    known: await index.known(item.id, page: cursor.link, position: position), page: cursor.link,
+                    position: position)
+                for change in try await interpret(item, entry, rootID: rootID) {
                     switch change {
                     case .upserted(let file):
                         // An item's own upsert: the version is read for this item.
@@ -108,27 +110,31 @@ extension OneDriveService {
         }
     }
 
-    /// The feed entries for one delta item, given what the feed knew of it when it first read
-    /// this entry; upserts carry a placeholder version, filled in by the caller.
-    private func interpret(
-        _ item: OneDriveItem, known: OneDrivePathIndex.Known, rootID: String
-    ) async throws -> [Change] {
+    /// Where a delta item was read, and what the feed knew of it when it first read that entry.
+    private struct FeedEntry {
+        var known: OneDrivePathIndex.Known
+        var page: String
+        var position: Int
+    }
+
+    /// The feed entries for one delta item; upserts carry a placeholder version, filled in by
+    /// the caller.
+    private func interpret(_ item: OneDriveItem, _ entry: FeedEntry, rootID: String) async throws -> [Change] {
+        let known = entry.known.entry
         if item.isDeleted {
-            await index.forget(item.id)
-            return known.deletedPaths.map { .deleted($0) }
+            return await forget(item, entry).map { .deleted($0) }
         }
         guard let parentID = item.parentReference?.id, let name = item.name,
             let folder = try await folderPath(id: parentID, rootID: rootID, depth: 0),
             let path = try? folder.appending(name)
         else {
             // Outside the root, or moved out of it.
-            await index.forget(item.id)
-            return known.deletedPaths.map { .deleted($0) }
+            guard known != nil else { return [] }
+            return await forget(item, entry).map { .deleted($0) }
         }
         var result: [Change] = []
-        if let entry = known.entry, entry.path != path {
-            await index.forget(item.id)
-            result += known.deletedPaths.map { .deleted($0) }
+        if let known, known.path != path {
+            result += await forget(item, entry).map { .deleted($0) }
         }
         await index.record(path, id: item.id, isFolder: item.isFolder)
         if item.isFile {
@@ -139,6 +145,11 @@ extension OneDriveService {
                         contentHash: item.quickXorHash, version: VersionID(item.cTag ?? item.id))))
         }
         return result
+    }
+
+    /// Forgets an item the feed reports gone from where it was; the paths that deletes.
+    private func forget(_ item: OneDriveItem, _ entry: FeedEntry) async -> [RemotePath] {
+        await index.forget(item.id, as: entry.known, page: entry.page, position: entry.position)
     }
 
     /// The path of a folder below the root (`.root` for the root itself), or `nil` when it lies
