@@ -73,9 +73,10 @@ extension DriveService {
         }
     }
 
-    /// Creates a folder unless one with that name appeared meanwhile. A create whose outcome is
-    /// unknown is repeated only after a lookup finds no such folder, so a retry never makes a
-    /// duplicate.
+    /// Creates a folder unless one with that name appeared meanwhile, and returns the folder the
+    /// name means once the create is done (see ``settleCreatedFolder(_:named:in:)``: another
+    /// client may have created one at the same time). A create whose outcome is unknown is
+    /// repeated only after a lookup finds no such folder, so a retry never makes a duplicate.
     func createFolderOnce(named name: String, in parentID: String) async throws -> String {
         let body = try DriveJSONBody.encode([
             "name": .string(name),
@@ -88,11 +89,12 @@ extension DriveService {
         if existing.contains(where: { !$0.isFolder }) {
             throw ServiceError(.conflict, "A file named \(name.debugDescription) is where a folder is needed.")
         }
-        return try await configuration.retryPolicy.runWrite(lookFirst: {
-            DriveNameRule.preferred(try await children(of: parentID, named: name).filter(\.isFolder))?.id
+        let created = try await configuration.retryPolicy.runWrite(lookFirst: {
+            DriveNameRule.preferred(try await children(of: parentID, named: name).filter(\.isFolder))
         }) { _ in
-            try await transport.json("files.create", .post, url, body: body, as: DriveFile.self, repetition: .never).id
+            try await transport.json("files.create", .post, url, body: body, as: DriveFile.self, repetition: .never)
         }
+        return try await settleCreatedFolder(created, named: name, in: parentID)
     }
 
     /// The untrashed entries of a folder, every page; with a name, only the entries whose name
