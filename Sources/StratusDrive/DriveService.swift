@@ -35,7 +35,9 @@ import Synchronization
 ///
 /// Duplicate names: among same-named entries of one folder, a path names the one with the
 /// smallest `createdTime`, ties broken by the smallest `id`; the others are left alone and not
-/// listed. Files are never merged or renamed.
+/// listed. Files are never merged or renamed. The one exception is a folder this service has
+/// just created while another client created one of the same name: the later one is merged into
+/// the older and trashed (see `DriveService+FolderRace.swift`).
 ///
 /// ```swift
 /// let service = try DriveService(

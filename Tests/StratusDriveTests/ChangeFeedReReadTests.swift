@@ -1,6 +1,7 @@
 import Foundation
 import Stratus
 import StratusDrive
+import StratusTestSupport
 import Testing
 
 /// The reviewer's case of issue 37: records deleted on another device, a sync that stops
@@ -34,8 +35,9 @@ import Testing
     @Test(arguments: permanentRoots)
     func aNewProcessReadingTheSameTokenNamesTheDeletionsToo(_ root: DriveRoot) async throws {
         try await MockFixture.withRunning { fixture in
-            let state = FileManager.default.temporaryDirectory.appending(path: "drive-state-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: state) }
+            let temporary = try TemporaryFolder()
+            defer { temporary.remove() }
+            let state = temporary.url.appending(path: "state", directoryHint: .isDirectory)
             let device = try fixture.makeService(root: root, pageSize: 10, deleteMode: .permanent, stateFolder: state)
             var paths: [RemotePath] = []
             for index in 0..<12 {

@@ -2,6 +2,7 @@ import Foundation
 import Stratus
 import StratusHTTP
 import StratusOneDrive
+import StratusTestSupport
 import Testing
 
 /// Issue 37 on Graph: items deleted by another client (files one by one, and a folder with the
@@ -10,8 +11,9 @@ import Testing
 @Suite struct DeltaReReadTests {
     @Test func deletionsAreNamedOnEveryReadAndInANewProcess() async throws {
         try await MockFixture.withRunning { fixture in
-            let state = FileManager.default.temporaryDirectory.appending(path: "onedrive-state-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: state) }
+            let temporary = try TemporaryFolder()
+            defer { temporary.remove() }
+            let state = temporary.url.appending(path: "state", directoryHint: .isDirectory)
             let device = try fixture.makeService(pageSize: 4, stateFolder: state)
             let names = [
                 "records/r0.json", "records/r1.json", "records/r2.json", "records/sub/r3.json",
