@@ -214,8 +214,8 @@ struct MockOptions {
     }
 
     /// The TLS configuration asked for, if any, and the CA certificate clients should trust
-    /// when the mock made its own.
-    func makeTLS(dataDirectory: URL) throws -> (TLSConfiguration?, URL?) {
+    /// when the mock made its own (with `openssl` awaited, off Swift's cooperative threads).
+    func makeTLS(dataDirectory: URL) async throws -> (TLSConfiguration?, URL?) {
         if let certificate, let privateKey {
             return (try MockCertificates.serverConfiguration(certificate: certificate, privateKey: privateKey), nil)
         }
@@ -223,7 +223,7 @@ struct MockOptions {
         var hosts = ["localhost", "127.0.0.1", "::1"]
         if !hosts.contains(host), host != "0.0.0.0", host != "::" { hosts.append(host) }
         for name in tlsHosts where !hosts.contains(name) { hosts.append(name) }
-        let made = try MockCertificates.make(
+        let made = try await MockCertificates.create(
             in: dataDirectory.appendingPathComponent("tls", isDirectory: true), hosts: hosts)
         guard let caOutput else { return (try made.serverConfiguration(), made.caCertificate) }
         try? FileManager.default.removeItem(at: caOutput)

@@ -24,7 +24,7 @@ enum MockMode {
     /// Serves the mock `provider` describes, as the options ask.
     static func serve(_ provider: some MockProvider, _ options: MockOptions) async throws {
         let dataDirectory = try options.makeDataDirectory(prefix: "stratus-mock-\(options.mode.rawValue)")
-        let (tls, trust) = try options.makeTLS(dataDirectory: dataDirectory)
+        let (tls, trust) = try await options.makeTLS(dataDirectory: dataDirectory)
         let mock = try provider.build(
             storage: dataDirectory,
             settings: MockServerSettings(
