@@ -138,9 +138,11 @@ public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
     /// Runs one sync and tells the plan how it went.
     private func syncOnce(_ plan: inout AutomaticSyncPlan, clock: ContinuousClock) async {
         let failure: SyncError?
+        var foundChanges = true
         do {
             let report = try await store.sync()
             afterSync?(report)
+            foundChanges = !report.pulled.isEmpty || !report.resolved.isEmpty
             // A sync that got through can still leave records that failed for a reason that
             // may pass (the status says so): they are tried again like a failed sync.
             if case .failing(let error, _) = store.status { failure = error } else { failure = nil }
@@ -149,7 +151,12 @@ public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
             failure = SyncError.wrapping(error, "Syncing automatically", otherwise: .database)
         }
         guard let failure else {
-            plan.syncSucceeded()
+            plan.syncSucceeded(foundChanges: foundChanges, at: clock.now, random: Double.random(in: 0...1))
+            if let quiet = plan.quietUntil, quiet > clock.now, plan.emptyWakes >= 2 {
+                store.logger.debug(
+                    "\(plan.emptyWakes) reports of a change in a row found nothing; the next waits \(quiet - clock.now)."
+                )
+            }
             return
         }
         if Self.needsApp(failure) {

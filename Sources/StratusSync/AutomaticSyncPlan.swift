@@ -22,6 +22,14 @@ struct AutomaticSyncPlan: Sendable {
     /// The last sync failed in a way only the app can settle (a replaced remote, a mass
     /// deletion, a newer format): nothing runs until it asks.
     private(set) var waitsForApp = false
+    /// The running sync was started by the service's report of a change alone.
+    private(set) var runsForWake = false
+    /// Syncs in a row started by a report of a change that found nothing to pull.
+    private(set) var emptyWakes = 0
+    /// A report of a change is not acted on before this, after wakes that found nothing: a
+    /// notifier that wakes without cause (a lying or broken one) cannot drive the device
+    /// faster than the pause, which doubles up to ``AutomaticSyncConfiguration/maximumRetry``.
+    private(set) var quietUntil: Instant?
 
     init(configuration: AutomaticSyncConfiguration) {
         self.configuration = configuration
@@ -47,6 +55,7 @@ struct AutomaticSyncPlan: Sendable {
 
     /// A sync starts: it covers every write and change reported so far.
     mutating func syncStarted() {
+        runsForWake = remoteChanged && firstWrite == nil && !asked
         firstWrite = nil
         lastWrite = nil
         remoteChanged = false
@@ -54,10 +63,32 @@ struct AutomaticSyncPlan: Sendable {
     }
 
     /// A sync got through.
-    mutating func syncSucceeded() {
+    /// - Parameters:
+    ///   - foundChanges: Whether it pulled anything (a record, or a conflict settled).
+    ///   - now: When it ended.
+    ///   - random: A number from 0 to 1 for the jitter of a quiet pause (0.5 means none).
+    mutating func syncSucceeded(foundChanges: Bool, at now: Instant, random: Double) {
         failures = 0
         retryAt = nil
         waitsForApp = false
+        guard runsForWake else { return }
+        if foundChanges {
+            emptyWakes = 0
+            quietUntil = nil
+        } else {
+            // One empty wake is ordinary (a service may wake early, or for this device's own
+            // write); from the second in a row on, each costs the next a growing pause.
+            emptyWakes += 1
+            if emptyWakes >= 2 { quietUntil = now + quietPause(random: random) }
+        }
+    }
+
+    /// The pause before a report of a change is acted on after the current run of empty wakes.
+    func quietPause(random: Double) -> Duration {
+        let schedule = PollingSchedule(
+            minimum: configuration.firstRetry, maximum: configuration.maximumRetry, growth: 2,
+            jitter: configuration.jitter)
+        return schedule.interval(afterQuietPolls: max(0, emptyWakes - 2), random: random)
     }
 
     /// A sync failed in a way that only the app can settle: no retry until it asks (retrying
@@ -94,7 +125,7 @@ struct AutomaticSyncPlan: Sendable {
         if asked { return now }
         if waitsForApp { return nil }
         var due: Instant?
-        if remoteChanged { due = now }
+        if remoteChanged { due = max(now, quietUntil ?? now) }
         if let lastWrite, let firstWrite {
             let write = min(lastWrite + configuration.debounce, firstWrite + configuration.maximumDelay)
             due = due.map { min($0, write) } ?? write

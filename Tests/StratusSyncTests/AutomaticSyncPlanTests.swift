@@ -61,7 +61,7 @@ import Testing
         plan.ask()
         #expect(plan.nextSync(now: start) == start, "a request does not")
         plan.syncStarted()
-        plan.syncSucceeded()
+        plan.syncSucceeded(foundChanges: true, at: start, random: 0.5)
         #expect(plan.nextSync(now: start) == nil)
         #expect(plan.failures == 0)
     }
@@ -76,5 +76,46 @@ import Testing
         #expect(plan.nextSync(now: start + .seconds(10)) == nil, "new work waits too")
         plan.ask()
         #expect(plan.nextSync(now: start) == start, "until the app asks (or takes a way out)")
+    }
+
+    @Test func wakesThatFindNothingCostTheNextAGrowingPause() {
+        var plan = AutomaticSyncPlan(configuration: configuration)
+        var now = start
+        // (the pause before the wake after this empty one, with no jitter)
+        let seconds: [Int64] = [0, 0, 1, 2, 4, 8, 16, 32, 60, 60]
+        let expected = seconds.map { Duration.seconds($0) }
+        for pause in expected {
+            plan.remoteChange()
+            let due = plan.nextSync(now: now)
+            #expect(due == now + pause)
+            now = due ?? now
+            plan.syncStarted()
+            plan.syncSucceeded(foundChanges: false, at: now, random: 0.5)
+        }
+        // A wake that finds something ends the pauses.
+        plan.remoteChange()
+        let due = plan.nextSync(now: now)
+        now = due ?? now
+        plan.syncStarted()
+        plan.syncSucceeded(foundChanges: true, at: now, random: 0.5)
+        plan.remoteChange()
+        #expect(plan.nextSync(now: now) == now)
+        #expect(plan.emptyWakes == 0)
+    }
+
+    @Test func localWritesAndRequestsDoNotWaitForAQuietPause() {
+        var plan = AutomaticSyncPlan(configuration: configuration)
+        for _ in 0..<5 {
+            plan.remoteChange()
+            plan.syncStarted()
+            plan.syncSucceeded(foundChanges: false, at: start, random: 0.5)
+        }
+        #expect(plan.quietUntil == start + .seconds(8))
+        plan.localWrite(at: start)
+        #expect(plan.nextSync(now: start) == start + .milliseconds(500), "a write waits for its debounce only")
+        plan.syncStarted()
+        #expect(!plan.runsForWake, "a sync for a write is not a wake")
+        plan.ask()
+        #expect(plan.nextSync(now: start) == start)
     }
 }
