@@ -15,12 +15,13 @@ import StratusFileSystem
 ///
 /// The file is written with ``/StratusFileSystem/AtomicFile`` (a reader or a crash sees the old
 /// content or the new, never a mix), readable by its owner only (`0600`, in a folder made `0700`
-/// when missing), and not followed when it is a symbolic link.
+/// when missing); reads and writes run off Swift's cooperative pool (`BlockingWork`). Callers
+/// that may write concurrently order their writes themselves.
 ///
 /// ```swift
 /// let file = AdapterStateFile(folder: stateFolder, name: "drive-index-\(rootID).json")
-/// try file.write(index.saved)
-/// let saved = try file.read(SavedIndex.self)
+/// try await file.write(index.saved)
+/// let saved = try await file.read(SavedIndex.self)
 /// ```
 public struct AdapterStateFile: Sendable {
     /// The file.
@@ -47,12 +48,12 @@ public struct AdapterStateFile: Sendable {
     /// - Parameter type: What it holds.
     /// - Returns: The value, or `nil` when there is no file yet.
     /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when it cannot be read or decoded.
-    public func read<Value: Decodable>(_ type: Value.Type) throws -> Value? {
+    public func read<Value: Decodable>(_ type: Value.Type) async throws -> Value? {
+        let url = url
         let data: Data
         do {
-            data = try Data(contentsOf: url)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return nil
+            guard let read = try await BlockingWork.run({ _ in try Self.contents(of: url) }) else { return nil }
+            data = read
         } catch {
             throw ServiceError(.localFile, "The adapter's state file \(url.path) could not be read.", underlying: error)
         }
@@ -68,7 +69,7 @@ public struct AdapterStateFile: Sendable {
     /// - Parameter value: The new content.
     /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when the folder cannot be made or the
     ///   file cannot be written.
-    public func write(_ value: some Encodable) throws {
+    public func write(_ value: some Encodable) async throws {
         let data: Data
         do {
             let encoder = JSONEncoder()
@@ -77,14 +78,26 @@ public struct AdapterStateFile: Sendable {
         } catch {
             throw ServiceError(.internalError, "The adapter's state could not be encoded.", underlying: error)
         }
-        let folder = url.deletingLastPathComponent()
+        let url = url
         do {
-            try FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try AtomicFile.write(data, to: url.path, mode: 0o600, ignoringUmask: true, flags: O_NOFOLLOW)
+            try await BlockingWork.run { _ in
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
+                try AtomicFile.write(data, to: url.path, mode: 0o600, ignoringUmask: true, flags: O_NOFOLLOW)
+            }
         } catch {
             throw ServiceError(
                 .localFile, "The adapter's state file \(url.path) could not be written.", underlying: error)
+        }
+    }
+
+    /// The file's bytes, or `nil` when there is no file.
+    private static func contents(of url: URL) throws -> Data? {
+        do {
+            return try Data(contentsOf: url)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return nil
         }
     }
 }

@@ -10,9 +10,10 @@
 /// the page, checked against the item's id, so a page whose answer changed meanwhile is
 /// interpreted afresh wherever it differs.
 ///
-/// Bounded: the newest ``pageLimit`` pages and at most ``entryLimit`` entries are kept; a page
-/// older than those is interpreted from current knowledge again. The value is `Codable`, so an
-/// adapter can keep it in its state file for a new process that reads the same token.
+/// Bounded: the newest ``pageLimit`` pages and at most ``entryLimit`` entries are kept (64 and
+/// 20,000 by default: a sync reads again the pages since the last token it saved, usually one);
+/// a page older than those is interpreted from current knowledge again. The value is `Codable`,
+/// so an adapter can keep it in its state file for a new process that reads the same token.
 public struct ChangePageMemory<Value: Codable & Sendable>: Codable, Sendable {
     /// One remembered entry.
     private struct Slot: Codable, Sendable {
@@ -38,7 +39,7 @@ public struct ChangePageMemory<Value: Codable & Sendable>: Codable, Sendable {
     /// - Parameters:
     ///   - pageLimit: How many pages are kept (at least 1).
     ///   - entryLimit: How many entries are kept over all pages (at least 1).
-    public init(pageLimit: Int = 256, entryLimit: Int = 100_000) {
+    public init(pageLimit: Int = 64, entryLimit: Int = 20_000) {
         self.pageLimit = max(1, pageLimit)
         self.entryLimit = max(1, entryLimit)
     }

@@ -33,7 +33,8 @@ public struct DriveConfiguration: Sendable {
     /// default) keeps it in memory only. Without it, a new process reading a token cannot name
     /// a file Drive reports removed by id alone (in the application data folder, every delete)
     /// unless it has listed or looked up that file itself. Give each service of one root its own
-    /// process: two writing one state file at once replace each other's knowledge.
+    /// process: two writing one state file at once replace each other's knowledge. The file is rewritten whole after each page or
+    /// write that changed it, so it suits roots of up to some tens of thousands of files.
     public var stateFolder: URL?
 
     /// What a delete does to a file.

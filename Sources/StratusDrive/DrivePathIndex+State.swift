@@ -29,9 +29,12 @@ extension DrivePathIndex {
     /// Attaches a state file and takes in what it holds; what the index learnt in this process
     /// wins over it.
     /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when the file cannot be read.
-    func attach(_ file: AdapterStateFile) throws {
+    func attach(_ file: AdapterStateFile) async throws {
         guard stateFile == nil else { return }
-        if let saved = try file.read(Saved.self), saved.format == 1 {
+        let saved = try await file.read(Saved.self)
+        // Another call may have attached while the file was read.
+        guard stateFile == nil else { return }
+        if let saved, saved.format == 1 {
             for (id, location) in saved.locations where paths[id] == nil && tombstones[id] == nil {
                 paths[id] = location.isFolder ? .folder(location.path) : .file(location.path)
             }
@@ -46,15 +49,24 @@ extension DrivePathIndex {
 
     /// Writes the state file when the index changed since it was last written.
     /// - Throws: ``/Stratus/ServiceError/Code/localFile`` when it cannot be written.
-    func saveIfChanged() throws {
+    func saveIfChanged() async throws {
         guard let (file, saved) = stateFile, saved != revision else { return }
         let written = revision
-        try file.write(
+        let snapshot =
             Saved(
                 format: 1,
                 locations: paths.mapValues { Location(path: $0.path, isFolder: $0.isFolder) },
                 tombstones: tombstoneOrder.compactMap { id in tombstones[id].map { Tombstone(id: id, path: $0) } },
-                pageMemory: pageMemory))
-        stateFile = (file, written)
+                pageMemory: pageMemory)
+        // Writes go out in order: a write waits for the one before it, so an older snapshot
+        // never lands after a newer one.
+        let previous = lastWrite
+        let write = Task {
+            _ = await previous?.result
+            try await file.write(snapshot)
+        }
+        lastWrite = write
+        try await write.value
+        if let current = stateFile, current.savedRevision < written { stateFile = (current.file, written) }
     }
 }

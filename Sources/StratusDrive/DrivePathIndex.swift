@@ -85,6 +85,8 @@ actor DrivePathIndex {
     var revision = 0
     /// The state file, once attached, and the revision last written to it.
     var stateFile: (file: AdapterStateFile, savedRevision: Int)?
+    /// The last write of the state file, which the next one waits for.
+    var lastWrite: Task<Void, any Error>?
     private var creating: [RemotePath: Task<String, any Error>] = [:]
     private var rootCreation: Task<String, any Error>?
 

@@ -19,7 +19,7 @@ import StratusHTTP
 /// A page is a function of its token: reading it again (a sync that stopped before saving the
 /// next token, a killed process) gives the same changes, deletions included. What the feed knew
 /// of each entry when it first read a page is kept (``/StratusAdapterKit/ChangePageMemory``,
-/// the newest 256 pages and 100,000 entries), a file this service deleted keeps its last path
+/// the newest 64 pages and 20,000 entries), a file this service deleted keeps its last path
 /// until the feed reports it, and with ``DriveConfiguration/stateFolder`` all of it is saved
 /// before a page is returned, for a new process reading the same token.
 ///

@@ -29,7 +29,8 @@ public struct OneDriveConfiguration: Sendable {
     /// default) keeps it in memory only. Without it, a new process reading a token cannot name
     /// an item Graph reports deleted by id unless it has listed or looked up that item itself.
     /// Give each service of one root its own process: two writing one state file at once
-    /// replace each other's knowledge.
+    /// replace each other's knowledge. The file is rewritten whole after each page or
+    /// write that changed it, so it suits roots of up to some tens of thousands of files.
     public var stateFolder: URL?
 
     /// 320 KiB, the unit of fragment sizes.

@@ -45,6 +45,8 @@ actor OneDrivePathIndex {
     var revision = 0
     /// The state file, once attached, and the revision last written to it.
     var stateFile: (file: AdapterStateFile, savedRevision: Int)?
+    /// The last write of the state file, which the next one waits for.
+    var lastWrite: Task<Void, any Error>?
     /// The current version id last read for an item, with the cTag it was read at.
     private var versions: [String: (cTag: String, version: VersionID)] = [:]
 

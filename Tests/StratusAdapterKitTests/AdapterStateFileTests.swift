@@ -11,15 +11,15 @@ import Testing
         var paths: [String: String]
     }
 
-    @Test func aWrittenStateIsReadBackFromAPrivateFile() throws {
+    @Test func aWrittenStateIsReadBackFromAPrivateFile() async throws {
         let temporary = try TemporaryFolder()
         defer { temporary.remove() }
         let folder = temporary.url.appending(path: "state", directoryHint: .isDirectory)
         let file = AdapterStateFile(folder: folder, name: "drive-root1.json")
-        #expect(try file.read(State.self) == nil, "no file yet")
-        try file.write(State(paths: ["A": "a.txt"]))
-        try file.write(State(paths: ["A": "a.txt", "B": "b.txt"]))
-        #expect(try file.read(State.self) == State(paths: ["A": "a.txt", "B": "b.txt"]))
+        #expect(try await file.read(State.self) == nil, "no file yet")
+        try await file.write(State(paths: ["A": "a.txt"]))
+        try await file.write(State(paths: ["A": "a.txt", "B": "b.txt"]))
+        #expect(try await file.read(State.self) == State(paths: ["A": "a.txt", "B": "b.txt"]))
         let fileMode = try FileManager.default.attributesOfItem(atPath: file.url.path)[.posixPermissions] as? NSNumber
         let folderMode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? NSNumber
         #expect(fileMode?.intValue == 0o600)
@@ -33,12 +33,12 @@ import Testing
         #expect(AdapterStateFile(folder: folder, name: ".hidden").url.path == "/state/_.hidden")
     }
 
-    @Test func somethingElseInTheFileIsALocalFileError() throws {
+    @Test func somethingElseInTheFileIsALocalFileError() async throws {
         let temporary = try TemporaryFolder()
         defer { temporary.remove() }
         let file = AdapterStateFile(folder: temporary.url, name: "state.json")
         try Data("not json".utf8).write(to: file.url)
-        let error = #expect(throws: ServiceError.self) { try file.read(State.self) }
+        let error = await #expect(throws: ServiceError.self) { try await file.read(State.self) }
         #expect(error?.code == .localFile)
     }
 }
