@@ -7,8 +7,8 @@ import Synchronization
 /// shared one that injects the current ``FaultWeather``'s faults, drawn from a seeded generator,
 /// and can cut the device off.
 ///
-/// It injects what only a device sees (a change page read twice, a document that answers 404, a
-/// listing that leaves a document out, being offline) always, and the wire faults (late answers,
+/// It injects what only a device sees (a change page read twice, an expired change token, a
+/// document that answers 404, a listing that leaves a document out, being offline) always, and the wire faults (late answers,
 /// 5xx, 429, lost answers) only when the backend has no fault rules of its own
 /// (``handlesWireFaults``). A change page read twice is checked: every deletion the first read
 /// reported must still be there (``impurePages``).
@@ -172,6 +172,9 @@ public final class AdversarialService: ForwardingService {
     /// device failed before saving its token, and read again, and the two reads are compared.
     public func changes(since token: ChangeToken) async throws -> ChangePage {
         try await willForward(.changes(since: token))
+        if strikes("token expiry", \.tokenExpiry) {
+            throw ServiceError(.invalidChangeToken, "The change token expired (injected).", httpStatus: 410)
+        }
         guard strikes("feed re-read", \.feedReread) else { return try await base.changes(since: token) }
         let first = try await base.changes(since: token)
         let second = try await base.changes(since: token)

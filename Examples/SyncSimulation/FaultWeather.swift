@@ -24,6 +24,8 @@ public struct FaultWeather: Sendable, Hashable, CustomStringConvertible {
     public var download404: Double = 0
     /// The chance that a listing leaves out one record document.
     public var listingOmission: Double = 0
+    /// The chance that a change token is refused as expired, so the device lists everything.
+    public var tokenExpiry: Double = 0
 
     /// No faults.
     public static let calm = FaultWeather()
@@ -40,11 +42,12 @@ public struct FaultWeather: Sendable, Hashable, CustomStringConvertible {
     ///   - feedReread: The chance that a change page is read twice.
     ///   - download404: The chance that a document download answers 404.
     ///   - listingOmission: The chance that a listing leaves out a document.
+    ///   - tokenExpiry: The chance that a change token is refused as expired.
     public init(
         lookupDelay: Double = 0, commitDelay: Double = 0, delayMilliseconds: Int = 250, holdsRequests: Bool = false,
         serverError: Double = 0,
         rateLimit: Double = 0, lostAnswer: Double = 0, feedReread: Double = 0, download404: Double = 0,
-        listingOmission: Double = 0
+        listingOmission: Double = 0, tokenExpiry: Double = 0
     ) {
         self.lookupDelay = lookupDelay
         self.commitDelay = commitDelay
@@ -56,12 +59,16 @@ public struct FaultWeather: Sendable, Hashable, CustomStringConvertible {
         self.feedReread = feedReread
         self.download404 = download404
         self.listingOmission = listingOmission
+        self.tokenExpiry = tokenExpiry
     }
 
     /// Whether no fault can strike.
     public var isCalm: Bool {
-        [lookupDelay, commitDelay, serverError, rateLimit, lostAnswer, feedReread, download404, listingOmission]
-            .allSatisfy { $0 <= 0 }
+        [
+            lookupDelay, commitDelay, serverError, rateLimit, lostAnswer, feedReread, download404, listingOmission,
+            tokenExpiry,
+        ]
+        .allSatisfy { $0 <= 0 }
     }
 
     /// Draws the weather of a stretch: calm a third of the time, else a storm whose kinds each
@@ -77,7 +84,7 @@ public struct FaultWeather: Sendable, Hashable, CustomStringConvertible {
             lookupDelay: maybe(0.5), commitDelay: maybe(0.5),
             delayMilliseconds: [50, 250, 600][Int.random(in: 0..<3, using: &random)], holdsRequests: random.chance(0.5),
             serverError: maybe(0.08), rateLimit: maybe(0.05), lostAnswer: maybe(0.08), feedReread: maybe(0.25),
-            download404: maybe(0.05), listingOmission: maybe(0.05))
+            download404: maybe(0.05), listingOmission: maybe(0.2), tokenExpiry: maybe(0.1))
     }
 
     /// The kinds that strike, such as `lookup delay 50% (250 ms), 5xx 8%`; `calm` when none do.
@@ -85,7 +92,7 @@ public struct FaultWeather: Sendable, Hashable, CustomStringConvertible {
         let parts: [(String, Double)] = [
             ("lookup delay", lookupDelay), ("commit delay", commitDelay), ("5xx", serverError), ("429", rateLimit),
             ("lost answer", lostAnswer), ("feed re-read", feedReread), ("404 download", download404),
-            ("listing omission", listingOmission),
+            ("listing omission", listingOmission), ("token expiry", tokenExpiry),
         ]
         let named = parts.filter { $0.1 > 0 }.map { "\($0.0) \(Int(($0.1 * 100).rounded()))%" }
         guard !named.isEmpty else { return "calm" }
