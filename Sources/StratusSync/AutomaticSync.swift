@@ -25,6 +25,16 @@ import Synchronization
 /// plus the service's ``/Stratus/ChangeWaiting/wakeBound`` plus one sync. See
 /// <doc:SyncingAutomatically>.
 public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
+    /// What ended one of ``run()``'s child tasks.
+    private enum Child: Sendable {
+        /// The scheduling loop returned (cancelled, or done after a graceful shutdown).
+        case scheduleEnded
+        /// A graceful shutdown's grace ran out while the loop still ran (a sync was stuck).
+        case graceOver
+        /// A task that forwards events ended.
+        case forwarderEnded
+    }
+
     /// What wakes the scheduling loop.
     private enum Event: Sendable {
         case localWrite
@@ -69,10 +79,14 @@ public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
     }
 
     /// Keeps the store in sync until the task is cancelled or a graceful shutdown (which
-    /// pushes pending writes once more, when the service can be reached, and returns).
+    /// pushes pending writes once more, when the service can be reached, and returns). A sync
+    /// that is still running ``AutomaticSyncConfiguration/shutdownGrace`` after the shutdown
+    /// began (a stuck one, or the last push) is cancelled, so the shutdown ends within the
+    /// grace and the time a cancelled transfer takes to stop.
     /// - Throws: ``SyncError`` (`unsupported`) when this instance is already running.
     public func run() async throws {
         let (stream, sink) = AsyncStream<Event>.makeStream()
+        let (shutdownBegan, shutdownSink) = AsyncStream<Void>.makeStream()
         let started = events.withLock { events -> Bool in
             guard events == nil else { return false }
             events = sink
@@ -80,24 +94,50 @@ public final class AutomaticSync: Sendable, ServiceLifecycle.Service {
         }
         guard started else { throw SyncError(.unsupported, "This automatic sync is already running.") }
         defer { events.withLock { $0 = nil } }
+        let grace = configuration.shutdownGrace
         await withGracefulShutdownHandler {
-            await withTaskGroup(of: Void.self) { group in
+            await withTaskGroup(of: Child.self) { group in
                 let edits = store.localEdits.stream()
                 group.addTask {
                     for await _ in edits { sink.yield(.localWrite) }
+                    return .forwarderEnded
                 }
                 let wayOuts = store.wayOutTaken.stream()
                 group.addTask {
                     for await _ in wayOuts { sink.yield(.asked) }
+                    return .forwarderEnded
                 }
                 group.addTask { [self] in
                     await watchRemote(sink)
+                    return .forwarderEnded
                 }
-                await schedule(stream, sink)
-                group.cancelAll()
+                group.addTask {
+                    for await _ in shutdownBegan {
+                        try? await Task.sleep(for: grace)
+                        return Task.isCancelled ? .forwarderEnded : .graceOver
+                    }
+                    return .forwarderEnded
+                }
+                group.addTask { [self] in
+                    await schedule(stream, sink)
+                    return .scheduleEnded
+                }
+                while let child = await group.next() {
+                    switch child {
+                    case .scheduleEnded:
+                        group.cancelAll()
+                    case .graceOver:
+                        store.logger.notice(
+                            "A sync was still running \(grace) into a graceful shutdown; it is cancelled.")
+                        group.cancelAll()
+                    case .forwarderEnded:
+                        continue
+                    }
+                }
             }
         } onGracefulShutdown: {
             sink.yield(.shutdown)
+            shutdownSink.yield()
         }
     }
 

@@ -22,6 +22,9 @@ public struct AutomaticSyncConfiguration: Sendable {
     /// The largest share of a retry pause added or taken away at random (0 to 0.5), so that
     /// devices do not retry in step. Default 0.2.
     public var jitter: Double
+    /// How long a graceful shutdown lets a running sync (and the last push of pending writes)
+    /// go on before it is cancelled, which is safe: what it did stays done. Default 10 seconds.
+    public var shutdownGrace: Duration
 
     /// Creates a configuration; every setting has a default.
     /// - Parameters:
@@ -32,6 +35,7 @@ public struct AutomaticSyncConfiguration: Sendable {
     ///   - maximumRetry: The longest pause after failures.
     ///   - maximumOfflineRetry: The longest pause while offline.
     ///   - jitter: The random share of each pause.
+    ///   - shutdownGrace: How long a graceful shutdown waits for a running sync.
     public init(
         debounce: Duration = .milliseconds(500),
         maximumDelay: Duration = .seconds(5),
@@ -39,7 +43,8 @@ public struct AutomaticSyncConfiguration: Sendable {
         firstRetry: Duration = .seconds(1),
         maximumRetry: Duration = .seconds(60),
         maximumOfflineRetry: Duration = .seconds(10),
-        jitter: Double = 0.2
+        jitter: Double = 0.2,
+        shutdownGrace: Duration = .seconds(10)
     ) {
         self.debounce = max(.zero, debounce)
         self.maximumDelay = max(self.debounce, maximumDelay)
@@ -48,5 +53,6 @@ public struct AutomaticSyncConfiguration: Sendable {
         self.maximumRetry = max(self.firstRetry, maximumRetry)
         self.maximumOfflineRetry = max(self.firstRetry, maximumOfflineRetry)
         self.jitter = jitter.isFinite ? min(0.5, max(0, jitter)) : 0.2
+        self.shutdownGrace = max(.zero, shutdownGrace)
     }
 }

@@ -193,6 +193,40 @@ import Testing
         #expect(try b.record(key("before-shutdown"))?.decode(Save.self).level == 21)
     }
 
+    /// A sync stuck on a request that never answers: a graceful shutdown cancels it once its
+    /// grace is over, instead of waiting for the request (issue 39, item 1).
+    @Test func aGracefulShutdownEndsAStuckSyncAfterItsGrace() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let stuck = SwitchableService(harness.remote)
+        let a = try harness.device("a", service: stuck)
+        let automatic = a.automaticSync(AutomaticSyncConfiguration(shutdownGrace: .milliseconds(500)))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [automatic], logger: Logger(label: "test")))
+        let running = Task { try await group.run() }
+        try await eventually("the first sync ran") { a.status.isSettled }
+        stuck.hangs.withLock { $0 = true }
+        try a.save(Save(level: 22), as: key("stuck"))
+        try await eventually("a sync is stuck") { stuck.hanging.withLock { $0 } > 0 }
+        await group.triggerGracefulShutdown()
+        // The grace and the cancellation; a minute is far above that, and far below the hang.
+        let ended = try await withThrowingTaskGroup(of: Bool.self) { waiting in
+            waiting.addTask {
+                try await running.value
+                return true
+            }
+            waiting.addTask {
+                try await Task.sleep(for: .seconds(60))
+                return false
+            }
+            defer { waiting.cancelAll() }
+            return try await waiting.next() ?? false
+        }
+        if !ended { running.cancel() }
+        #expect(ended, "the shutdown ended within a minute")
+        #expect(try a.pendingChangeCount() == 1, "the write waits for the next run, not lost")
+    }
+
     @Test func aRunningInstanceRefusesASecondRun() async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }

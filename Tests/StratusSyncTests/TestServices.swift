@@ -91,11 +91,15 @@ final class ScriptedService: ForwardingService {
 
 /// A service whose link a test controls: while ``isOffline`` every call fails at once with a
 /// network error, as on a device without a connection; and the next ``failuresLeft`` calls
-/// (waiting aside) fail with a server error, as a provider answering 503.
+/// (waiting aside) fail with a server error, as a provider answering 503; while ``hangs``, every
+/// call but a wait for changes hangs until its task is cancelled (``hanging`` counts them), as a
+/// request the server never answers.
 final class SwitchableService: ForwardingService {
     let base: any Service
     private let offline = Mutex(false)
     private let failures = Mutex(0)
+    let hangs = Mutex(false)
+    let hanging = Mutex(0)
 
     init(_ base: any Service) { self.base = base }
 
@@ -112,6 +116,10 @@ final class SwitchableService: ForwardingService {
     func willForward(_ call: ServiceCall) async throws {
         if isOffline { throw ServiceError(.network, "The network is down (test).") }
         if case .waitForChanges = call { return }
+        if hangs.withLock({ $0 }) {
+            hanging.withLock { $0 += 1 }
+            try await Task.sleep(for: .seconds(3600))
+        }
         let fail = failures.withLock { left in
             guard left > 0 else { return false }
             left -= 1
