@@ -85,6 +85,29 @@ struct MockFixture: Sendable {
         return id
     }
 
+    /// Creates a folder behind the adapter's back, as another Drive client would
+    /// (`files.create` with the folder type).
+    /// - Returns: The new folder's id.
+    func createFolderDirectly(name: String, parent: String, created: String? = nil) async throws -> String {
+        var fields: [String: Any] = [
+            "name": name, "parents": [parent], "mimeType": "application/vnd.google-apps.folder",
+        ]
+        if let created { fields["createdTime"] = created }
+        let url = baseURL.appending(path: "drive/v3/files")
+        var request = StratusHTTPRequest(
+            method: .post, url: url, body: .bytes(try JSONSerialization.data(withJSONObject: fields)))
+        request.headers.set("Authorization", "Bearer \(accessToken)")
+        request.headers.set("Content-Type", "application/json")
+        let http = try StratusHTTPClient()
+        let response = try await http.execute(request)
+        await http.shutdown()
+        guard response.status == 200,
+            let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+            let id = object["id"] as? String
+        else { throw ServiceError(.invalidResponse, "The mock did not create \(name): HTTP \(response.status).") }
+        return id
+    }
+
     /// How many attempts the services' retry policy allows.
     static let maximumAttempts = 3
 }
