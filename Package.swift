@@ -365,6 +365,7 @@ let package = Package(
                 "StratusDigest",
                 "MockSupport",
                 .development("Hummingbird", package: "hummingbird"),
+                .development("HummingbirdHTTP2", package: "hummingbird"),
                 .development("HummingbirdTLS", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

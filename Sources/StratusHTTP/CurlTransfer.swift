@@ -119,7 +119,7 @@ final class CurlTransfer: @unchecked Sendable {
         options.set(CURLOPT_SSL_VERIFYHOST, 2)
         options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         options.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        options.set(CURLOPT_PIPEWAIT, 1)
+        options.set(CURLOPT_PIPEWAIT, Self.waitsForMultiplexing(request.url, configuration: configuration) ? 1 : 0)
         options.set(CURLOPT_BUFFERSIZE, configuration.bufferSize)
         options.set(CURLOPT_UPLOAD_BUFFERSIZE, configuration.uploadBufferSize)
         options.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(configuration.timeouts.connect))
@@ -211,6 +211,19 @@ final class CurlTransfer: @unchecked Sendable {
             throw failure
         }
         return easy
+    }
+
+    /// Whether a request waits for a connection in progress to the same origin to show whether
+    /// it multiplexes (`CURLOPT_PIPEWAIT`), instead of opening one of its own.
+    ///
+    /// Only on `https`, where TLS's ALPN tells within the handshake. On plain `http` libcurl
+    /// learns it only from the first answer's status line, so a request would wait behind a
+    /// request the server holds (a long poll) until that one answered. A followed redirect may
+    /// lead to plain `http`, so a request that follows redirects never waits either.
+    static func waitsForMultiplexing(_ url: URL, configuration: StratusHTTPClient.Configuration) -> Bool {
+        guard url.scheme?.lowercased() == "https" else { return false }
+        if case .follow = configuration.redirects { return false }
+        return true
     }
 
     /// How long libcurl waits for `100 Continue`, in milliseconds: the configured wait, at most

@@ -55,7 +55,9 @@ extension StratusHTTPClient {
         /// fastest for uploads in the benchmark; larger buffers cost throughput.
         public var uploadBufferSize: Int
         /// The most connections to one host at once, or `nil` for no limit. Requests beyond it
-        /// wait for a free connection.
+        /// wait for a free connection; over HTTP/1.1 a request the server holds open (a long
+        /// poll) keeps its connection for the whole hold, so a limit can make others wait behind
+        /// it.
         public var maximumConnectionsPerHost: Int?
         /// How much of a streamed response the client holds before pausing the transfer.
         public var streamBufferSize: Int
