@@ -25,7 +25,7 @@ import Testing
         let temporaryFolder = try TemporaryFolder(prefix: "stratus-private")
         defer { temporaryFolder.remove() }
         let folder = temporaryFolder.url.appending(path: "certificates")
-        let certificates = try MockCertificates.make(in: folder)
+        let certificates = try await MockCertificates.create(in: folder)
         #expect(try Self.mode(folder) == 0o700)
         #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "ca-key.pem").path))
         #expect(try Self.mode(certificates.privateKey) == 0o600)

@@ -15,7 +15,7 @@ import Testing
         let temporaryFolder = try TemporaryFolder(prefix: "stratus-tls")
         defer { temporaryFolder.remove() }
         let folder = temporaryFolder.url
-        let certificates = try MockCertificates.make(in: folder.appending(path: "tls"))
+        let certificates = try await MockCertificates.create(in: folder.appending(path: "tls"))
         let authorization = MockAuthorizationServer(configuration: .init(flavor: .dropbox))
         let server = try MockDropboxServer(
             storageDirectory: folder.appending(path: "data"), authorization: authorization)

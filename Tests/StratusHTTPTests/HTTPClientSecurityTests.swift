@@ -12,7 +12,7 @@ import Testing
     @Test func trustedCertificateWorksAndUntrustedFails() async throws {
         let folder = try TemporaryFolder(prefix: "stratus-http")
         defer { folder.remove() }
-        let certificates = try MockCertificates.make(in: folder.url)
+        let certificates = try await MockCertificates.create(in: folder.url)
         let certificate = certificates.caCertificate
         let tls = try certificates.serverConfiguration()
         try await TestServer.with(EchoRoutes.router(), tls: tls) { base in
