@@ -295,6 +295,36 @@ public final class KeyValueStore: Sendable {
         return try reportChanges(after: report)
     }
 
+    // MARK: Ways out
+
+    /// Seeds the remote again from this device: the way out of a remote that was replaced or
+    /// emptied (``/StratusSync/SyncError/Code/remoteReplaced``) or of a mass deletion that keeps
+    /// this device's values. See ``/StratusSync/SyncStore/reseedRemote()``; call
+    /// ``synchronize()`` next.
+    /// - Throws: ``/StratusSync/SyncError``, as the sync store threw it.
+    public func reseedRemote() async throws {
+        try await syncStore.reseedRemote()
+    }
+
+    /// Adopts the remote as it is: the way out of a replaced remote that takes the remote's
+    /// values. This device's values go to the sync store's archive
+    /// (``/StratusSync/SyncStore/archivedRecords()``), and the next ``synchronize()`` reports
+    /// the remote's keys as an ``KeyValueChange/Reason/initialSync``. Values set here and not
+    /// synced yet are in the archive too. See ``/StratusSync/SyncStore/adoptRemote()``.
+    /// - Throws: ``/StratusSync/SyncError``, as the sync store threw it.
+    public func adoptRemote() async throws {
+        try await syncStore.adoptRemote()
+        seen.withLock { $0 = KeyValueDocument() }
+    }
+
+    /// Lets the next ``synchronize()`` apply the removals that stopped a sync with
+    /// ``/StratusSync/SyncError/Code/massDeletion``. See
+    /// ``/StratusSync/SyncStore/acceptRemoteDeletions()``.
+    /// - Throws: ``/StratusSync/SyncError`` (`database`) when the local state cannot be written.
+    public func acceptRemoteDeletions() throws {
+        try syncStore.acceptRemoteDeletions()
+    }
+
     /// An ``/StratusSync/AutomaticSync`` that keeps this store (and its event log) in sync by
     /// itself: values set on one device reach the others' ``externalChanges()`` without a call
     /// to ``synchronize()``.

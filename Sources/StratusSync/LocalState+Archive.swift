@@ -47,6 +47,14 @@ extension Database {
         try ArchiveRow(document: document, reason: reason, archived: Date()).save(self)
     }
 
+    /// Every archived side, newest first.
+    func archiveRows() throws -> [ArchiveRow] {
+        try Row.fetchAll(
+            self, sql: "SELECT number, type, id, document, reason, archived FROM archive ORDER BY number DESC"
+        )
+        .map(ArchiveRow.init(row:))
+    }
+
     /// A record's archived sides, newest first.
     func archivedDocuments(of key: RecordKey) throws -> [RecordDocument] {
         try Data.fetchAll(

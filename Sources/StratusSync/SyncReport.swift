@@ -80,6 +80,12 @@ public struct RecordChange: Hashable, Sendable {
         case deleted
         /// A conflict was found and waits for the app.
         case conflict
+        /// The record was removed on this device and its last side went to the archive
+        /// (``SyncStore/archivedRecords()``), not deleted by a device: its document vanished
+        /// from the remote (removed by hand, or accepted with
+        /// ``SyncStore/acceptRemoteDeletions()``), or the app adopted the remote
+        /// (``SyncStore/adoptRemote()``).
+        case archived
     }
 
     /// The record.

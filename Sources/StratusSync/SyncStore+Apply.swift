@@ -34,7 +34,7 @@ extension SyncStore {
             row.document.files = [:]
             row.revision += 1
             try row.save(db)
-            return Applied(changes: [RecordChange(key: key, kind: .deleted, origin: .remote)])
+            return Applied(changes: [RecordChange(key: key, kind: .archived, origin: .remote)])
         case .insert:
             guard let remote, let version else { return Applied() }
             try RecordRow(document: remote, revision: 1, dirty: false, baseVersion: version, baseDocument: remote).save(

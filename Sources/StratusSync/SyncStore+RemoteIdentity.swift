@@ -169,7 +169,7 @@ extension SyncStore {
             var changes: [RecordChange] = []
             for row in try RecordRow.all(db) where !row.document.isDeleted {
                 try db.archive(row.document, reason: "Archived when this device adopted the remote as it is.")
-                changes.append(RecordChange(key: row.key, kind: .deleted, origin: .remote))
+                changes.append(RecordChange(key: row.key, kind: .archived, origin: .remote))
             }
             try db.deleteAllRecords()
             try db.deleteAllConflicts()

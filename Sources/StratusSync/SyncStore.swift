@@ -310,6 +310,18 @@ public final class SyncStore: Sendable {
         return documents.map(makeRecord)
     }
 
+    /// Everything in the archive, newest first: each side with when and why it went there, and
+    /// its files (still in the store). The way to find what a way out (``adoptRemote()``,
+    /// ``acceptRemoteDeletions()``) or a conflict put aside without knowing the keys.
+    /// - Throws: ``SyncError`` (`database`) when the local state cannot be read, `invalidDocument`
+    ///   when an archived side cannot be read.
+    public func archivedRecords() throws -> [ArchivedRecord] {
+        let rows = try state.read { db in try db.archiveRows() }
+        return rows.map { row in
+            ArchivedRecord(record: makeRecord(row.document), archived: row.archived, reason: row.reason)
+        }
+    }
+
     /// Removes the archived local sides of a record, once the app (or its user) no longer needs
     /// them.
     /// - Returns: How many archived sides were removed.
