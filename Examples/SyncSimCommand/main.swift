@@ -30,7 +30,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: "How many seeds to run, from --seed on.") var runs = 1
     @Option(
         help:
-            "A focused scenario instead of random schedules: racing-union-writers (requests held), racing-union-answers (answers held) or vanishing-revisions."
+            "A focused scenario instead of random schedules: racing-union-writers (requests held), racing-union-answers (answers held), vanishing-revisions(-accepted) or deletion-reread."
     )
     var scenario: String?
 
@@ -163,12 +163,20 @@ struct SimulationShape: ParsableArguments {
                 backend: backend, steps: SimulationSchedule.racingUnionWriters(holdingAnswers: true), devices: 2,
                 seed: seed,
                 folder: folder)
+        case "vanishing-revisions-accepted":
+            report = try await AdversarialSimulation.run(
+                backend: backend, steps: SimulationSchedule.vanishingRevisions(accepting: true), devices: 2, seed: seed,
+                folder: folder)
+        case "deletion-reread":
+            report = try await DeletionRereadScenario.run(backend: backend, folder: folder)
         case "vanishing-revisions":
             report = try await AdversarialSimulation.run(
                 backend: backend, steps: SimulationSchedule.vanishingRevisions(), devices: 2, seed: seed, folder: folder
             )
         case let other?:
-            throw ValidationError("Unknown scenario \(other); use racing-union-writers or vanishing-revisions.")
+            throw ValidationError(
+                "Unknown scenario \(other); use racing-union-writers, racing-union-answers, vanishing-revisions(-accepted) or deletion-reread."
+            )
         }
         return (report, ContinuousClock.now - started)
     }

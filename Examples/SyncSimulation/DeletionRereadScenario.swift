@@ -85,7 +85,11 @@ public enum DeletionRereadScenario {
         report.counts.explicitSyncs += 1
         try await store.sync()
         let left = try store.records(ofType: "profile").map(\.key)
-        let expected = Array(keys.dropFirst(deleted))
+        // What the remote holds, listed, not assumed.
+        let expected = try await service.list(RemotePath("stratus-sync/records/profile")).compactMap { file in
+            file.path.name.hasSuffix(".json")
+                ? try? RecordKey(type: "profile", id: String(file.path.name.dropLast(5))) : nil
+        }
         if Set(left) != Set(expected) {
             problem(
                 .devicesConverge, "the sync after the app accepted the deletions",

@@ -97,13 +97,16 @@ public enum SimulationSchedule {
     /// syncs. Nothing was deleted, so no record may leave device 1.
     /// - Parameter records: How many records (11 in the case that was found).
     /// - Returns: The steps.
-    public static func vanishingRevisions(records: Int = 11) -> [SimulationStep] {
+    /// With `accepting`, device 1's app then accepts the deletions the rail stopped at (there
+    /// were none: the documents are all there), and syncs.
+    public static func vanishingRevisions(records: Int = 11, accepting: Bool = false) -> [SimulationStep] {
         var steps: [SimulationStep] = (0..<records).map {
             .save(device: 0, type: "profile", record: $0, withFile: false)
         }
         steps += [.sync([0]), .sync([1])]
         steps += (0..<(records - 1)).map { .save(device: 0, type: "profile", record: $0, withFile: false) }
         steps += [.sync([0]), .weather(FaultWeather(download404: 1)), .sync([1]), .sync([1]), .weather(.calm)]
+        if accepting { steps += [.sync([1]), .acceptRemoteDeletions(device: 1), .sync([1])] }
         return steps
     }
 }

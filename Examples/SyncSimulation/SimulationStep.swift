@@ -20,6 +20,9 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case pause(milliseconds: Int)
     /// A device's user resolves every waiting conflict.
     case resolveConflicts(device: Int)
+    /// A device's app takes the way out of a mass-deletion stop: it accepts the remote's
+    /// deletions (``StratusSync/SyncStore/acceptRemoteDeletions()``).
+    case acceptRemoteDeletions(device: Int)
     /// Someone deletes a record's document on the remote by hand, leaving no tombstone (to
     /// show the checker is not blind: the record then leaves the devices without a delete).
     case removeDocument(type: String, record: Int)
@@ -37,6 +40,7 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
         case .weather(let weather): "faults: \(weather)"
         case .pause(let milliseconds): "pause \(milliseconds) ms"
         case .resolveConflicts(let device): "device-\(device) resolves its conflicts"
+        case .acceptRemoteDeletions(let device): "device-\(device) accepts the remote's deletions"
         case .removeDocument(let type, let record): "the document of \(type)/r\(record) is deleted by hand"
         }
     }

@@ -22,6 +22,8 @@ final class StepRunner {
     private var ledger: SimulationLedger
     private var counts = SimulationCounts()
     private var step = 0
+    /// The error of each device's last quiet-phase sync, if it threw.
+    private var quietErrors: [Int: String] = [:]
     /// The outcomes of the last sync step.
     private var lastOutcomes: [Result<SyncReport, any Error>] = []
 
@@ -61,8 +63,11 @@ final class StepRunner {
             }
         }
         if !quiet {
+            let errors = quietErrors.sorted { $0.key < $1.key }.map { "device-\($0.key): \($0.value)" }
             ledger.report(
-                .syncSettles, step: step - 1, "the devices still moved records after 15 rounds of quiet syncs")
+                .syncSettles, step: step - 1,
+                "the devices still moved records after 15 rounds of quiet syncs"
+                    + (errors.isEmpty ? "" : "; their last syncs threw: " + errors.joined(separator: "; ")))
         }
         for device in devices { await device.finish() }
         counts.syncRuns = devices.map(\.runs.count).reduce(0, +)
@@ -79,6 +84,8 @@ final class StepRunner {
     /// - Returns: Whether it moved anything or failed.
     private func syncMoved(_ device: AdversarialDevice) async throws -> Bool {
         try await perform(.sync([device.index]))
+        quietErrors[device.index] = nil
+        if case .failure(let error) = lastOutcomes.first { quietErrors[device.index] = "\(error)" }
         guard case .success(let report) = lastOutcomes.first else { return true }
         return !report.pulled.isEmpty || !report.pushed.isEmpty || !report.resolved.isEmpty
             || !report.failures.isEmpty || !report.conflicts.isEmpty
@@ -123,6 +130,8 @@ final class StepRunner {
             try? await Task.sleep(for: .milliseconds(milliseconds))
         case .resolveConflicts(let index):
             try resolveConflicts(devices[index])
+        case .acceptRemoteDeletions(let index):
+            try devices[index].store.acceptRemoteDeletions()
         case .removeDocument(let type, let record):
             try await session.service.delete(RemotePath("stratus-sync/records/\(type)/r\(record).json"))
         }
