@@ -468,7 +468,7 @@ let package = Package(
             dependencies: [
                 "StratusTestSupport", "MockProviders",
                 "StratusDrive", "StratusContract", "MockDrive", "MockOAuth", "MockSupport", "StratusOAuth",
-                "StratusAdapterKit",
+                "StratusAdapterKit", "StratusSync",
                 .development("Hummingbird", package: "hummingbird"),
             ]
         ),
