@@ -19,6 +19,9 @@ import Testing
     static let createdAndDeleted =
         "change feed: a file created and deleted between two polls, as the feed's kind promises"
     static let aboveSingleUpload = "round trip: largestSingleUpload+1 bytes"
+    static let reRead = "change feed: re-reading a token gives the same changes, deletions included"
+    static let reReadByANewInstance =
+        "change feed: re-reading a token in a new instance (killed before saving) gives the same changes"
     static let wakesWithinBound =
         "waiting for changes: another client's change wakes a waiter within the declared bound"
     static let cancelledWait = "waiting for changes: cancelling the task ends the wait promptly with cancelled"
@@ -136,6 +139,13 @@ import Testing
     @Test func aCoalescedFeedDeclaredEmulatedPasses() async {
         let report = await Self.run(.coalescesFeed(claiming: .emulated), families: ["change feed:"])
         Self.expectFailures(report, exactly: [], "coalesced feed declared emulated")
+    }
+
+    @Test func aFeedThatForgetsTheDeletionsItReportedIsCaught() async {
+        let report = await Self.run(.forgetsReportedDeletions, families: ["change feed:"])
+        Self.expectFailures(
+            report, exactly: [Self.reRead, Self.reReadByANewInstance], "deletions forgotten once reported")
+        #expect(report.failures[Self.reRead]?.contains("second read of the same token") == true)
     }
 
     @Test func aSlowPollerClaimingNotificationIsCaught() async {

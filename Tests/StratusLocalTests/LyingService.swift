@@ -31,6 +31,11 @@ struct LyingService: ForwardingService {
         /// Waits for changes by polling at this fixed interval while the capabilities declare
         /// the given way of waiting.
         case pollsEvery(Duration, claiming: ChangeWaiting)
+        /// Names a deletion in the feed only while this instance remembers the path (from its own
+        /// uploads and the feed's upserts), and forgets the path once it has reported it, as a
+        /// feed that names removed items from an in-memory index does: a page read again, or
+        /// read by a new instance, loses its deletions.
+        case forgetsReportedDeletions
     }
 
     let inner: LocalService
@@ -39,6 +44,8 @@ struct LyingService: ForwardingService {
     var base: any Service { inner }
     /// The simulated server's one thread, for ``Lie/checksAtHeadWritesAfterBody``.
     let serverThread = OneRequestAtATime()
+    /// The paths this instance remembers, for ``Lie/forgetsReportedDeletions``.
+    let knownPaths = KnownPaths()
 
     var capabilities: ServiceCapabilities {
         var capabilities = inner.capabilities
@@ -85,7 +92,9 @@ struct LyingService: ForwardingService {
         default:
             break
         }
-        return try await inner.upload(from: source, to: path, options: options)
+        let file = try await inner.upload(from: source, to: path, options: options)
+        if case .forgetsReportedDeletions = lie { knownPaths.insert(path) }
+        return file
     }
 
     func download(_ path: RemotePath, version: VersionID?, to destination: URL, options: DownloadOptions) async throws
@@ -109,6 +118,18 @@ struct LyingService: ForwardingService {
 
     func changes(since token: ChangeToken) async throws -> ChangePage {
         let page = try await inner.changes(since: token)
+        if case .forgetsReportedDeletions = lie {
+            let changes = page.changes.filter { change in
+                switch change {
+                case .upserted(let file):
+                    knownPaths.insert(file.path)
+                    return true
+                case .deleted(let path):
+                    return knownPaths.remove(path)
+                }
+            }
+            return ChangePage(changes: changes, nextToken: page.nextToken, hasMore: page.hasMore)
+        }
         guard case .coalescesFeed = lie else { return page }
         var kept: [Change] = []
         for change in page.changes {

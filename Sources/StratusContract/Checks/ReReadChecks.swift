@@ -6,7 +6,9 @@ extension ContractSuite {
     /// and saving the token after it (or whose process is killed there) reads the same token
     /// again, and must be told the same changes, deletions included. An adapter that forgets
     /// what it needs to name a change while reading it reports nothing the second time, and the
-    /// deletion is lost for good.
+    /// deletion is lost for good. An adapter that keeps what it needs in a local folder (Drive's
+    /// and OneDrive's state folder) gets that folder from the factory, derived from the context
+    /// (inside ``ContractContext/scratchDirectory``), so the second instance finds it.
     static var reReadChecks: [ContractCheck.Definition] {
         [reReadByTheSameInstance, reReadByANewInstance]
     }
