@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "StratusWebDAV", targets: ["StratusWebDAV"]),
         .library(name: "StratusSync", targets: ["StratusSync"]),
         .library(name: "StratusKeyValue", targets: ["StratusKeyValue"]),
+        .library(name: "StratusCrypt", targets: ["StratusCrypt"]),
         .executable(name: "stratus-mock", targets: ["StratusMock"]),
         .executable(name: "stratus-tour", targets: ["StratusTour"]),
         .executable(name: "stratus-core-only", targets: ["StratusCoreOnly"]),
@@ -176,6 +177,14 @@ let package = Package(
         ),
         // The synced key-value store and event log, built on StratusSync's public API alone.
         .target(name: "StratusKeyValue", dependencies: ["Stratus", "StratusSync"]),
+        // End-to-end encryption: a `crypt` remote over any other, in age v1 files (OpenSSL 3).
+        .target(
+            name: "StratusCrypt",
+            dependencies: [
+                "Stratus", "StratusAdapterKit", "StratusDigest", "StratusFileSystem", "COpenSSL",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // Mock servers (Hummingbird is allowed here, not in the library targets).
         .target(
@@ -358,6 +367,10 @@ let package = Package(
             name: "StratusTestSupport", dependencies: ["Stratus", "StratusContract"],
             path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusDigestTests", dependencies: ["StratusDigest"]),
+        .testTarget(
+            name: "StratusCryptTests",
+            dependencies: ["StratusTestSupport", "StratusCrypt", "StratusLocal", "StratusContract", "StratusFileSystem"]
+        ),
         .testTarget(
             name: "StratusHTTPTests",
             dependencies: [
