@@ -128,13 +128,13 @@ actor DrivePathIndex {
     /// - Parameters:
     ///   - id: The entry's file id.
     ///   - page: The page token.
-    ///   - position: The entry's position in the page.
-    func known(_ id: String, page: String, position: Int) -> Location? {
-        if let remembered = pageMemory.recall(page: page, position: position, id: id) { return remembered }
+    ///   - occurrence: How many entries of the page named the id before this one.
+    func known(_ id: String, page: String, occurrence: Int) -> Location? {
+        if let remembered = pageMemory.recall(page: page, id: id, occurrence: occurrence) { return remembered }
         let current =
             paths[id].map { Location(path: $0.path, isFolder: $0.isFolder) }
             ?? tombstones[id].map { Location(path: $0, isFolder: false) }
-        pageMemory.remember(current, page: page, position: position, id: id)
+        pageMemory.remember(current, page: page, id: id, occurrence: occurrence)
         revision += 1
         return current
     }

@@ -74,9 +74,12 @@ extension DriveService {
                     "changes.list", "the page has neither nextPageToken nor newStartPageToken")
             }
             var changes: [Change] = []
-            for (position, change) in page.changes.enumerated() where change.changeType != "drive" {
+            var occurrences: [String: Int] = [:]
+            for change in page.changes where change.changeType != "drive" {
                 guard let id = change.fileId ?? change.file?.id else { continue }
-                let known = await index.known(id, page: cursor.pageToken, position: position)
+                let occurrence = occurrences[id, default: 0]
+                occurrences[id] = occurrence + 1
+                let known = await index.known(id, page: cursor.pageToken, occurrence: occurrence)
                 changes += try await interpret(change, id: id, known: known, since: cursor.issuedAt)
             }
             try await saveState()

@@ -78,11 +78,11 @@ actor OneDrivePathIndex {
     /// - Parameters:
     ///   - id: The item's id.
     ///   - page: The page's link.
-    ///   - position: The entry's position in the page.
-    func known(_ id: String, page: String, position: Int) -> Known {
-        if let remembered = pageMemory.recall(page: page, position: position, id: id) { return remembered }
+    ///   - occurrence: How many entries of the page named the item before this one.
+    func known(_ id: String, page: String, occurrence: Int) -> Known {
+        if let remembered = pageMemory.recall(page: page, id: id, occurrence: occurrence) { return remembered }
         let known = Known(entry: byID[id] ?? tombstones[id].map { Entry(path: $0, isFolder: false) })
-        pageMemory.remember(known, page: page, position: position, id: id)
+        pageMemory.remember(known, page: page, id: id, occurrence: occurrence)
         revision += 1
         return known
     }
@@ -93,16 +93,16 @@ actor OneDrivePathIndex {
     /// are then remembered.
     /// - Parameters:
     ///   - id: The item's id.
-    ///   - known: What ``known(_:page:position:)`` returned for the entry.
+    ///   - known: What ``known(_:page:occurrence:)`` returned for the entry.
     ///   - page: The page's link.
-    ///   - position: The entry's position in the page.
+    ///   - occurrence: How many entries of the page named the item before this one.
     /// - Returns: The paths to report deleted.
-    func forget(_ id: String, as known: Known, page: String, position: Int) -> [RemotePath] {
+    func forget(_ id: String, as known: Known, page: String, occurrence: Int) -> [RemotePath] {
         let below = forget(id)
         if let remembered = known.deleted { return remembered }
         let deleted = known.entry.map { $0.isFolder ? below : [$0.path] } ?? []
         pageMemory.remember(
-            Known(entry: known.entry, deleted: deleted), page: page, position: position, id: id)
+            Known(entry: known.entry, deleted: deleted), page: page, id: id, occurrence: occurrence)
         revision += 1
         return deleted
     }

@@ -82,10 +82,13 @@ extension OneDriveService {
             try await prepareState(rootID: rootID)
             var changes: [Change] = []
             var upserts: [(OneDriveItem, RemotePath)] = []
-            for (position, item) in page.value.enumerated() where item.id != rootID {
+            var occurrences: [String: Int] = [:]
+            for item in page.value where item.id != rootID {
+                let occurrence = occurrences[item.id, default: 0]
+                occurrences[item.id] = occurrence + 1
                 let entry = FeedEntry(
-                    known: await index.known(item.id, page: cursor.link, position: position), page: cursor.link,
-                    position: position)
+                    known: await index.known(item.id, page: cursor.link, occurrence: occurrence), page: cursor.link,
+                    occurrence: occurrence)
                 for change in try await interpret(item, entry, rootID: rootID) {
                     switch change {
                     case .upserted(let file):
@@ -114,7 +117,7 @@ extension OneDriveService {
     private struct FeedEntry {
         var known: OneDrivePathIndex.Known
         var page: String
-        var position: Int
+        var occurrence: Int
     }
 
     /// The feed entries for one delta item; upserts carry a placeholder version, filled in by
@@ -149,7 +152,7 @@ extension OneDriveService {
 
     /// Forgets an item the feed reports gone from where it was; the paths that deletes.
     private func forget(_ item: OneDriveItem, _ entry: FeedEntry) async -> [RemotePath] {
-        await index.forget(item.id, as: entry.known, page: entry.page, position: entry.position)
+        await index.forget(item.id, as: entry.known, page: entry.page, occurrence: entry.occurrence)
     }
 
     /// The path of a folder below the root (`.root` for the root itself), or `nil` when it lies

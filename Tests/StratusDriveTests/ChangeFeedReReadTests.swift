@@ -66,6 +66,28 @@ import Testing
         }
     }
 
+    @Test func aDeletionIsNamedAgainWhenAnotherEntryMovedAheadOfIt() async throws {
+        try await MockFixture.withRunning { fixture in
+            let device = try fixture.makeService()
+            let (kept, doomed) = (try RemotePath("records/kept.json"), try RemotePath("records/doomed.json"))
+            _ = try await device.upload(from: .bytes(Data("kept".utf8)), to: kept)
+            _ = try await device.upload(from: .bytes(Data("doomed".utf8)), to: doomed)
+            let token = try await device.latestChangeToken()
+            let other = try fixture.makeService()
+            _ = try await other.upload(from: .bytes(Data("kept, second".utf8)), to: kept)
+            try await other.delete(doomed)
+            let first = try await Self.allChanges(device, since: token)
+            #expect(first.compactMap(Self.deletedPath) == [doomed], "\(first)")
+
+            // Drive lists each file once, at its newest change: the rewrite moves behind the
+            // deletion, which is now the page's first entry.
+            _ = try await other.upload(from: .bytes(Data("kept, third".utf8)), to: kept)
+            let second = try await Self.allChanges(device, since: token)
+            #expect(second.first == .deleted(doomed), "\(second)")
+            #expect(second.compactMap(Self.deletedPath) == [doomed], "\(second)")
+        }
+    }
+
     /// Every change since a token, following the pages.
     static func allChanges(_ service: DriveService, since token: ChangeToken) async throws -> [Change] {
         var changes: [Change] = []
