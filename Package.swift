@@ -369,7 +369,9 @@ let package = Package(
         .testTarget(name: "StratusDigestTests", dependencies: ["StratusDigest"]),
         .testTarget(
             name: "StratusCryptTests",
-            dependencies: ["StratusTestSupport", "StratusCrypt", "StratusLocal", "StratusContract", "StratusFileSystem"]
+            dependencies: [
+                "StratusTestSupport", "StratusCrypt", "StratusLocal", "StratusContract", "StratusFileSystem",
+            ]
         ),
         .testTarget(
             name: "StratusHTTPTests",
@@ -516,7 +518,8 @@ let package = Package(
             name: "StratusSyncTests",
             dependencies: [
                 "StratusTestSupport", "StratusSync", "Stratus", "StratusLocal", "SyncSimulation", "StratusWebDAV",
-                "WebDAVServers", "StratusFileSystem", "StratusDigest", "StratusAdapterKit", "FaultMatrix", "MockSupport",
+                "WebDAVServers", "StratusFileSystem", "StratusDigest", "StratusAdapterKit", "FaultMatrix",
+                "MockSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
