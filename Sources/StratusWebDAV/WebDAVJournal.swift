@@ -59,6 +59,16 @@ struct WebDAVJournalEntry: Codable, Sendable, Equatable {
     }
 }
 
+/// The change-feed snapshot an instance last stored or loaded, so that a poll that finds
+/// nothing new neither fetches its token's snapshot again nor writes the same one back.
+struct RememberedFeedSnapshot: Sendable {
+    /// The snapshot's digest, as its token names it.
+    var digest: String
+    var snapshot: WebDAVFeedSnapshot
+    /// When this instance last wrote it to the server, if it did.
+    var written: ContinuousClock.Instant?
+}
+
 /// The state a change token stands for, stored by the adapter as
 /// `.stratus/feed/<digest>.json` (content-addressed, so the token is short): the last journal
 /// entry read, and every file's version, size and time and every folder's ETag at that point.

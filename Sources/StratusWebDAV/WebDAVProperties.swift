@@ -41,6 +41,12 @@ enum WebDAVProperties {
         </d:propfind>
         """
 
+    /// A PROPFIND body for listings where only names and kinds matter (the change journal).
+    static let propfindNamesBody = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/></d:prop></d:propfind>
+        """
+
     /// A PROPPATCH body that sets the state and sets (or, for `nil`, removes) the metadata.
     static func proppatchBody(state: WebDAVState, metadata: [String: String]?, history: String? = nil) throws -> Data {
         var set = "<s:\(stateName)>\(XMLTree.escaped(state.text))</s:\(stateName)>"

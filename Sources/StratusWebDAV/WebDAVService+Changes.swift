@@ -28,7 +28,8 @@ extension WebDAVService {
             // A root collection that was never made is an empty remote.
             let tree = try await walk(.root) ?? Tree()
             return try await store(
-                WebDAVFeedSnapshot(journal: journal ?? "", files: snapshotFiles(tree.files), folders: tree.folders))
+                WebDAVFeedSnapshot(
+                    journal: journal ?? "", files: snapshotFiles(tree.files), folders: Self.feedFolders(tree.folders)))
         }
     }
 
@@ -40,7 +41,12 @@ extension WebDAVService {
         try await guarded {
             await pruneFeedOnce()
             let snapshot = try await load(token)
-            if let horizon = try await prunedJournalHorizon(), snapshot.journal < horizon {
+            let journal = try await journalNames()
+            // Pruning deletes the oldest entries first: while the token's own entry is listed,
+            // none after it was pruned, and the pruning mark need not be read (an idle poll).
+            if snapshot.journal.isEmpty || !journal.contains(snapshot.journal),
+                let horizon = try await prunedJournalHorizon(), snapshot.journal < horizon
+            {
                 throw ServiceError(
                     .invalidChangeToken,
                     "The change token is older than the change journal the WebDAV remote keeps (entries up to \(horizon) were pruned); list the files again and take a new token."
@@ -49,7 +55,7 @@ extension WebDAVService {
             let pageSize = configuration.changePageSize
             var state = snapshot.files
             var pending: [(change: Change, journal: String?)] = []
-            let names = try await journalNames().filter { $0 > snapshot.journal }
+            let names = journal.filter { $0 > snapshot.journal }
             var lastRead = snapshot.journal
             for name in names {
                 if pending.count > pageSize { break }
@@ -89,7 +95,8 @@ extension WebDAVService {
             let hasMore = pending.count > pageSize || !journalDone
             var next: WebDAVFeedSnapshot
             if !hasMore, let tree {
-                next = WebDAVFeedSnapshot(journal: lastRead, files: snapshotFiles(tree.files), folders: tree.folders)
+                next = WebDAVFeedSnapshot(
+                    journal: lastRead, files: snapshotFiles(tree.files), folders: Self.feedFolders(tree.folders))
             } else {
                 next = WebDAVFeedSnapshot(journal: snapshot.journal, files: snapshot.files, folders: snapshot.folders)
                 for (change, journal) in page {
@@ -131,10 +138,14 @@ extension WebDAVService {
         }
     }
 
-    /// The journal's entry names, oldest first.
+    /// The journal's entry names, oldest first. Only the names are asked for: every poll lists
+    /// the whole journal, and the live and dead properties of each entry cost the most of it.
     func journalNames() async throws -> [String] {
         let url = try transport.url(for: [Self.reservedFolder, "journal"], isFolder: true)
-        guard let entries = try await transport.propfind(url, depth: 1, action: "PROPFIND of the change journal") else {
+        guard
+            let entries = try await transport.propfind(
+                url, depth: 1, properties: WebDAVProperties.propfindNamesBody, action: "PROPFIND of the change journal")
+        else {
             return []
         }
         return entries.filter { !$0.isCollection }.compactMap { entry in
@@ -168,6 +179,16 @@ extension WebDAVService {
             version: file.version.rawValue, size: file.size, modified: file.modified.timeIntervalSince1970)
     }
 
+    /// The folder ETags a snapshot keeps: all but the root's. The root is listed by every walk
+    /// anyway, and where folder ETags change with anything below them its ETag changes with each
+    /// snapshot the adapter writes into `.stratus/`, so keeping it would make every poll's
+    /// snapshot a new one to write, which changes it again.
+    static func feedFolders(_ folders: [String: String]) -> [String: String] {
+        var kept = folders
+        kept[RemotePath.root.string] = nil
+        return kept
+    }
+
     /// For a walk: the files below a folder from a snapshot, when the folder's ETag is the one
     /// the snapshot recorded.
     static func reuse(_ snapshot: WebDAVFeedSnapshot) -> @Sendable (RemotePath, String) -> [RemotePath: RemoteFile]? {
@@ -192,7 +213,20 @@ extension WebDAVService {
     }
 
     /// Stores a snapshot (content-addressed) and returns its token.
+    ///
+    /// A snapshot equal to the one this instance wrote within ``snapshotRewriteInterval`` is
+    /// not written again (a poll that found nothing); past it, it is, since pruning deletes
+    /// snapshots not written within ``WebDAVConfiguration/feedRetention``.
     private func store(_ snapshot: WebDAVFeedSnapshot) async throws -> ChangeToken {
+        let now = ContinuousClock.now
+        let interval = snapshotRewriteInterval
+        let unchanged = rememberedSnapshot.withLock { remembered -> String? in
+            guard let remembered, let written = remembered.written, now - written < interval,
+                remembered.snapshot == snapshot
+            else { return nil }
+            return remembered.digest
+        }
+        if let unchanged { return token(forSnapshot: unchanged) }
         let data = try snapshot.encoded()
         let digest = Hex.encode(Digest.sha256(data).prefix(16))
         try await ensureReservedFolder("feed")
@@ -201,7 +235,20 @@ extension WebDAVService {
                 .put, try transport.url(for: [Self.reservedFolder, "feed", digest + ".json"]), body: .bytes(data)),
             action: "PUT of a change-feed snapshot", repetition: .safe
         )
-        return ChangeToken(rawValue: "webdav1.\(remoteDigest).\(digest)")
+        rememberedSnapshot.withLock { $0 = RememberedFeedSnapshot(digest: digest, snapshot: snapshot, written: now) }
+        return token(forSnapshot: digest)
+    }
+
+    /// How long a snapshot this instance wrote is not written again: a quarter of the feed's
+    /// retention, at most an hour (none when the retention is shorter than a minute).
+    var snapshotRewriteInterval: Duration {
+        let retention = configuration.feedRetention
+        guard retention >= .seconds(60) else { return .zero }
+        return min(retention / 4, .seconds(3600))
+    }
+
+    private func token(forSnapshot digest: String) -> ChangeToken {
+        ChangeToken(rawValue: "webdav1.\(remoteDigest).\(digest)")
     }
 
     /// Loads the snapshot a token stands for.
@@ -214,13 +261,25 @@ extension WebDAVService {
         guard parts.count == 3, parts[0] == "webdav1", parts[1] == remoteDigest, parts[2].count == 32,
             parts[2].allSatisfy({ $0.isHexDigit && !$0.isUppercase })
         else { throw refused }
-        let url = try transport.url(for: [Self.reservedFolder, "feed", parts[2] + ".json"])
+        let digest = String(parts[2])
+        // Content-addressed: the snapshot this instance has at hand is the one the token names.
+        if snapshotRewriteInterval > .zero,
+            let remembered = rememberedSnapshot.withLock({ $0?.digest == digest ? $0?.snapshot : nil })
+        {
+            return remembered
+        }
+        let url = try transport.url(for: [Self.reservedFolder, "feed", digest + ".json"])
         do {
             let response = try await transport.send(
                 transport.request(.get, url), action: "GET of a change-feed snapshot", repetition: .safe)
-            guard Hex.encode(Digest.sha256(response.body).prefix(16)) == parts[2],
+            guard Hex.encode(Digest.sha256(response.body).prefix(16)) == digest,
                 let snapshot = try? JSONDecoder().decode(WebDAVFeedSnapshot.self, from: response.body)
             else { throw refused }
+            rememberedSnapshot.withLock { remembered in
+                if remembered?.digest != digest {
+                    remembered = RememberedFeedSnapshot(digest: digest, snapshot: snapshot, written: nil)
+                }
+            }
             return snapshot
         } catch let error as ServiceError where error.code == .notFound {
             throw refused

@@ -35,6 +35,8 @@ public final class WebDAVService: Service {
         cancelledMessage: "The write was cancelled while it waited for another write of the same path.")
     /// Whether this instance pruned the change feed's records already.
     let feedPruned = Mutex<Bool>(false)
+    /// The change-feed snapshot this instance last stored or loaded.
+    let rememberedSnapshot = Mutex<RememberedFeedSnapshot?>(nil)
 
     /// The reserved folder below the root.
     static let reservedFolder = ".stratus"

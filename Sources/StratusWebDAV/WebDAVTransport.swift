@@ -140,10 +140,13 @@ struct WebDAVTransport: Sendable {
         }
     }
 
-    /// PROPFIND of a URL at a depth (0 or 1, never infinity) for the properties the adapter reads.
+    /// PROPFIND of a URL at a depth (0 or 1, never infinity) for the properties the adapter reads,
+    /// or for those another body (`properties`) asks for.
     /// - Returns: The entries, or `nil` when nothing is at the URL.
-    func propfind(_ url: URL, depth: Int, action: String) async throws -> [WebDAVEntry]? {
-        let body = Data(WebDAVProperties.propfindBody.utf8)
+    func propfind(
+        _ url: URL, depth: Int, properties: String = WebDAVProperties.propfindBody, action: String
+    ) async throws -> [WebDAVEntry]? {
+        let body = Data(properties.utf8)
         let built = request(
             Self.propfind, url,
             headers: [("Depth", String(depth)), ("Content-Type", "application/xml; charset=utf-8")], body: .bytes(body))
