@@ -297,7 +297,7 @@ let package = Package(
             name: "StratusCLI",
             dependencies: [
                 "Stratus", "StratusLocal", "StratusOAuth", "StratusDropbox", "StratusDrive", "StratusS3",
-                "StratusWebDAV", "StratusOneDrive",
+                "StratusWebDAV", "StratusOneDrive", "StratusCrypt",
                 .development("ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/CLI"

@@ -1,5 +1,6 @@
 import Foundation
 import Stratus
+import StratusCrypt
 import StratusDrive
 import StratusDropbox
 import StratusHTTP
@@ -15,7 +16,7 @@ enum Backends {
     /// Every backend the tool can build by type name.
     static let registry = ServiceRegistry(backends: [
         LocalBackend.self, DropboxBackend.self, DriveBackend.self, S3Backend.self, WebDAVBackend.self,
-        OneDriveBackend.self,
+        OneDriveBackend.self, CryptBackend.self,
     ])
 
     /// How `stratus login` signs in to a remote: the OAuth profile and where the token goes.

@@ -50,7 +50,8 @@ struct GlobalOptions: ParsableArguments {
             throw unknownRemote(remote, in: configuration)
         }
         return try explained(remote: remote) {
-            try Backends.registry.makeService(named: remote, in: configuration)
+            try Backends.registry.resolvingWrappedRemotes(in: configuration)
+            return try Backends.registry.makeService(named: remote, in: configuration)
         }
     }
 

@@ -31,7 +31,7 @@ struct StratusCommand: AsyncParsableCommand {
         subcommands: [
             RemoteCommand.self, LoginCommand.self, LogoutCommand.self,
             PutCommand.self, GetCommand.self, ListCommand.self, StatCommand.self, RemoveCommand.self,
-            ChangesCommand.self, VersionsCommand.self, RestoreCommand.self,
+            ChangesCommand.self, VersionsCommand.self, RestoreCommand.self, CryptCommand.self,
         ]
     )
 }

@@ -126,7 +126,8 @@ final class RecordingService: ForwardingService {
             let error = await #expect(throws: ServiceError.self) { _ = try await vault.download(path, to: destination) }
             #expect(error?.code == .integrityMismatch)
             #expect(try Data(contentsOf: destination) == Data("precious".utf8))
-            // A whole file swapped for another of the store's own files is caught by its record.
+            // A whole file swapped for another of the store's own files decrypts (the threat model: the
+            // provider can swap whole files); its record no longer describes it and is not trusted.
             _ = try await vault.upload(from: .bytes(Data("other".utf8)), to: try RemotePath("b.bin"))
             let other = folder.appending(path: "other-sealed")
             _ = try await base.download(try vault.stored(try RemotePath("b.bin"), keys), to: other)
