@@ -32,6 +32,10 @@ public struct OneDriveConfiguration: Sendable {
     /// replace each other's knowledge. The file is rewritten whole after each page or
     /// write that changed it, so it suits roots of up to some tens of thousands of files.
     public var stateFolder: URL?
+    /// The most pages one listing (children, versions, the delta feed's `token=latest` walk) may
+    /// read before it ends with ``/Stratus/ServiceError/Code/invalidResponse``; a link to a page
+    /// already read ends it at once. 10,000 by default (``/StratusAdapterKit/PagingGuard``).
+    public var maximumPages: Int = PagingGuard.defaultMaximumPages
 
     /// 320 KiB, the unit of fragment sizes.
     public static let fragmentUnit: Int64 = 327_680

@@ -34,6 +34,7 @@ extension OneDriveService {
             try await saveState(rootID: rootID)
             var url = transport.address.item(
                 .root, "delta", query: [("token", "latest"), ("$top", String(configuration.pageSize))])
+            var paging = PagingGuard(action: "GET delta", maximumPages: configuration.maximumPages)
             while true {
                 let page = try await transport.json(
                     "GET delta", .get, url, as: OneDrivePage<OneDriveItem>.self)
@@ -45,7 +46,7 @@ extension OneDriveService {
                     throw OneDriveErrorMapping.undecodable(
                         "GET delta", "the page has neither a nextLink nor a deltaLink")
                 }
-                url = try deltaURL(next)
+                url = try deltaURL(paging.admit(next))
             }
         }
     }
@@ -78,6 +79,11 @@ extension OneDriveService {
                 throw OneDriveErrorMapping.undecodable("GET delta", "the page has neither a nextLink nor a deltaLink")
             }
             _ = try followLink(next, action: "GET delta")
+            if let nextLink = page.nextLink {
+                // A page that names itself as the next one would be read forever by the caller.
+                var paging = PagingGuard(action: "GET delta", first: cursor.link)
+                try paging.admit(nextLink)
+            }
             let rootID = try await rootID()
             try await prepareState(rootID: rootID)
             var changes: [Change] = []

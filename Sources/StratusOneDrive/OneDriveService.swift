@@ -240,27 +240,30 @@ public final class OneDriveService: Service {
         }
     }
 
-    /// Every child of a folder, every page.
+    /// Every child of a folder, every page; a link back to a page already read, or more than
+    /// ``OneDriveConfiguration/maximumPages`` pages, is `invalidResponse`.
     func children(of folder: RemotePath) async throws -> [OneDriveItem] {
         var all: [OneDriveItem] = []
+        var paging = PagingGuard(action: "GET children", maximumPages: configuration.maximumPages)
         var next: URL? = transport.address.item(
             folder, "children", query: [("$top", String(configuration.pageSize))])
         while let url = next {
             let page = try await transport.json("GET children", .get, url, as: OneDrivePage<OneDriveItem>.self)
             all += page.value
-            next = try page.nextLink.map { try followLink($0, action: "GET children") }
+            next = try page.nextLink.map { try followLink(paging.admit($0), action: "GET children") }
         }
         return all
     }
 
-    /// Every version of a file, newest first, as Graph lists them.
+    /// Every version of a file, newest first, as Graph lists them; paged like ``children(of:)``.
     func graphVersions(of id: String) async throws -> [OneDriveVersion] {
         var all: [OneDriveVersion] = []
+        var paging = PagingGuard(action: "GET versions", maximumPages: configuration.maximumPages)
         var next: URL? = transport.address.item(id: id, "versions")
         while let url = next {
             let page = try await transport.json("GET versions", .get, url, as: OneDrivePage<OneDriveVersion>.self)
             all += page.value
-            next = try page.nextLink.map { try followLink($0, action: "GET versions") }
+            next = try page.nextLink.map { try followLink(paging.admit($0), action: "GET versions") }
         }
         return all
     }
