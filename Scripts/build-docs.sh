@@ -35,7 +35,7 @@ out=.build/docs
 modules=(
     StratusFileSystem Stratus StratusDigest StratusHTTP StratusLocal StratusContract StratusAdapterKit
     StratusOAuth StratusDropbox StratusDrive StratusOneDrive StratusS3 StratusWebDAV StratusSync StratusKeyValue
-    MockSupport
+    StratusCrypt MockSupport
 )
 # The documented modules each module's documentation may link to: its direct dependencies here.
 declare -A links=(
@@ -54,6 +54,7 @@ declare -A links=(
     [StratusWebDAV]="Stratus StratusHTTP StratusDigest StratusAdapterKit StratusFileSystem"
     [StratusSync]="Stratus StratusDigest StratusFileSystem"
     [StratusKeyValue]="Stratus StratusSync"
+    [StratusCrypt]="Stratus StratusAdapterKit StratusDigest StratusFileSystem"
     [MockSupport]="StratusDigest StratusHTTP StratusFileSystem"
 )
 

@@ -7,7 +7,7 @@ import PackageDescription
 let libraries = [
     "Stratus", "StratusDigest", "StratusFileSystem", "StratusHTTP", "StratusLocal", "StratusContract", "StratusOAuth",
     "StratusAdapterKit", "StratusDropbox", "StratusDrive", "StratusOneDrive", "StratusS3", "StratusWebDAV",
-    "StratusSync", "StratusKeyValue",
+    "StratusSync", "StratusKeyValue", "StratusCrypt",
 ]
 
 let package = Package(

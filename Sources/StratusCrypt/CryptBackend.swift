@@ -15,7 +15,7 @@ public import Stratus
 /// data:** nothing, and no one, can decrypt the files without it (or the identity that
 /// `stratus crypt identity` prints). The registry that builds a `crypt` remote must know the
 /// configuration, to build the wrapped remote: call
-/// ``/Stratus/ServiceRegistry/resolvingWrappedRemotes(in:)`` before building services.
+/// `ServiceRegistry.resolvingWrappedRemotes(in:)` before building services.
 public enum CryptBackend: ServiceBackend {
     /// `"crypt"`.
     public static let typeName = "crypt"
@@ -51,7 +51,7 @@ public enum CryptBackend: ServiceBackend {
     /// Builds a crypt service over the remote its `remote` option names.
     /// - Parameters:
     ///   - options: The remote's options.
-    ///   - context: The registry's context, where ``/Stratus/ServiceRegistry/resolvingWrappedRemotes(in:)``
+    ///   - context: The registry's context, where `ServiceRegistry.resolvingWrappedRemotes(in:)`
     ///     left the way to build remotes by name.
     /// - Returns: A ``CryptService``.
     /// - Throws: ``/Stratus/ServiceError/Code/invalidConfiguration`` for a missing or bad option,

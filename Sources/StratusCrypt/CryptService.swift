@@ -14,7 +14,7 @@ import Synchronization
 /// ```
 ///
 /// Paths stay stable (a name always encrypts to the same stored name), so listings, the change
-/// feed, ``waitForChanges(after:timeout:)``, versions, restores and conditional writes pass
+/// feed, ``/Stratus/Service/waitForChanges(after:timeout:)``, versions, restores and conditional writes pass
 /// through to the wrapped service. The content hash reported is the SHA-256 of the plain
 /// content, kept sealed in the wrapped file's custom metadata with the plain size and the
 /// caller's own metadata. The first call unlocks the key file (or, on an empty remote, creates

@@ -40,7 +40,7 @@ extension ServiceRegistry {
     /// by name, from a configuration. Call it again when the configuration changes; copies of
     /// the registry share it.
     /// - Parameter configuration: The configuration, with environment overrides applied.
-    /// - Throws: ``ServiceError`` (`invalidConfiguration`) when the registry was shut down.
+    /// - Throws: ``/Stratus/ServiceError`` (`invalidConfiguration`) when the registry was shut down.
     public func resolvingWrappedRemotes(in configuration: StratusConfiguration) throws {
         try context.resource(WrappedRemotes.key) { WrappedRemotes() }.set(self, configuration)
     }
