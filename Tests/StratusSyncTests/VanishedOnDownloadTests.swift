@@ -40,9 +40,8 @@ import Testing
         }
     }
 
-    @Test func documentsThatVanishOnDownloadStopThePullLikeTheFeedsDeletions() async throws {
-        let harness = try SyncHarness()
-        defer { harness.remove() }
+    /// Device A saves 11 records and syncs; device B, behind an ``EmptyingService``, pulls them.
+    static func elevenRecordsOnTwoDevices(_ harness: SyncHarness) async throws -> (SyncStore, EmptyingService) {
         let emptying = EmptyingService(harness.remote)
         let a = try harness.device("a")
         let b = try harness.device("b", service: emptying)
@@ -51,6 +50,13 @@ import Testing
         }
         try await a.sync()
         try await b.sync()
+        return (b, emptying)
+    }
+
+    @Test func documentsThatVanishOnDownloadStopThePullLikeTheFeedsDeletions() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let (b, emptying) = try await Self.elevenRecordsOnTwoDevices(harness)
         #expect(try b.records(ofType: "save").count == 11)
 
         emptying.emptyOnNextPage(try (1..<11).map { try harness.documentPath("save", "slot-\($0)") })
@@ -71,14 +77,7 @@ import Testing
     @Test func aFewDocumentsThatVanishOnDownloadAreRemovedAndArchived() async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }
-        let emptying = EmptyingService(harness.remote)
-        let a = try harness.device("a")
-        let b = try harness.device("b", service: emptying)
-        for index in 0..<11 {
-            try a.save(["level": index], as: try RecordKey(type: "save", id: "slot-\(index)"))
-        }
-        try await a.sync()
-        try await b.sync()
+        let (b, emptying) = try await Self.elevenRecordsOnTwoDevices(harness)
         emptying.emptyOnNextPage([try harness.documentPath("save", "slot-4")])
         #expect(try await b.sync().failures.isEmpty)
         #expect(try b.records(ofType: "save").count == 10)
