@@ -371,6 +371,7 @@ let package = Package(
             name: "StratusCryptTests",
             dependencies: [
                 "StratusTestSupport", "StratusCrypt", "StratusLocal", "StratusContract", "StratusFileSystem",
+                "StratusS3", "MotoSupport",
             ]
         ),
         .testTarget(

@@ -10,7 +10,7 @@ import StratusDigest
 /// under a key derived from the identity and a random nonce, so equal contents do not show.
 struct CryptRecord: Codable, Equatable {
     /// The custom metadata key of the sealed record in the wrapped service.
-    static let metadataKey = "stratus-crypt"
+    static let metadataKey = "crypt"
 
     var version = 1
     var sha256: String

@@ -11,8 +11,12 @@ enum Primitives {
 
     /// HKDF-SHA256 with an empty salt when `salt` is empty.
     static func hkdf(_ ikm: [UInt8], salt: [UInt8], info: String, count: Int = 32) throws -> [UInt8] {
+        try hkdf(ikm, salt: salt, info: Array(info.utf8), count: count)
+    }
+
+    /// HKDF-SHA256 with binary info.
+    static func hkdf(_ ikm: [UInt8], salt: [UInt8], info: [UInt8], count: Int = 32) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
-        let info = Array(info.utf8)
         let ok = out.withUnsafeMutableBufferPointer { out in
             stratus_hkdf_sha256(ikm, ikm.count, salt, salt.count, info, info.count, out.baseAddress, count)
         }
