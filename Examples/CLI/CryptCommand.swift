@@ -14,7 +14,7 @@ struct CryptCommand: AsyncParsableCommand {
             Losing the passphrase loses the data; `stratus crypt identity vault` prints the identity \
             that decrypts any downloaded file with `age -d -i`, for a safe place of your choosing.
             """,
-        subcommands: [CryptIdentityCommand.self, CryptRecipientCommand.self]
+        subcommands: [CryptIdentityCommand.self, CryptRecipientCommand.self, CryptChangePasswordCommand.self]
     )
 }
 
@@ -73,5 +73,33 @@ enum CryptRemote {
             throw ValidationError("Remote '\(remote)' is not a crypt remote (type crypt).")
         }
         return vault
+    }
+}
+
+/// `stratus crypt change-password NAME`: rewrites the key file under a new passphrase.
+struct CryptChangePasswordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "change-password",
+        abstract: "Rewrite a crypt remote's key file under a new passphrase; no other file changes.",
+        discussion: """
+            The current passphrase (from the remote's options) unlocks the key file; the new one is the \
+            first line a command prints. Update the remote's password option afterwards. Losing the new \
+            passphrase loses the data.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The crypt remote's name.") var remote: String
+    @Option(help: ArgumentHelp("A shell command that prints the new passphrase.", valueName: "command"))
+    var newPasswordCommand: String
+
+    func run() async throws {
+        let vault = try CryptRemote.open(remote, global)
+        try await global.explained(remote: remote) { try await vault.changePassword(to: .command(newPasswordCommand)) }
+        if global.json {
+            try Output.json(["remote": remote, "key_file": "rewritten"])
+            return
+        }
+        Output.line("Rewrote the key file of '\(remote)' under the new passphrase; now set its password option to it.")
     }
 }

@@ -170,6 +170,14 @@ extension CryptService {
         for component in path.components {
             stored = try stored.appending(try cipher.encrypt(component))
         }
+        do {
+            try base.capabilities.pathRules.validate(stored)
+        } catch {
+            throw ServiceError(
+                .invalidPath,
+                "The path \(path) is too long once its names are encrypted (\(stored.string.utf8.count) bytes stored; each name grows to ceil((n + 16) * 8 / 5) characters)."
+            )
+        }
         return stored
     }
 
