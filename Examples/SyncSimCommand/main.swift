@@ -28,9 +28,10 @@ struct Run: AsyncParsableCommand {
     @OptionGroup var shape: SimulationShape
     @Option(help: "The first seed (the same seed repeats a schedule).") var seed: UInt64 = 1
     @Option(help: "How many seeds to run, from --seed on.") var runs = 1
+    @Flag(help: "Print each seed's planned steps, numbered, before its run.") var showSchedule = false
     @Option(
         help:
-            "A focused scenario instead of random schedules: racing-union-writers (requests held), racing-union-answers (answers held), vanishing-revisions(-accepted) or deletion-reread."
+            "A focused scenario instead of random schedules: racing-union-writers (requests held), racing-union-answers (answers held), vanishing-revisions(-accepted), vanishing-revision (one record) or deletion-reread."
     )
     var scenario: String?
 
@@ -40,16 +41,20 @@ struct Run: AsyncParsableCommand {
             var total = SimulationCounts()
             var problems = 0
             for offset in 0..<UInt64(max(1, runs)) {
+                if showSchedule, scenario == nil {
+                    let planned = SimulationSchedule.random(shape.options(seed: seed &+ offset))
+                    for (number, step) in planned.enumerated() { say("\(number): \(step)") }
+                }
                 let report = try await shape.runOnce(backend, seed: seed &+ offset, scenario: scenario)
-                print(
+                say(
                     "== \(backend), seed \(report.report.seed): \(shape.describe(scenario: scenario)) (\(report.elapsed))"
                 )
-                print(report.report)
+                say("\(report.report)")
                 total.add(report.report.counts)
                 problems += report.report.problems.count
                 failed = failed || !report.report.problems.isEmpty
             }
-            print(
+            say(
                 "== \(backend) total: \(total.operations) simulated operations, \(problems) problems, \(total.saves) acknowledged saves"
             )
         }
@@ -87,20 +92,20 @@ struct Soak: AsyncParsableCommand {
                 total.add(report.counts)
                 if !report.problems.isEmpty {
                     failing[next] = report.problems.count
-                    print("== \(backend), seed \(next): FAIL")
-                    for problem in report.problems.prefix(10) { print(problem) }
+                    say("== \(backend), seed \(next): FAIL")
+                    for problem in report.problems.prefix(10) { say("\(problem)") }
                 }
                 next &+= 1
             }
             if let skipped {
-                print("== \(backend): skipped: \(skipped)")
+                say("== \(backend): skipped: \(skipped)")
                 continue
             }
-            print(
+            say(
                 "== \(backend) soak: \(seeds.count) seeds (\(seeds.first.map(String.init) ?? "-")...\(seeds.last.map(String.init) ?? "-")), \(shape.describe(scenario: nil))"
             )
-            print(total.summary)
-            print(
+            say(total.summary)
+            say(
                 "problems: \(failing.values.reduce(0, +)) in \(failing.count) seeds"
                     + (failing.isEmpty
                         ? "" : ": seeds " + failing.keys.sorted().map(String.init).joined(separator: ", ")))
@@ -108,6 +113,12 @@ struct Soak: AsyncParsableCommand {
         }
         if failed { throw ExitCode(1) }
     }
+}
+
+/// Prints a line and flushes it, so a long run's output reaches a file or a pipe as it goes.
+func say(_ text: String) {
+    print(text)
+    fflush(nil)
 }
 
 /// The options `run` and `soak` share: the backends and the size of a run.
@@ -121,8 +132,19 @@ struct SimulationShape: ParsableArguments {
     @Option(help: "How many records of each type.") var records = 4
     @Option(help: "How rough the faults are: 1 the default mix, 0 none.") var faults = 1.0
     @Option(help: "The chance a round kills a device mid-sync.") var kills = 0.08
+    @Option(
+        help:
+            "A kind of fault that must not strike: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")) (repeat for several)."
+    )
+    var without: [String] = []
+    @Flag(help: "Let listings leave documents out (off by default: devices then diverge by construction).")
+    var listingOmissions = false
 
     func backends() throws -> [SimulationBackend] {
+        if let unknown = without.first(where: { FaultKind(rawValue: $0) == nil }) {
+            throw ValidationError(
+                "Unknown fault kind \(unknown); use \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
         guard !remotes.isEmpty else { return SimulationBackend.allCases }
         return try remotes.map { name in
             guard let backend = SimulationBackend(rawValue: name) else {
@@ -137,6 +159,16 @@ struct SimulationShape: ParsableArguments {
     func describe(scenario: String?) -> String {
         scenario.map { "scenario \($0)" }
             ?? "\(devices) devices, \(rounds) rounds, \(records) records per type, faults \(faults), kills \(kills)"
+            + (without.isEmpty ? "" : ", without \(without.joined(separator: ", "))")
+    }
+
+    /// The options of a random run with this seed.
+    func options(seed: UInt64) -> AdversarialSimulation.Options {
+        AdversarialSimulation.Options(
+            devices: devices, rounds: rounds, recordsPerType: records, seed: seed, faultLevel: faults,
+            killChance: kills,
+            excludedFaults: Set(without.compactMap(FaultKind.init(rawValue:))).union(
+                listingOmissions ? [] : [.listingOmission]))
     }
 
     /// One run in a temporary folder of its own.
@@ -150,10 +182,7 @@ struct SimulationShape: ParsableArguments {
         let report: AdversarialSimulation.Report
         switch scenario {
         case nil:
-            let options = AdversarialSimulation.Options(
-                devices: devices, rounds: rounds, recordsPerType: records, seed: seed, faultLevel: faults,
-                killChance: kills)
-            report = try await AdversarialSimulation.run(backend: backend, options: options, folder: folder)
+            report = try await AdversarialSimulation.run(backend: backend, options: options(seed: seed), folder: folder)
         case "racing-union-writers":
             report = try await AdversarialSimulation.run(
                 backend: backend, steps: SimulationSchedule.racingUnionWriters(), devices: 2, seed: seed, folder: folder
@@ -162,6 +191,10 @@ struct SimulationShape: ParsableArguments {
             report = try await AdversarialSimulation.run(
                 backend: backend, steps: SimulationSchedule.racingUnionWriters(holdingAnswers: true), devices: 2,
                 seed: seed,
+                folder: folder)
+        case "vanishing-revision":
+            report = try await AdversarialSimulation.run(
+                backend: backend, steps: SimulationSchedule.vanishingRevisions(records: 2), devices: 2, seed: seed,
                 folder: folder)
         case "vanishing-revisions-accepted":
             report = try await AdversarialSimulation.run(
@@ -175,7 +208,7 @@ struct SimulationShape: ParsableArguments {
             )
         case let other?:
             throw ValidationError(
-                "Unknown scenario \(other); use racing-union-writers, racing-union-answers, vanishing-revisions(-accepted) or deletion-reread."
+                "Unknown scenario \(other); use racing-union-writers, racing-union-answers, vanishing-revisions(-accepted), vanishing-revision (one record) or deletion-reread."
             )
         }
         return (report, ContinuousClock.now - started)

@@ -19,6 +19,7 @@ public final class AdversarialService: ForwardingService {
         var random: SeededGenerator
         var injected: [String: Int] = [:]
         var impurePages: [String] = []
+        var documentDeletions: [String] = []
     }
 
     /// The shared service.
@@ -62,6 +63,11 @@ public final class AdversarialService: ForwardingService {
 
     /// Change pages that, read a second time with the same token, lost a deletion: one line each.
     public var impurePages: [String] { state.withLock { $0.impurePages } }
+
+    /// The record documents a change page reported deleted, in order. The sync layer never
+    /// deletes a document (a delete writes a tombstone), so in a run where nobody removes one
+    /// by hand each is a phantom.
+    public var documentDeletions: [String] { state.withLock { $0.documentDeletions } }
 
     /// The capabilities of the shared service.
     public var capabilities: ServiceCapabilities { base.capabilities }
@@ -175,7 +181,7 @@ public final class AdversarialService: ForwardingService {
         if strikes("token expiry", \.tokenExpiry) {
             throw ServiceError(.invalidChangeToken, "The change token expired (injected).", httpStatus: 410)
         }
-        guard strikes("feed re-read", \.feedReread) else { return try await base.changes(since: token) }
+        guard strikes("feed re-read", \.feedReread) else { return noted(try await base.changes(since: token)) }
         let first = try await base.changes(since: token)
         let second = try await base.changes(since: token)
         // Only a complete second read must hold every deletion of the first: a path that
@@ -192,6 +198,16 @@ public final class AdversarialService: ForwardingService {
                 state.withLock { $0.impurePages.append(line) }
             }
         }
-        return second
+        return noted(second)
+    }
+
+    /// Notes the record documents a page reports deleted.
+    private func noted(_ page: ChangePage) -> ChangePage {
+        let deleted = page.changes.compactMap { change -> String? in
+            guard case .deleted(let path) = change, isDocument(path) else { return nil }
+            return path.description
+        }
+        if !deleted.isEmpty { state.withLock { $0.documentDeletions += deleted } }
+        return page
     }
 }

@@ -35,12 +35,16 @@ public enum AdversarialSimulation {
         public var fileChance: Double
         /// The largest file, in bytes.
         public var maximumFileSize: Int
+        /// Kinds of fault that never strike in this run. By default listings never omit
+        /// documents: a listing that loses an old document is a lie no engine can see through
+        /// (its change feed never mentions the document again), so it only makes devices diverge.
+        public var excludedFaults: Set<FaultKind>
 
         /// Creates options.
         public init(
             devices: Int = 3, rounds: Int = 30, recordsPerType: Int = 4, seed: UInt64 = 1, faultLevel: Double = 1,
             offlineChance: Double = 0.05, killChance: Double = 0.08, automaticShare: Double = 0.5,
-            fileChance: Double = 0.2, maximumFileSize: Int = 8_000
+            fileChance: Double = 0.2, maximumFileSize: Int = 8_000, excludedFaults: Set<FaultKind> = [.listingOmission]
         ) {
             self.devices = devices
             self.rounds = rounds
@@ -52,6 +56,7 @@ public enum AdversarialSimulation {
             self.automaticShare = automaticShare
             self.fileChance = fileChance
             self.maximumFileSize = maximumFileSize
+            self.excludedFaults = excludedFaults
         }
     }
 

@@ -54,7 +54,10 @@ struct HistoryChecker {
                 reference.keys.filter { reference[$0] != other[$0] })
             report(
                 .devicesConverge, step: nil,
-                "\(device.name) differs from device-0 on \(differing.sorted().prefix(5).map(\.description))")
+                "\(device.name) differs from device-0 on \(differing.sorted().prefix(5).map(\.description))"
+                    + (differing.sorted().first.map { key in
+                        "; \(key) is \(other[key] ?? "absent") there, \(reference[key] ?? "absent") on device-0"
+                    } ?? ""))
         }
         counts.recordsCompared = reference.count * devices.count
         for device in devices {

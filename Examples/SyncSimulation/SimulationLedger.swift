@@ -22,6 +22,7 @@ struct SimulationLedger {
         var keys = Set<RecordKey>()
         var tallies: [RecordKey: Set<String>] = [:]
         var impurePages = 0
+        var documentDeletions = 0
     }
 
     let seed: UInt64
@@ -30,6 +31,8 @@ struct SimulationLedger {
     private(set) var problems: [SimulationProblem] = []
     /// The first step at which a device's union value lost an id, by record.
     private(set) var firstUnionLoss: [RecordKey: Int] = [:]
+    /// Whether a step removed a document by hand (then the feed rightly reports deletions).
+    var documentsRemovedByHand = false
     /// How often a device's union value was seen without an id it held before.
     private(set) var transientUnionShrinks = 0
     private var seen: [Int: Seen] = [:]
@@ -63,7 +66,9 @@ struct SimulationLedger {
     /// Compares what a device holds now with what it held after the last step: a record that
     /// left without any device's delete, or a union value that lost an id, is a problem at this
     /// step; so is a change page that lost a deletion when read again.
-    mutating func observe(step: Int, device: Int, name: String, store: SyncStore, impurePages: [String]) throws {
+    mutating func observe(
+        step: Int, device: Int, name: String, store: SyncStore, impurePages: [String], documentDeletions: [String]
+    ) throws {
         var now = Seen()
         for type in SimulationSchedule.types {
             for record in try store.records(ofType: type) {
@@ -72,6 +77,7 @@ struct SimulationLedger {
             }
         }
         now.impurePages = impurePages.count
+        now.documentDeletions = documentDeletions.count
         let before = seen[device] ?? Seen()
         for key in before.keys.subtracting(now.keys) where !deleted.contains(key) {
             report(
@@ -87,6 +93,14 @@ struct SimulationLedger {
         }
         for line in impurePages.dropFirst(before.impurePages) {
             report(.changePageIsPure, step: step, "\(name): \(line)")
+        }
+        if !documentsRemovedByHand {
+            for path in documentDeletions.dropFirst(before.documentDeletions) {
+                report(
+                    .noPhantomDeletions, step: step,
+                    "\(name)'s change feed reported \(path) deleted, but no document was removed",
+                    once: "phantom \(path)")
+            }
         }
         seen[device] = now
     }

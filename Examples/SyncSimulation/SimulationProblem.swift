@@ -18,6 +18,8 @@ public struct SimulationProblem: Sendable, Hashable, CustomStringConvertible {
         case syncSettles = "syncs settle once the faults stop"
         /// Files match their hashes and every blob a record names is on the remote.
         case filesIntact = "every file matches its hash and its blob is on the remote"
+        /// A change feed reports a record document deleted only when someone deleted it.
+        case noPhantomDeletions = "a change feed reports only deletions that happened"
         /// A deletion the remote reports stays reported until a sync takes it in.
         case deletionsStayReported = "a re-read change feed still reports the deletions"
     }

@@ -20,7 +20,9 @@ public enum SimulationSchedule {
         }
         for round in 0..<options.rounds {
             if round % 8 == 0 || random.chance(0.1) {
-                steps.append(.weather(FaultWeather.draw(using: &random, level: options.faultLevel)))
+                steps.append(
+                    .weather(
+                        FaultWeather.draw(using: &random, level: options.faultLevel).without(options.excludedFaults)))
             }
             for device in 0..<devices {
                 if let until = offlineUntil[device], until <= round {

@@ -133,12 +133,13 @@ final class StepRunner {
         case .acceptRemoteDeletions(let index):
             try devices[index].store.acceptRemoteDeletions()
         case .removeDocument(let type, let record):
+            ledger.documentsRemovedByHand = true
             try await session.service.delete(RemotePath("stratus-sync/records/\(type)/r\(record).json"))
         }
         for device in devices {
             try ledger.observe(
                 step: step, device: device.index, name: device.name, store: device.store,
-                impurePages: device.service.impurePages)
+                impurePages: device.service.impurePages, documentDeletions: device.service.documentDeletions)
         }
         step += 1
     }
