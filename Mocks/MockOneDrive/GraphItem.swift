@@ -15,6 +15,12 @@ struct GraphItem: Sendable, Codable {
     var created: Date
     /// When it last changed.
     var modified: Date
+    /// `fileSystemInfo.createdDateTime` as a client set it (`createUploadSession` or `PATCH`);
+    /// `nil` for ``created``.
+    var fileSystemCreated: Date?
+    /// `fileSystemInfo.lastModifiedDateTime` as a client set it; `nil` for ``modified``. A new
+    /// version without one resets it.
+    var fileSystemModified: Date?
     /// Bumped by every change: the number in the `eTag`.
     var eTagVersion = 1
     /// Bumped by every content change: the number in the `cTag`.

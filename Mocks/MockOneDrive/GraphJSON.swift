@@ -88,8 +88,8 @@ extension GraphState {
             "createdDateTime": GraphJSON.time(item.created),
             "lastModifiedDateTime": GraphJSON.time(item.modified),
             "fileSystemInfo": [
-                "createdDateTime": GraphJSON.time(item.created),
-                "lastModifiedDateTime": GraphJSON.time(item.modified),
+                "createdDateTime": GraphJSON.time(item.fileSystemCreated ?? item.created),
+                "lastModifiedDateTime": GraphJSON.time(item.fileSystemModified ?? item.modified),
             ],
             "parentReference": parentReference(of: item.parentID, withPath: withPath, folderPath: folderPath),
             "createdBy": user,

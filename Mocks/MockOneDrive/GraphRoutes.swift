@@ -24,6 +24,10 @@ extension MockOneDriveServer {
             return address.base == .drive ? driveResource() : try getItem(address, graph)
         case (.delete, []):
             return try deleteItem(address, graph)
+        case (.patch, []):
+            return try await updateItem(&request, address, graph)
+        case (.post, ["copy"]):
+            return try await copyItem(&request, address, graph)
         case (.get, ["children"]):
             return try listChildren(address, graph)
         case (.post, ["children"]):

@@ -230,6 +230,7 @@ struct GraphState: Sendable {
             item.cTagVersion += 1
         }
         item.modified = now
+        item.fileSystemModified = nil
         item.versions.append(
             GraphVersion(id: "\(item.nextVersionNumber).0", blob: blob, quickXorHash: quickXorHash, modified: now))
         item.nextVersionNumber += 1

@@ -13,8 +13,9 @@ import Synchronization
 /// answering 302 to a pre-authenticated URL, `delta`, versions, and Graph's error bodies.
 ///
 /// Graph hands out two kinds of URL that live on other hosts: download URLs and upload session
-/// URLs. The mock serves them on a second server, the *content host*, which refuses any request
-/// carrying `Authorization` (Graph may answer such an upload with 401). `OneDriveMockProvider`
+/// URLs. The mock serves them on a second server, the *content host*, which ignores a bearer
+/// token sent there, as Graph does (``Options/strictClient`` makes it answer 401 instead, to catch
+/// a client that leaks its token). `OneDriveMockProvider`
 /// (in `MockProviders`) runs both; to mount them yourself, put ``addRoutes(to:)`` on one router
 /// and ``addContentRoutes(to:)`` on another, and tell the mock where the content host listens
 /// with ``setContentBaseURL(_:)``.
@@ -51,6 +52,14 @@ public final class MockOneDriveServer: Sendable {
         /// listening address, if any (a client reaching Graph as `localhost` then sees those
         /// URLs on another host, `127.0.0.1`, as it would see Graph's on other domains).
         public var contentHostName: String?
+        /// Whether the mock is stricter than Graph with a client's own mistakes, for tests of a
+        /// client (Stratus's own turn it on): a bearer token sent to a pre-authenticated URL
+        /// (download, upload session, copy monitor) answers 401, and an upload fragment other
+        /// than the last that is not a multiple of 320 KiB answers 400 `invalidRange`. Graph
+        /// ignores the token and takes such fragments (its documentation only warns that they
+        /// "may result in errors committing"), so both are accepted when it is off (the
+        /// default).
+        public var strictClient: Bool
 
         /// Creates options.
         /// - Parameters:
@@ -65,6 +74,8 @@ public final class MockOneDriveServer: Sendable {
         ///   - scheme: `http`, or `https` when served over TLS.
         ///   - contentHostName: The host name of download and upload URLs, if not the content
         ///     host's address.
+        ///   - strictClient: Whether a client's bearer token on pre-authenticated URLs and
+        ///     fragments off the 320 KiB grid are refused (off: accepted, as Graph does).
         public init(
             simpleUploadLimit: Int64 = 250 * 1024 * 1024,
             maxUploadBytes: Int64 = 250 * 1024 * 1024 * 1024,
@@ -75,7 +86,8 @@ public final class MockOneDriveServer: Sendable {
             eTagDriftAfterUpload: Bool = false,
             appFolderName: String = "Stratus",
             scheme: String = "http",
-            contentHostName: String? = nil
+            contentHostName: String? = nil,
+            strictClient: Bool = false
         ) {
             self.simpleUploadLimit = simpleUploadLimit
             self.maxUploadBytes = maxUploadBytes
@@ -87,6 +99,7 @@ public final class MockOneDriveServer: Sendable {
             self.appFolderName = appFolderName
             self.scheme = scheme
             self.contentHostName = contentHostName
+            self.strictClient = strictClient
         }
     }
 
@@ -106,6 +119,8 @@ public final class MockOneDriveServer: Sendable {
     /// The saved state, when the server was asked to save it (`persistence: .saved()`).
     public let persistence: PersistentState?
     private let contentBase = Mutex<String?>(nil)
+    /// Finished copies by monitor id: the new item's id.
+    let copyJobs = Mutex<[String: String]>([:])
     /// The secret that signs download URLs.
     let signingKey = RandomText.make(bytes: 24)
 
@@ -188,7 +203,9 @@ public final class MockOneDriveServer: Sendable {
     /// - `GET /v1.0/me/drive` (the drive: id, quota)
     /// - on an item (`.../root`, `.../special/approot`, `.../items/{id}`, each optionally
     ///   followed by `:/path:`), under `/v1.0/me/drive` or `/v1.0/drives/{drive-id}`:
-    ///   `GET` (with `$select`), `DELETE`, `GET|POST /children`, `GET|PUT /content`,
+    ///   `GET` (with `$select`), `PATCH` (rename, move, `fileSystemInfo`), `DELETE`,
+    ///   `POST /copy` (202 with a monitor URL on the content host), `GET|POST /children`,
+    ///   `GET|PUT /content`,
     ///   `POST /createUploadSession`, `GET /delta` (also `delta()` and `delta(token='...')`),
     ///   `GET /versions`, `GET /versions/{id}`, `GET /versions/{id}/content`,
     ///   `POST /versions/{id}/restoreVersion`
@@ -217,8 +234,9 @@ public final class MockOneDriveServer: Sendable {
         }
     }
 
-    /// Mounts the content host's routes: `GET /download/{blob}/{signature}` (with `Range`) and
-    /// `PUT|GET|DELETE /upload/{session}`. Each refuses a request carrying `Authorization`.
+    /// Mounts the content host's routes: `GET /download/{blob}/{signature}` (with `Range`),
+    /// `PUT|GET|DELETE /upload/{session}` and `GET /monitor/{id}` (a copy's status). A bearer
+    /// token sent there is ignored, as Graph ignores it, unless ``Options/strictClient``.
     public func addContentRoutes(to router: Router<BasicRequestContext>) {
         router.addMockInfrastructure(requestLog: requestLog, faults: faults)
         router.get("/download/{blob}/{signature}") { request, context in
@@ -239,6 +257,12 @@ public final class MockOneDriveServer: Sendable {
             try await GraphFailure.answer {
                 try self.refuseAuthorization(request)
                 return try self.sessionStatus(session: context.parameters.get("session") ?? "")
+            }
+        }
+        router.get("/monitor/{id}") { request, context in
+            try await GraphFailure.answer {
+                try self.refuseAuthorization(request)
+                return try self.copyStatus(monitor: context.parameters.get("id") ?? "")
             }
         }
         router.delete("/upload/{session}") { request, context in
@@ -269,9 +293,10 @@ public final class MockOneDriveServer: Sendable {
         }
     }
 
-    /// Refuses a request to a pre-authenticated URL that carries `Authorization`.
+    /// Refuses a request to a pre-authenticated URL that carries `Authorization`, when the
+    /// options ask for strictness beyond Graph's (``Options/strictClient``).
     func refuseAuthorization(_ request: Request) throws(GraphFailure) {
-        if request.headers[.authorization] != nil { throw .authorizationNotAllowed() }
+        if options.strictClient, request.headers[.authorization] != nil { throw .authorizationNotAllowed() }
     }
 
     /// Runs a control action for a caller with the control token or a valid access token.

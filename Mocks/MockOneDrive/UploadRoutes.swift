@@ -26,7 +26,7 @@ extension MockOneDriveServer {
     /// Writes received content where a target says.
     func commit(
         _ target: SessionTarget, blob: BlobInfo, quickXorHash: String, conflict: ConflictBehavior,
-        condition: WriteCondition
+        condition: WriteCondition, dates: FileSystemDates = FileSystemDates()
     ) throws(GraphFailure) -> (text: String, created: Bool) {
         let base = contentBaseText
         let quota = options.quotaBytes
@@ -40,7 +40,8 @@ extension MockOneDriveServer {
                 in: parentID, name: target.name, existingID: target.existingID, blob: blob,
                 quickXorHash: quickXorHash, conflict: conflict, condition: condition, quota: quota)
             if drift { state.driftPending.insert(item.id) }
-            return (GraphJSON.text(state.json(of: item) { self.downloadURL(base: base, version: $0) }), created)
+            let written = dates.apply(to: &state, id: item.id) ?? item
+            return (GraphJSON.text(state.json(of: written) { self.downloadURL(base: base, version: $0) }), created)
         }
     }
 
@@ -91,14 +92,17 @@ extension MockOneDriveServer {
     }
 
     /// `POST /createUploadSession`: a session whose URL (on the content host) takes the
-    /// fragments. Conflict behaviour `fail` unless the body's `item` says otherwise; `If-Match`
-    /// and `If-None-Match` are checked now and again when the last fragment arrives.
+    /// fragments. As Graph does, a session on an existing file updates it (conflict behaviour
+    /// `replace`) unless the body's `item` or the query says otherwise; `item.fileSystemInfo`
+    /// sets the file's dates when it completes. `If-Match` and `If-None-Match` are checked now
+    /// and again when the last fragment arrives.
     func createUploadSession(_ request: inout Request, _ address: GraphAddress, _ graph: GraphRequest) async throws
         -> Response
     {
         let body = try GraphJSON.object(Data(buffer: try await request.readBody(limit: 64 * 1024)))
-        let conflict = try graph.conflictBehavior(body: body, default: .fail)
+        let conflict = try graph.conflictBehavior(body: body, default: .replace)
         let item = body["item"] as? [String: Any]
+        let fileSystemInfo = try FileSystemDates(item?["fileSystemInfo"])
         let declared = (item?["fileSize"] as? NSNumber)?.int64Value
         if let declared, declared < 1 {
             throw GraphFailure.invalidRequest("item.fileSize must be a positive number of bytes.")
@@ -123,7 +127,8 @@ extension MockOneDriveServer {
         }
         let session = UploadSession(
             id: RandomText.make(bytes: 24), target: target, conflict: conflict, condition: condition,
-            total: declared, file: try blobs.makeScratchFile(), expires: sessionExpiry())
+            total: declared, file: try blobs.makeScratchFile(), expires: sessionExpiry(), fileSystemInfo: fileSystemInfo
+        )
         sessions.add(session)
         let text = GraphJSON.text([
             "@odata.context": "\(graph.baseURL)/v1.0/$metadata#microsoft.graph.uploadSession",
@@ -150,8 +155,8 @@ extension MockOneDriveServer {
         return Response.json(text: text)
     }
 
-    /// `PUT` on a session URL: one fragment, `Content-Range: bytes a-b/total`, in order, each
-    /// but the last a multiple of 320 KiB and under 60 MiB. 202 with `nextExpectedRanges`
+    /// `PUT` on a session URL: one fragment, `Content-Range: bytes a-b/total`, in order, under
+    /// 60 MiB (and, with ``Options/strictClient``, each but the last a multiple of 320 KiB). 202 with `nextExpectedRanges`
     /// until the last, then 201 (new file) or 200 (replaced) with the item. A fragment already
     /// received (or out of order) answers 416.
     func receiveFragment(_ request: Request, session id: String) async throws -> Response {
@@ -194,7 +199,7 @@ extension MockOneDriveServer {
                         ? "The uploaded fragment overlaps with data that has already been received."
                         : "Fragments must be sent in order: the next expected range starts at \(session.received).")
             }
-            if end + 1 < total, length % Self.fragmentUnit != 0 {
+            if options.strictClient, end + 1 < total, length % Self.fragmentUnit != 0 {
                 throw GraphFailure(
                     status: 400, code: "invalidRange",
                     message: "Every fragment but the last must be a multiple of 320 KiB (327,680 bytes).")
@@ -236,7 +241,7 @@ extension MockOneDriveServer {
         let blob = try blobs.commit(session.file, info: info, keepSource: true)
         let (text, created) = try commit(
             session.target, blob: blob, quickXorHash: quickXor, conflict: session.conflict,
-            condition: session.condition)
+            condition: session.condition, dates: session.fileSystemInfo)
         return Response.json(text: text, status: created ? .created : .ok)
     }
 

@@ -34,6 +34,8 @@ struct UploadSession: Sendable {
     var expires: Date
     /// Whether a fragment is being received now.
     var busy = false
+    /// The `item.fileSystemInfo` the session was made with, set on the file when it completes.
+    var fileSystemInfo = FileSystemDates()
 }
 
 /// The open upload sessions.

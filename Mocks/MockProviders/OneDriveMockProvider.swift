@@ -39,7 +39,7 @@ public struct OneDriveMockProvider: MockProvider {
         let base = baseURL.absoluteString
         return [
             "  Graph API:       \(base)/v1.0/  (me/drive, drives/\(driveID))",
-            "  content host:    \(server.contentBaseURL?.absoluteString ?? "?")  (download and upload session URLs; refuses Authorization)",
+            "  content host:    \(server.contentBaseURL?.absoluteString ?? "?")  (download, upload session and copy monitor URLs; \(server.options.strictClient ? "refuses Authorization" : "ignores Authorization"))",
             "  drive id:        \(driveID)",
             "  app folder:      /Apps/\(server.options.appFolderName)  (special/approot)",
             "  delta expiry:    POST \(base)/__stratus/onedrive/expire-delta-tokens  (control token)",

@@ -6,9 +6,22 @@ import Testing
 
 @Suite("Graph mock: /content redirects to the pre-authenticated download host")
 struct ContentTests {
-    @Test("302 to the content host, which serves the bytes and ranges without a token and refuses one")
-    func download() async throws {
+    @Test("as Graph: a bearer token sent to the download URL is ignored")
+    func tokenIgnored() async throws {
         try await OneDriveMockProvider().withSession { harness in
+            let content = OneDriveHarness.bytes(700)
+            try await harness.put("/t.bin", content)
+            let redirect = try await harness.send(.get, "/v1.0/me/drive/root:/t.bin:/content")
+            let location = try #require(redirect.headers["Location"].flatMap(URL.init(string:)))
+            let withToken = try await harness.send(.get, absolute: location, token: harness.token)
+            #expect(withToken.status == 200)
+            #expect(withToken.body == content)
+        }
+    }
+
+    @Test("302 to the content host, which serves the bytes and ranges without a token and refuses one when strict")
+    func download() async throws {
+        try await OneDriveMockProvider(options: .init(strictClient: true)).withSession { harness in
             let content = OneDriveHarness.bytes(5000)
             let item = try await harness.put("/d/file.bin", content)
             let redirect = try await harness.send(.get, "/v1.0/me/drive/root:/d/file.bin:/content")

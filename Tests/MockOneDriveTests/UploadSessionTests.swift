@@ -32,7 +32,7 @@ struct UploadSessionTests {
 
     @Test("fragments in order, 320 KiB multiples, 202 with nextExpectedRanges, 416 for a repeat, 201 with the item")
     func wholeSession() async throws {
-        try await OneDriveMockProvider().withSession { harness in
+        try await OneDriveMockProvider(options: .init(strictClient: true)).withSession { harness in
             let content = OneDriveHarness.bytes(2 * Self.unit + 1000)
             let (url, _) = try await Self.session(harness, "special/approot:/big/large.bin:")
             #expect(url.port == harness.contentURL?.port)
@@ -76,12 +76,19 @@ struct UploadSessionTests {
         }
     }
 
-    @Test("sessions fail on a taken name unless the item says replace; If-Match is checked")
+    @Test("a session on a taken name replaces the file unless the item says fail; If-Match is checked")
     func conflicts() async throws {
         try await OneDriveMockProvider().withSession { harness in
             let old = try await harness.put("/taken.bin", Data("old".utf8))
             let content = Data("new content".utf8)
-            let (failing, _) = try await Self.session(harness, "root:/taken.bin:")
+            let (plain, _) = try await Self.session(harness, "root:/taken.bin:")
+            let overwritten = try await Self.fragment(harness, plain, content, from: 0, total: content.count)
+            #expect(overwritten.status == 200, "\(OneDriveHarness.text(overwritten))")
+            #expect(try OneDriveHarness.object(overwritten)["id"] as? String == old["id"] as? String)
+            #expect(try await harness.download("/v1.0/me/drive/root:/taken.bin:").body == content)
+
+            let (failing, _) = try await Self.session(
+                harness, "root:/taken.bin:", item: ["@microsoft.graph.conflictBehavior": "fail"])
             let refused = try await Self.fragment(harness, failing, content, from: 0, total: content.count)
             #expect(refused.status == 409)
             #expect(try OneDriveHarness.errorCodes(refused).first == "nameAlreadyExists")
@@ -91,7 +98,7 @@ struct UploadSessionTests {
                 headers: [("If-Match", "aXN0YWxl")])
             #expect(stale.status == 412)
 
-            let eTag = try #require(old["eTag"] as? String)
+            let eTag = try #require(try await harness.item("/taken.bin")["eTag"] as? String)
             let (replacing, _) = try await Self.session(
                 harness, "root:/taken.bin:", item: ["@microsoft.graph.conflictBehavior": "replace"],
                 headers: [("If-Match", eTag)])
@@ -103,6 +110,37 @@ struct UploadSessionTests {
             let updated = try await Self.fragment(harness, byID, Data("by id".utf8), from: 0, total: 5)
             #expect(updated.status == 200)
             #expect(try OneDriveHarness.object(updated)["id"] as? String == id)
+        }
+    }
+
+    @Test("as Graph: a bearer token on the session URL is ignored, a fragment off the 320 KiB grid is taken")
+    func lenientByDefault() async throws {
+        try await OneDriveMockProvider().withSession { harness in
+            let content = OneDriveHarness.bytes(3000)
+            let (url, _) = try await Self.session(harness, "root:/odd.bin:")
+            let first = try await Self.fragment(
+                harness, url, Data(content[0..<1000]), from: 0, total: content.count, token: harness.token)
+            #expect(first.status == 202, "\(OneDriveHarness.text(first))")
+            #expect(try OneDriveHarness.object(first)["nextExpectedRanges"] as? [String] == ["1000-2999"])
+            let last = try await Self.fragment(harness, url, Data(content[1000...]), from: 1000, total: content.count)
+            #expect(last.status == 201, "\(OneDriveHarness.text(last))")
+            #expect(try await harness.download("/v1.0/me/drive/root:/odd.bin:").body == content)
+        }
+    }
+
+    @Test("item.fileSystemInfo of the session is the file's fileSystemInfo")
+    func fileSystemInfo() async throws {
+        try await OneDriveMockProvider().withSession { harness in
+            let content = Data("dated".utf8)
+            let dates = ["createdDateTime": "2020-01-02T03:04:05Z", "lastModifiedDateTime": "2021-06-07T08:09:10.5Z"]
+            let (url, _) = try await Self.session(harness, "root:/dated.txt:", item: ["fileSystemInfo": dates])
+            let done = try await Self.fragment(harness, url, content, from: 0, total: content.count)
+            #expect(done.status == 201)
+            let info = try OneDriveHarness.object(done)["fileSystemInfo"] as? [String: Any]
+            #expect(info?["createdDateTime"] as? String == "2020-01-02T03:04:05.000Z")
+            #expect(info?["lastModifiedDateTime"] as? String == "2021-06-07T08:09:10.500Z")
+            let read = try await harness.item("/dated.txt")["fileSystemInfo"] as? [String: Any]
+            #expect(read?["lastModifiedDateTime"] as? String == "2021-06-07T08:09:10.500Z")
         }
     }
 

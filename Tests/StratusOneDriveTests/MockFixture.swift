@@ -21,12 +21,16 @@ struct MockFixture: Sendable {
     /// The mock's fault rules.
     var faults: FaultInjector { server.faults }
 
-    /// Runs `body` while a fresh mock runs, then stops it and removes its storage.
+    /// Runs `body` while a fresh mock runs, then stops it and removes its storage. The mock is
+    /// stricter than Graph with a client's mistakes (``MockOneDriveServer/Options/strictClient``),
+    /// so the adapter's own are caught.
     static func withRunning<Result: Sendable>(
         options: MockOneDriveServer.Options = .init(),
         _ body: @Sendable (MockFixture) async throws -> Result
     ) async throws -> Result {
-        try await OneDriveMockProvider(options: options).withRunning { mock in
+        var options = options
+        options.strictClient = true
+        return try await OneDriveMockProvider(options: options).withRunning { mock in
             try await body(MockFixture(mock: mock))
         }
     }
