@@ -76,7 +76,9 @@ import Testing
                 "remote", "add", "saves", "--type", "floppy", "--option", "root=/tmp/x", "--json")
             #expect(unknownType.status == 8)
             let error = try #require(try unknownType.json()["error"] as? [String: Any])
-            #expect((error["message"] as? String)?.contains("known types: drive, dropbox, local, onedrive, s3") == true)
+            #expect(
+                (error["message"] as? String)?.contains("known types: crypt, drive, dropbox, local, onedrive, s3")
+                    == true)
             #expect(error["exit_status"] as? Int == 8)
         }
     }
