@@ -8,12 +8,16 @@ under 127.0.0.1, another host name, as Graph hands them out on other domains.
 The SDK is used as users run it: GraphServiceClient over GraphRequestAdapter with the default
 middleware (retry, redirect, ...), an httpx client trusting the mock's CA, and a static bearer
 token through an AccessTokenProvider whose allowed hosts are the Graph host only, so the
-pre-authenticated URLs get no Authorization (the content host refuses any that does). Large
-files go up with msgraph_core's LargeFileUploadTask, with fragments of 4 x 320 KiB.
-Exits non-zero on any mismatch.
+pre-authenticated URLs get no Authorization (the check reads the mock's request log to prove it;
+the mock, like Graph, would ignore one). Large files go up with msgraph_core's
+LargeFileUploadTask, with fragments of 4 x 320 KiB, then again over the same path in six
+fragments of 320 KiB with no conflictBehavior (Graph replaces the file) and a fileSystemInfo.
+Items are renamed and moved with PATCH and copied with POST /copy, whose monitor URL (read with
+kiota's headers-inspection option) reports the copy's id. Exits non-zero on any mismatch.
 """
 import asyncio
 import base64
+import datetime
 import hashlib
 import io
 import json
@@ -30,12 +34,17 @@ from kiota_abstractions.authentication import (
     AllowedHostsValidator,
     BaseBearerTokenAuthenticationProvider,
 )
+from kiota_abstractions.base_request_configuration import RequestConfiguration
+from kiota_http.middleware.options import HeadersInspectionHandlerOption
 from msgraph import GraphRequestAdapter, GraphServiceClient
 from msgraph.graph_request_adapter import options as graph_options
 from msgraph.generated.drives.item.items.item.create_upload_session.create_upload_session_post_request_body import (
     CreateUploadSessionPostRequestBody,
 )
+from msgraph.generated.drives.item.items.item.copy.copy_post_request_body import CopyPostRequestBody
 from msgraph.generated.models.drive_item import DriveItem
+from msgraph.generated.models.file_system_info import FileSystemInfo
+from msgraph.generated.models.item_reference import ItemReference
 from msgraph.generated.models.drive_item_uploadable_properties import DriveItemUploadableProperties
 from msgraph.generated.models.folder import Folder
 from msgraph.generated.models.o_data_errors.o_data_error import ODataError
@@ -173,6 +182,32 @@ async def main():
            f"the fragments: {ranges}")
     print(f"large upload: {large_item.size} bytes, fragments {ranges[:2]} (no Authorization), quickXorHash checked")
 
+    # The same path again in six 320 KiB fragments, with no conflictBehavior: Graph updates the
+    # file it names (replace), and keeps the fileSystemInfo the session was made with.
+    again = pattern(5 * 320 * 1024 + 777, 2)
+    when = datetime.datetime(2024, 2, 3, 4, 5, 6, tzinfo=datetime.timezone.utc)
+    body = CreateUploadSessionPostRequestBody(
+        item=DriveItemUploadableProperties(file_system_info=FileSystemInfo(last_modified_date_time=when))
+    )
+    session = await items.by_drive_item_id(f"{app.id}:/saves/large.bin:").create_upload_session.post(body)
+    session_path = urlparse(session.upload_url).path
+    task = LargeFileUploadTask(session, adapter, io.BytesIO(again), DriveItem, max_chunk_size=320 * 1024)
+    try:
+        await task.upload()
+    except APIError as error:
+        expect(error.response_status_code in (400, 404, 416), f"the second large upload failed: {error}")
+    replaced = await items.by_drive_item_id(f"{app.id}:/saves/large.bin:").get()
+    expect(replaced.id == large_item.id, "the session updated the file it names")
+    expect(replaced.size == len(again) and replaced.file.hashes.quick_xor_hash == quick_xor(again),
+           f"the replaced content: {replaced.size} bytes")
+    expect(replaced.file_system_info.last_modified_date_time == when,
+           f"fileSystemInfo: {replaced.file_system_info.last_modified_date_time}")
+    fragments = [entry for entry in logged_requests(session_path) if entry["method"] == "PUT"]
+    expect(len(fragments) >= 6, f"{len(fragments)} fragments")
+    expect(await items.by_drive_item_id(replaced.id).content.get() == again, "the replaced content downloads")
+    large = again
+    print(f"large upload over it: {len(fragments)} fragment PUTs of 320 KiB, replaced in place, fileSystemInfo {when}")
+
     # Downloads: /content follows the 302 to the content host (without the token).
     content = await items.by_drive_item_id(large_item.id).content.get()
     expect(content == large, "large download matches")
@@ -224,6 +259,40 @@ async def main():
     expect(len(versions) == 3, "restore adds a version")
     expect(await items.by_drive_item_id(uploaded.id).content.get() == small, "the restored content is current")
     print(f"versions: {[v.id for v in versions]} after restoring 1.0")
+
+    # Rename and move (PATCH), then copy (POST /copy, 202 and a monitor URL).
+    archive = await items.by_drive_item_id(app.id).children.post(DriveItem(name="archive", folder=Folder()))
+    slot = await items.by_drive_item_id(f"{app.id}:/saves/slot0.sav:").get()
+    renamed = await items.by_drive_item_id(slot.id).patch(DriveItem(name="first.sav"))
+    expect(renamed.id == slot.id and renamed.name == "first.sav", f"rename: {renamed.name}")
+    moved = await items.by_drive_item_id(slot.id).patch(DriveItem(parent_reference=ItemReference(id=archive.id)))
+    expect(moved.parent_reference.id == archive.id, "move by parentReference")
+    try:
+        await items.by_drive_item_id(f"{app.id}:/saves/slot0.sav:").get()
+        fail("the old path still answers")
+    except ODataError as error:
+        expect(error.response_status_code == 404, f"the old path: {error.response_status_code}")
+    at_new_path = await items.by_drive_item_id(f"{app.id}:/archive/first.sav:").get()
+    expect(at_new_path.id == slot.id, "the moved file is at its new path")
+    inspect = HeadersInspectionHandlerOption(inspect_response_headers=True)
+    await items.by_drive_item_id(slot.id).copy.post(
+        CopyPostRequestBody(parent_reference=ItemReference(id=made.id), name="copy.sav"),
+        request_configuration=RequestConfiguration(options=[inspect]),
+    )
+    locations = inspect.response_headers.get("location") or set()
+    expect(len(locations) == 1, f"the copy's Location: {locations}")
+    monitor = next(iter(locations))
+    async with httpx.AsyncClient(verify=ca_file, timeout=60) as plain:
+        for _ in range(50):
+            status = (await plain.get(monitor)).json()
+            if status.get("status") in ("completed", "failed"):
+                break
+            await asyncio.sleep(0.2)
+    expect(status.get("status") == "completed" and status.get("resourceId"), f"the monitor: {status}")
+    copied = await items.by_drive_item_id(status["resourceId"]).get()
+    expect(copied.name == "copy.sav" and copied.id != slot.id, f"the copy: {copied.name}")
+    expect(await items.by_drive_item_id(copied.id).content.get() == b"slot 0", "the copy's content")
+    print(f"rename, move (PATCH) and copy: monitor {status['status']}, copy {copied.id}")
 
     # An error: itemNotFound.
     try:

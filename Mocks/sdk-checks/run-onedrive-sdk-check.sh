@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Starts stratus-mock onedrive --tls on free loopback ports and drives it with Microsoft's
 # official Graph SDK for Python (msgraph-sdk from PyPI, in a virtualenv under
-# .build-onedrive-venv): app folder, small and large uploads (LargeFileUploadTask), downloads
-# through /content's redirect, delta with paging and a 410 resync, versions and restore, an
-# itemNotFound, and a 429 the SDK's retry handler rides out. Exits non-zero on any mismatch.
+# .build-onedrive-venv): app folder, small and large uploads (LargeFileUploadTask, one of six
+# fragments over an existing file with a fileSystemInfo), downloads through /content's redirect,
+# rename and move (PATCH), copy with its monitor, delta with paging and a 410 resync, versions
+# and restore, an itemNotFound, and a 429 the SDK's retry handler rides out. Exits non-zero on
+# any mismatch.
 # SCRATCH_PATH picks the SwiftPM scratch folder (default .build).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
