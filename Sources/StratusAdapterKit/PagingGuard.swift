@@ -1,4 +1,4 @@
-public import Stratus
+import Stratus
 
 /// Guards a loop that follows a provider's next-page links or page tokens, so that a server can
 /// not hold the caller in it: a link (or token) already followed in the same listing, or one
