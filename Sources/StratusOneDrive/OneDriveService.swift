@@ -117,6 +117,14 @@ public final class OneDriveService: Service {
                 first = false
                 for child in children {
                     guard let name = child.name, let childPath = try? path.appending(name) else { continue }
+                    if let limit = OneDriveService.pathRules.maximumPathLength, childPath.string.utf8.count > limit {
+                        // OneDrive holds no such path: a server whose folders never end would
+                        // otherwise be descended forever.
+                        throw ServiceError(
+                            .invalidResponse,
+                            "OneDrive listed an item below \(folder) deeper than its \(limit)-character path limit; the listing was stopped."
+                        )
+                    }
                     await index.record(childPath, id: child.id, isFolder: child.isFolder)
                     if child.isFolder {
                         pending.append(childPath)

@@ -79,6 +79,24 @@ struct HostileGraphTests {
         }
     }
 
+    /// A server whose every folder holds one more folder: the listing ends with
+    /// `invalidResponse` at OneDrive's path length (400 characters) instead of descending forever.
+    @Test func foldersWithoutEndStopAtThePathLimit() async throws {
+        let server = ScriptedGraphServer(fuse: 1000) { request in
+            guard request.path.hasSuffix("/children") else { return ScriptedGraphServer.notFound }
+            return ScriptedGraphServer.json([
+                "value": [["id": UUID().uuidString, "name": "deeper", "folder": ["childCount": 1]]]
+            ])
+        }
+        try await server.run { apiURL in
+            let service = try ScriptedGraphServer.service(apiURL)
+            let outcome = await ScriptedGraphServer.racing { try await service.list(.root) }
+            // 400 characters hold 57 levels of "deeper/".
+            #expect(server.tally.requests() <= 60)
+            await expectServiceError(.invalidResponse) { try outcome.get() }
+        }
+    }
+
     /// `latestChangeToken` over a `token=latest` page that names itself as the next page.
     @Test func latestChangeTokenStopsOnARepeatedLink() async throws {
         let server = ScriptedGraphServer { request in
