@@ -272,6 +272,33 @@ import Testing
             #expect(try b.record(slot)?.decode(Save.self).level == 13)
         }
     }
+
+    /// The same race, with the history refused once when it is first read: the check waits
+    /// for the next sync instead of being dropped, and the write that slipped in is not lost.
+    @Test func aLostRaceIsSettledWhenTheHistoryCanBeReadAgain() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let racy = ScriptedService(harness.remote, checkThenWrite: true)
+        let a = try harness.device("a", service: racy)
+        let b = try harness.device("b", service: racy)
+        let slot = try key("slot-1")
+        try a.save(Save(level: 1), as: slot)
+        try await a.sync()
+        try await b.sync()
+        try a.save(Save(level: 13, note: "a"), as: slot)
+        try b.save(Save(level: 2, note: "b"), as: slot)
+        racy.setBetween { _ in
+            _ = try await a.sync()
+            racy.refuseNextHistory()
+        }
+        let first = try await b.sync()
+        #expect(first.pushed == [slot])
+        #expect(first.failures.map(\.key) == [slot], "the history could not be read")
+        #expect(first.conflicts.isEmpty)
+        let second = try await b.sync()
+        #expect(second.conflicts == [slot], "b finds a's write below its own once the history answers")
+        #expect(try b.conflicts().first?.remote.decode(Save.self).level == 13)
+    }
 }
 
 /// A record whose document cannot be fetched is reported once per sync, however many pull

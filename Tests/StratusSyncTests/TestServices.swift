@@ -8,6 +8,7 @@ import Synchronization
 ///   error, as when a connection drops after the provider committed the write;
 /// - ``rejectNextToken()``: the next ``changes(since:)`` throws `invalidChangeToken`;
 /// - ``failDownloads(of:)``: every download of a path fails with a network error;
+/// - ``refuseNextHistory()``: the next ``versions(of:)`` is refused with a 429;
 /// - `withoutFeed`: no change feed at all (as S3 with versioning off);
 /// - `checkThenWrite`: best-effort preconditions in the way Drive has them: the precondition is
 ///   checked, then ``setBetween(_:)``'s closure runs (where a test lets another writer in), then
@@ -18,6 +19,7 @@ final class ScriptedService: ForwardingService {
     private let checkThenWrite: Bool
     private let losing = Mutex<RemotePath?>(nil)
     private let rejectToken = Mutex(false)
+    private let refuseHistory = Mutex(false)
     private let failing = Mutex<Set<RemotePath>>([])
     private let between = Mutex<(@Sendable (RemotePath) async throws -> Void)?>(nil)
 
@@ -29,6 +31,7 @@ final class ScriptedService: ForwardingService {
 
     func loseNextAnswer(to path: RemotePath) { losing.withLock { $0 = path } }
     func rejectNextToken() { rejectToken.withLock { $0 = true } }
+    func refuseNextHistory() { refuseHistory.withLock { $0 = true } }
     func failDownloads(of path: RemotePath) { _ = failing.withLock { $0.insert(path) } }
     /// Runs once, between the check and the write of the next conditional upload.
     func setBetween(_ body: (@Sendable (RemotePath) async throws -> Void)?) { between.withLock { $0 = body } }
@@ -58,6 +61,12 @@ final class ScriptedService: ForwardingService {
             if failing.withLock({ $0.contains(path) }) {
                 throw ServiceError(.network, "A scripted network failure downloading \(path).")
             }
+        case .versions:
+            let refuse = refuseHistory.withLock { refuse in
+                defer { refuse = false }
+                return refuse
+            }
+            if refuse { throw ServiceError(.rateLimited, "A scripted 429 listing versions.") }
         default:
             break
         }

@@ -83,4 +83,50 @@ import Testing
         #expect(try b.records(ofType: "save").count == 10)
         #expect(try b.archived(RecordKey(type: "save", id: "slot-4")).count == 1)
     }
+
+    /// A service whose next downloads of a document answer 404, while it is there.
+    final class Flaky404Service: ForwardingService {
+        let base: any Service
+        private let missing = Mutex<[RemotePath: Int]>([:])
+
+        init(_ base: any Service) { self.base = base }
+
+        /// The next `count` downloads of a document answer 404.
+        func answer404(to path: RemotePath, times count: Int) { missing.withLock { $0[path] = count } }
+
+        func willForward(_ call: ServiceCall) async throws {
+            guard case .download(let path, _) = call else { return }
+            let fail = missing.withLock { missing -> Bool in
+                guard let left = missing[path], left > 0 else { return false }
+                missing[path] = left - 1
+                return true
+            }
+            if fail { throw ServiceError(.notFound, "A 404 for a moment (test).") }
+        }
+    }
+
+    @Test func a404OnADocumentStillThereRemovesNothing() async throws {
+        let harness = try SyncHarness()
+        defer { harness.remove() }
+        let flaky = Flaky404Service(harness.remote)
+        let a = try harness.device("a")
+        let b = try harness.device("b", service: flaky)
+        let key = try RecordKey(type: "save", id: "slot-1")
+        try a.save(["level": 1], as: key)
+        try await a.sync()
+        try await b.sync()
+        try a.save(["level": 2], as: key)
+        try await a.sync()
+
+        // Two 404s: the download and any second look at the same document in the same sync.
+        flaky.answer404(to: try harness.documentPath("save", "slot-1"), times: 2)
+        for _ in 0..<2 {
+            let report = try await b.sync()
+            #expect(report.failures.map(\.key) == [key], "a failure that may pass, not a removal")
+            #expect(try b.record(key) != nil)
+            #expect(try b.archived(key).isEmpty)
+        }
+        #expect(try await b.sync().failures.isEmpty)
+        #expect(try b.record(key)?.value == .object(["level": .integer(2)]))
+    }
 }

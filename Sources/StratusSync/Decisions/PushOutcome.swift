@@ -8,10 +8,12 @@ import Stratus
 enum PushOutcome: Sendable {
     /// The record was clean or gone by the time its turn came.
     case nothing
-    /// The remote took the document. `lostWrites` names other devices' writes that slipped in
-    /// between this device's precondition check and its commit (best-effort services): they
-    /// are in the history only, and the next pull round settles each as a conflict.
-    case committed(Commit, lostWrites: [VersionID])
+    /// The remote took the document. With `checkRace` (a service whose preconditions are
+    /// best-effort and that keeps versions), another device's write may have slipped in between
+    /// this device's precondition check and its commit: the next pull round reads the history
+    /// (``lostWrites(in:written:base:)``) and settles any such write, in the history only, as a
+    /// conflict.
+    case committed(Commit, checkRace: Bool)
     /// The remote holds another side: the precondition was refused (another device wrote
     /// first), or a first write lost a race with another device's first write. The next pull
     /// round fetches what is there and settles it by the record type's policy.
@@ -25,17 +27,19 @@ enum PushOutcome: Sendable {
         var path: String
         /// The version the remote gave it.
         var version: VersionID
+        /// The version the commit was conditional on; `nil` for a first write.
+        var base: VersionID?
         /// The bytes that went up, the record's new base.
         var document: Data
         /// The local revision that was pushed: the record stays dirty if it was edited since.
         var revision: Int64
     }
 
-    /// Whether the outcome must be written down at once rather than with its batch: a lost
-    /// write is known only from this moment's history, and a crash before it is written down
-    /// would forget it (a commit alone is recognised again by its edit id).
+    /// Whether the outcome must be written down at once rather than with its batch: a commit
+    /// alone is recognised again by its edit id after a crash, but a race check would be
+    /// forgotten.
     var mustBeWrittenAtOnce: Bool {
-        if case .committed(_, let lost) = self { return !lost.isEmpty }
+        if case .committed(_, let checkRace) = self { return checkRace }
         return false
     }
 
@@ -43,7 +47,7 @@ enum PushOutcome: Sendable {
     var needsPull: Bool {
         switch self {
         case .nothing: return false
-        case .committed(_, let lost): return !lost.isEmpty
+        case .committed(_, let checkRace): return checkRace
         case .refused: return true
         }
     }

@@ -64,31 +64,35 @@ struct PendingPull: Sendable, Equatable {
     }
 }
 
-/// One row of the `lostWrite` table: a version of a record document that another device wrote
-/// between this device's precondition check and its commit, so that it is in the history
-/// only. The next pull round settles it as a conflict.
-struct LostWrite: Sendable, Equatable {
+/// One row of the `raceCheck` table: a commit of this device on a service whose preconditions
+/// are best-effort, written with the commit. The next pull round reads the document's history
+/// for writes that slipped in between the base and this commit (``PushOutcome/lostWrites(in:written:base:)``)
+/// and settles each as a conflict; the row stays until that is done.
+struct RaceCheck: Sendable, Equatable {
     /// The document's remote path.
     var path: String
-    /// The version that lost the race.
-    var version: VersionID
+    /// The version this device's commit made.
+    var written: VersionID
+    /// The version the commit was conditional on; `nil` for a first write.
+    var base: VersionID?
 
-    /// Every lost write, ordered by path.
-    static func all(_ db: Database) throws -> [LostWrite] {
-        try Row.fetchAll(db, sql: "SELECT path, version FROM lostWrite ORDER BY path, version").map { row in
-            LostWrite(path: row["path"], version: row["version"])
+    /// Every check, ordered by path.
+    static func all(_ db: Database) throws -> [RaceCheck] {
+        try Row.fetchAll(db, sql: "SELECT path, written, base FROM raceCheck ORDER BY path, written").map { row in
+            RaceCheck(path: row["path"], written: row["written"], base: row["base"])
         }
     }
 
     /// Inserts the row (once).
     func save(_ db: Database) throws {
         try db.execute(
-            sql: "INSERT OR IGNORE INTO lostWrite (path, version) VALUES (?, ?)", arguments: [path, version])
+            sql: "INSERT OR IGNORE INTO raceCheck (path, written, base) VALUES (?, ?, ?)",
+            arguments: [path, written, base])
     }
 
     /// Removes the row.
     func delete(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM lostWrite WHERE path = ? AND version = ?", arguments: [path, version])
+        try db.execute(sql: "DELETE FROM raceCheck WHERE path = ? AND written = ?", arguments: [path, written])
     }
 }
 
@@ -103,8 +107,8 @@ extension Database {
         try execute(sql: "DELETE FROM pendingPull WHERE path = ?", arguments: [path])
     }
 
-    /// Removes every pending entry and every lost write.
+    /// Removes every pending entry and every race check.
     func deleteAllPendingPulls() throws {
-        try execute(sql: "DELETE FROM pendingPull; DELETE FROM lostWrite")
+        try execute(sql: "DELETE FROM pendingPull; DELETE FROM raceCheck")
     }
 }

@@ -22,9 +22,10 @@ import GRDB
 /// - `pendingPull`: remote record documents (path, version, listed size) the change feed named
 ///   and this device has not fetched yet, so the feed's token can be saved before the fetches
 ///   finish; and those a refused push queued (`refused`: whatever the remote holds now).
-/// - `lostWrite`: versions of record documents that another device wrote between this device's
-///   precondition check and its commit (on a best-effort service), in the history only, to be
-///   settled as conflicts.
+/// - `raceCheck`: this device's commits on a best-effort service (one that checks a
+///   precondition just before the write), written with the commit, whose history the next
+///   pull round reads for writes of other devices that slipped in between, to settle them as
+///   conflicts.
 /// - `quarantine`: remote documents that were not valid, by record.
 /// - `archive`: local sides replaced in conflicts and by restores, kept until the app discards
 ///   them (``SyncStore/discardArchive(of:)``).
@@ -92,11 +93,12 @@ struct LocalState: Sendable {
         migrator.registerMigration("v2: the size the feed reported for a pending document") { db in
             try db.execute(sql: "ALTER TABLE pendingPull ADD COLUMN size INTEGER")
         }
-        migrator.registerMigration("v3: pulls a refused push queued, and writes that lost a race") { db in
+        migrator.registerMigration("v3: pulls a refused push queued, and commits whose race is checked") { db in
             try db.execute(
                 sql: """
                     ALTER TABLE pendingPull ADD COLUMN refused INTEGER NOT NULL DEFAULT 0;
-                    CREATE TABLE lostWrite (path TEXT NOT NULL, version TEXT NOT NULL, PRIMARY KEY (path, version));
+                    CREATE TABLE raceCheck (
+                        path TEXT NOT NULL, written TEXT NOT NULL, base TEXT, PRIMARY KEY (path, written));
                     """)
         }
         migrator.registerMigration("v4: the journal of record changes") { db in

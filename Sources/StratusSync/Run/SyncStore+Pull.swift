@@ -133,14 +133,15 @@ extension SyncStore {
             run.finishedRecord()
         }
         try await endAcceptedDeletions()
-        try await settleLostWrites(run)
+        try await checkRaces(run)
     }
 
     /// Fetches one record document and its files and applies it. A document that is not valid
     /// (also one listed larger than ``RecordDocument/maximumSize``, which is not downloaded) is
     /// quarantined; a failure that may pass (the network) leaves it pending for next time. A
-    /// document the entry expected that is not there is noted as vanished, to be applied with
-    /// the others once the guard has counted them all.
+    /// document whose download finds nothing while the service still describes it is such a
+    /// failure; one that is really gone, when the entry expected it, is noted as vanished, to
+    /// be applied with the others once the guard has counted them all.
     func pull(_ entry: PendingPull, run: SyncRun) async throws {
         let (pathText, hint) = (entry.path, entry.version)
         guard let path = try? RemotePath(pathText), let key = layout.key(ofDocument: path) else {
@@ -170,9 +171,20 @@ extension SyncStore {
                     try await quarantine(key, path: pathText, version: fetched.version, error, run: run)
                     return
                 }
-            } else if !entry.isVanished {
-                try await state.write { db in try PendingPull.vanished(pathText).save(db) }
-                return
+            } else {
+                // A download that finds nothing is checked once more: a document the service
+                // still describes is a failure that may pass (a 404 for a moment, a server
+                // behind its own writes), not a removal, and is fetched again next time.
+                if try await service.metadataIfPresent(of: path) != nil {
+                    throw SyncError(
+                        .service,
+                        "The document of \(key) answered 404 to its download but is still there; it is fetched again by the next sync."
+                    )
+                }
+                if !entry.isVanished {
+                    try await state.write { db in try PendingPull.vanished(pathText).save(db) }
+                    return
+                }
             }
             reach(.documentFetched)
             let applied = try await commit { [self, version, document] db in
@@ -192,49 +204,69 @@ extension SyncStore {
         }
     }
 
-    /// Settles every write that lost a race (see ``PushOutcome/committed(_:lostWrites:)``): its
-    /// version is fetched from the history and settled as a conflict by the record type's
-    /// policy, whose decision is pushed, since the side the remote shows is this device's.
-    func settleLostWrites(_ run: SyncRun) async throws {
-        let lost = try await state.read { db in try LostWrite.all(db) }
-        for write in lost {
-            guard let path = try? RemotePath(write.path), let key = layout.key(ofDocument: path) else {
-                try await state.write { db in try write.delete(db) }
+    /// Reads the history of each commit whose race is to be checked (see
+    /// ``PushOutcome/committed(_:checkRace:)``) and settles every write of another device that
+    /// slipped in between its base and the commit: that version is fetched and settled as a
+    /// conflict by the record type's policy, whose decision is pushed, since the side the remote
+    /// shows is this device's. A check whose history cannot be read stays for the next sync.
+    func checkRaces(_ run: SyncRun) async throws {
+        let checks = try await state.read { db in try RaceCheck.all(db) }
+        for check in checks {
+            guard let path = try? RemotePath(check.path), let key = layout.key(ofDocument: path) else {
+                try await state.write { db in try check.delete(db) }
                 continue
             }
             do {
-                let fetched = try await fetchDocument(path, key: key, version: write.version, run: run)
-                guard let fetched, case .success(let theirs) = fetched.document else {
-                    logger.warning(
-                        "The version \(write.version) of \(key) that lost a race cannot be read; it stays in the remote's history."
+                let lost = PushOutcome.lostWrites(
+                    in: try await service.versions(of: path), written: check.written, base: check.base)
+                if !lost.isEmpty {
+                    logger.notice(
+                        "\(lost.count) write(s) to \(key) slipped in before this device's push; settling them as conflicts."
                     )
-                    try await state.write { db in try write.delete(db) }
-                    continue
                 }
-                try await fetchFiles(of: theirs, run: run)
-                let applied = try await commit { [self] db -> (Applied, [RecordChange]) in
-                    try write.delete(db)
-                    guard var row = try RecordRow.fetch(db, key), let current = row.baseVersion else {
-                        return (Applied(), [])
-                    }
-                    // Already merged into this side, or this side is that write.
-                    if row.document.edit == theirs.edit || row.document.hasSameContent(as: theirs) {
-                        return (Applied(), [])
-                    }
-                    row.dirty = true
-                    let applied = try settle(db, &row, remoteVersion: current, remote: theirs, remoteIsCurrent: false)
-                    return (applied, applied.changes)
+                for version in lost {
+                    try await settle(lostWrite: version, of: key, at: path, run: run)
                 }
-                run.record(applied, for: key)
-            } catch let error as SyncError where [.missingBlob, .blobMismatch, .invalidDocument].contains(error.code) {
-                logger.warning("The version \(write.version) of \(key) that lost a race is not valid: \(error)")
-                try await state.write { db in try write.delete(db) }
+                try await state.write { db in try check.delete(db) }
             } catch {
-                let failure = SyncError.wrapping(error, "Fetching a write of \(key) that lost a race")
+                let failure = SyncError.wrapping(error, "Checking the history of \(key) for a write that lost a race")
                 if failure.code == .cancelled { throw failure }
-                run.fail(key, path: write.path, failure)
+                run.fail(key, path: check.path, failure)
             }
         }
+    }
+
+    /// Settles one write that lost a race, in the history only, against the local side.
+    private func settle(lostWrite version: VersionID, of key: RecordKey, at path: RemotePath, run: SyncRun)
+        async throws
+    {
+        let theirs: RecordDocument
+        do {
+            let fetched = try await fetchDocument(path, key: key, version: version, run: run)
+            guard let fetched, case .success(let document) = fetched.document else {
+                logger.warning(
+                    "The version \(version) of \(key) that lost a race cannot be read; it stays in the history.")
+                return
+            }
+            try await fetchFiles(of: document, run: run)
+            theirs = document
+        } catch let error as SyncError where [.missingBlob, .blobMismatch, .invalidDocument].contains(error.code) {
+            logger.warning("The version \(version) of \(key) that lost a race is not valid: \(error)")
+            return
+        }
+        let applied = try await commit { [self] db -> (Applied, [RecordChange]) in
+            guard var row = try RecordRow.fetch(db, key), let current = row.baseVersion else {
+                return (Applied(), [])
+            }
+            // Already merged into this side, or this side is that write.
+            if row.document.edit == theirs.edit || row.document.hasSameContent(as: theirs) {
+                return (Applied(), [])
+            }
+            row.dirty = true
+            let applied = try settle(db, &row, remoteVersion: current, remote: theirs, remoteIsCurrent: false)
+            return (applied, applied.changes)
+        }
+        run.record(applied, for: key)
     }
 
     private func forgetPending(_ path: String) async throws {

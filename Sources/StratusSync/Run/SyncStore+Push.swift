@@ -77,10 +77,12 @@ extension SyncStore {
                 switch outcome {
                 case .nothing:
                     break
-                case .committed(let commit, let lostWrites):
+                case .committed(let commit, let checkRace):
                     try db.confirmPush(
                         of: commit.key, version: commit.version, document: commit.document, revision: commit.revision)
-                    for version in lostWrites { try LostWrite(path: commit.path, version: version).save(db) }
+                    if checkRace {
+                        try RaceCheck(path: commit.path, written: commit.version, base: commit.base).save(db)
+                    }
                 case .refused(let path):
                     try PendingPull.afterRefusal(path).save(db)
                 }
@@ -113,8 +115,9 @@ extension SyncStore {
         reach(.documentCommitted)
         run.moved(bytes: Int64(bytes.count))
         let commit = PushOutcome.Commit(
-            key: key, path: path.string, version: written.version, document: bytes, revision: pending.revision)
-        guard service.capabilities.conditionalWrites != .atomic else { return .committed(commit, lostWrites: []) }
+            key: key, path: path.string, version: written.version, base: pending.baseVersion, document: bytes,
+            revision: pending.revision)
+        guard service.capabilities.conditionalWrites != .atomic else { return .committed(commit, checkRace: false) }
         if pending.baseVersion == nil, try await service.metadata(of: path).version != written.version {
             // A create that lost a race on a best-effort service: another device created the
             // same record at the same time, and its file is the one readers see (Drive keeps
@@ -122,10 +125,7 @@ extension SyncStore {
             logger.notice("The first write of \(key) lost a race with another device's; its side is pulled next.")
             return .refused(path: path.string)
         }
-        guard service.capabilities.supportsVersions else { return .committed(commit, lostWrites: []) }
-        return .committed(
-            commit,
-            lostWrites: try await lostWrites(key, path: path, written: written.version, base: pending.baseVersion))
+        return .committed(commit, checkRace: service.capabilities.supportsVersions)
     }
 
     /// How long a blob confirmed on the remote is trusted without asking again.
@@ -222,30 +222,6 @@ extension SyncStore {
 
     private func confirm(_ hash: String) async throws {
         try await state.write { db in try RemoteBlobRow(hash: hash, confirmed: Date()).save(db) }
-    }
-
-    /// On a service whose preconditions are checked just before the write (Drive), another
-    /// writer can slip in between the check and the write. Its version is then in the history
-    /// between the base and ours (see ``PushOutcome/lostWrites(in:written:base:)``).
-    private func lostWrites(_ key: RecordKey, path: RemotePath, written: VersionID, base: VersionID?) async throws
-        -> [VersionID]
-    {
-        let history: [FileVersion]
-        do {
-            history = try await service.versions(of: path)
-        } catch {
-            let failure = SyncError.wrapping(error, "Reading the history of \(key)")
-            if failure.code == .cancelled { throw failure }
-            logger.warning("Could not read the history of \(key) to check for a lost race: \(error)")
-            return []
-        }
-        let lost = PushOutcome.lostWrites(in: history, written: written, base: base)
-        if !lost.isEmpty {
-            logger.notice(
-                "\(lost.count) write(s) to \(key) slipped in before this device's push; they are settled as conflicts next."
-            )
-        }
-        return lost
     }
 }
 
