@@ -198,14 +198,14 @@ struct CryptKeys: Sendable {
     let keyFileVersion: VersionID
     /// The name cipher, or `nil` when names are kept plain.
     let names: NameCipher?
-    /// The key that seals the record in each file's custom metadata.
+    /// The AES-256-SIV key that seals the record in each file's custom metadata.
     let metadataKey: [UInt8]
 
     init(identity: AgeIdentity, keyFileVersion: VersionID, names: CryptService.Names) throws {
         self.identity = identity
         self.keyFileVersion = keyFileVersion
         self.names = names == .encrypted ? try NameCipher(identity: identity) : nil
-        self.metadataKey = try Primitives.hkdf(identity.secret, salt: [], info: "stratus-crypt/v1/metadata")
+        self.metadataKey = try Primitives.hkdf(identity.secret, salt: [], info: "stratus-crypt/v1/record", count: 64)
     }
 }
 
