@@ -35,17 +35,16 @@ import Testing
         let losses = report.problems.filter { [.noVanishing, .writeSurvives].contains($0.promise) }
         #expect(losses.isEmpty, "\(report)")
         #expect((report.counts.serviceFaults["404 download"] ?? 0) > 0, "downloads answered 404")
-        // Since dbd7068 the rail stops the sync instead, and stays up after the documents answer
-        // again, until the app accepts deletions that never happened.
-        withKnownIssue("the mass-deletion rail stays up after a burst of 404s", isIntermittent: true) {
-            #expect(report.problems.isEmpty, "\(report)")
-        }
+        // At dbd7068 the rail stopped the sync instead, and stayed up after the documents
+        // answered again (step 58, seed 1: 15 quiet syncs stopped at massDeletion); 70eb66d
+        // confirms 404s.
+        #expect(report.problems.isEmpty, "\(report)")
     }
 
     /// One record's document answers 404 once, just after another device wrote a new revision
     /// of it: the device must keep the record (the document is there), and the devices must
-    /// converge. Since dbd7068 the record leaves the device at step 7 (below the rail's
-    /// minimum, the 404 counts as a removal by hand) and never comes back: every backend.
+    /// converge. At dbd7068 the record left the device at step 7 (below the rail's minimum,
+    /// the 404 counted as a removal by hand) and never came back, on every backend.
     @Test(arguments: [SimulationBackend.local, .drive, .dropbox])
     func aSingle404RemovesNoRecord(_ backend: SimulationBackend) async throws {
         let temporaryFolder = try TemporaryFolder(prefix: "stratus-sync-one-404")
@@ -54,9 +53,7 @@ import Testing
             backend: backend, steps: SimulationSchedule.vanishingRevisions(records: 2), devices: 2, seed: 1,
             folder: temporaryFolder.url)
         #expect((report.counts.serviceFaults["404 download"] ?? 0) > 0, "a download answered 404")
-        withKnownIssue("a single 404 on a changed document removes the record from the device", isIntermittent: true) {
-            #expect(report.problems.isEmpty, "\(report)")
-        }
+        #expect(report.problems.isEmpty, "\(report)")
     }
 
     /// The same, with the app taking the way out once the 404s stop: accepting the "deletions"

@@ -18,11 +18,8 @@ import Testing
         for seed in Self.seeds {
             let temporaryFolder = try TemporaryFolder(prefix: "stratus-sync-sweep")
             defer { temporaryFolder.remove() }
-            // 404s are left out until a single one stops removing a record (the known issue in
-            // SimulationScenarioTests.aSingle404RemovesNoRecord); listings never omit.
             let options = AdversarialSimulation.Options(
-                devices: 3, rounds: 12, recordsPerType: 3, seed: seed, maximumFileSize: 3_000,
-                excludedFaults: [.listingOmission, .download404])
+                devices: 3, rounds: 12, recordsPerType: 3, seed: seed, maximumFileSize: 3_000)
             let report = try await AdversarialSimulation.run(
                 backend: backend, options: options, folder: temporaryFolder.url)
             if let reason = report.skipped {
