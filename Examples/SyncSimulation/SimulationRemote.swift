@@ -69,7 +69,11 @@ public enum SimulationRemote: String, CaseIterable, Sendable {
                 configuration: S3Configuration(
                     endpoint: endpoint, bucket: bucket, addressing: .path, versioning: .enable,
                     singleUploadLimit: 512 * 1024, partSize: 256 * 1024, minimumPartSize: 256 * 1024,
-                    retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50))
+                    retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(50)),
+                    // Polled at most every 2 s (the default grows to 30 s while idle), so that how
+                    // soon a device sees a change depends on its sync, not on where the schedule
+                    // stood: the automatic-sync tests wait a minute on a busy machine.
+                    pollingSchedule: PollingSchedule(minimum: .milliseconds(200), maximum: .seconds(2))
                 ),
                 credentials: S3Credentials(accessKeyID: "AKIDMOTOTEST", secretAccessKey: "moto-test-secret-not-real")
             )
