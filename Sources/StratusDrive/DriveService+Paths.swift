@@ -102,6 +102,7 @@ extension DriveService {
     func children(of folderID: String, named name: String?) async throws -> [DriveFile] {
         var all: [DriveFile] = []
         var pageToken: String?
+        var paging = PagingGuard(action: "files.list")
         repeat {
             var query = [
                 ("q", DriveQuery.children(of: folderID, named: name)),
@@ -113,8 +114,7 @@ extension DriveService {
             let page = try await transport.json(
                 "files.list", .get, transport.apiURL("files", query), as: DriveFileList.self)
             all += page.files
-            guard page.nextPageToken != pageToken else { break }
-            pageToken = page.nextPageToken
+            pageToken = try page.nextPageToken.map { try paging.admit($0) }
         } while pageToken != nil
         guard let name else { return all.filter { $0.trashed != true } }
         return all.filter { $0.trashed != true && DriveNameRule.sameName($0.name, name) }

@@ -198,6 +198,7 @@ public final class DriveService: Service {
     func revisions(of fileID: String) async throws -> [DriveRevision] {
         var all: [DriveRevision] = []
         var pageToken: String?
+        var paging = PagingGuard(action: "revisions.list")
         repeat {
             var query = [
                 ("fields", "nextPageToken,revisions(\(DriveRevision.fields))"),
@@ -208,8 +209,7 @@ public final class DriveService: Service {
                 "revisions.list", .get, transport.apiURL("files/\(fileID)/revisions", query), as: DriveRevisionList.self
             )
             all += page.revisions
-            guard page.nextPageToken != pageToken else { break }
-            pageToken = page.nextPageToken
+            pageToken = try page.nextPageToken.map { try paging.admit($0) }
         } while pageToken != nil
         return all
     }
