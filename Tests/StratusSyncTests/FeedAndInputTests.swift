@@ -245,18 +245,27 @@ import Testing
         #expect(try b.conflicts().first?.remote.decode(Save.self).level == 13)
     }
 
+    /// Two devices on a best-effort service that synced one record, then each edited it (a to
+    /// 13, b to 2), neither synced yet.
+    static func twoEditsOnABestEffortService(_ harness: SyncHarness) async throws
+        -> (ScriptedService, SyncStore, SyncStore, RecordKey)
+    {
+        let racy = ScriptedService(harness.remote, checkThenWrite: true)
+        let a = try harness.device("a", service: racy)
+        let b = try harness.device("b", service: racy)
+        let slot = try key("slot-1")
+        try a.save(Save(level: 1), as: slot)
+        try await a.sync()
+        try await b.sync()
+        try a.save(Save(level: 13, note: "a"), as: slot)
+        try b.save(Save(level: 2, note: "b"), as: slot)
+        return (racy, a, b, slot)
+    }
+
     @Test(arguments: SimulationRemote.available)
     func aLostRaceOnABestEffortServiceBecomesAConflict(_ kind: SimulationRemote) async throws {
         try await SyncHarness.with(kind) { harness in
-            let racy = ScriptedService(harness.remote, checkThenWrite: true)
-            let a = try harness.device("a", service: racy)
-            let b = try harness.device("b", service: racy)
-            let slot = try key("slot-1")
-            try a.save(Save(level: 1), as: slot)
-            try await a.sync()
-            try await b.sync()
-            try a.save(Save(level: 13, note: "a"), as: slot)
-            try b.save(Save(level: 2, note: "b"), as: slot)
+            let (racy, a, b, slot) = try await Self.twoEditsOnABestEffortService(harness)
             // a's write slips in between b's check and b's write.
             racy.setBetween { _ in _ = try await a.sync() }
             let report = try await b.sync()
@@ -278,15 +287,7 @@ import Testing
     @Test func aLostRaceIsSettledWhenTheHistoryCanBeReadAgain() async throws {
         let harness = try SyncHarness()
         defer { harness.remove() }
-        let racy = ScriptedService(harness.remote, checkThenWrite: true)
-        let a = try harness.device("a", service: racy)
-        let b = try harness.device("b", service: racy)
-        let slot = try key("slot-1")
-        try a.save(Save(level: 1), as: slot)
-        try await a.sync()
-        try await b.sync()
-        try a.save(Save(level: 13, note: "a"), as: slot)
-        try b.save(Save(level: 2, note: "b"), as: slot)
+        let (racy, a, b, slot) = try await Self.twoEditsOnABestEffortService(harness)
         racy.setBetween { _ in
             _ = try await a.sync()
             racy.refuseNextHistory()
